@@ -1,0 +1,660 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * supernode.yaml loader: libyaml document -> struct sn_config, through the
+ * strict schema walker in yaml_walk.c.  Hostlists are expanded with Slurm's
+ * parser (hostlist.c).  Everything is bounded: file size, supernode count,
+ * node count.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sn_config.h"
+#include "sn_hostlist.h"
+#include "yaml_walk.h"
+
+/* ---- scalar helpers ---------------------------------------------------- */
+
+static int set_string(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		      char **dst)
+{
+	const char *s;
+
+	if (yaml_walk_string(w, v, path, &s))
+		return -1;
+	free(*dst);
+	if (!(*dst = strdup(s)))
+		return yaml_walk_fail(w, v, path, "out of memory");
+	return 0;
+}
+
+static int name_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > SN_CONFIG_NAME_MAX)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' ||
+		      *s == '.'))
+			return 0;
+	return 1;
+}
+
+/* ---- supernodes: ------------------------------------------------------- */
+
+static int supernode_name(struct yaml_walk *w, yaml_node_t *v,
+			  const char *path, void *target)
+{
+	struct sn_supernode *sn = target;
+
+	if (set_string(w, v, path, &sn->name))
+		return -1;
+	if (!name_valid(sn->name))
+		return yaml_walk_fail(w, v, path,
+				      "'%.64s' is not a valid supernode name (1 to %d of A-Z a-z 0-9 _ . -; it becomes a Slurm node feature)",
+				      sn->name, SN_CONFIG_NAME_MAX);
+	return 0;
+}
+
+static int supernode_nodes(struct yaml_walk *w, yaml_node_t *v,
+			   const char *path, void *target)
+{
+	struct sn_supernode *sn = target;
+	struct sn_names names;
+	struct sn_error herr;
+
+	if (set_string(w, v, path, &sn->nodes))
+		return -1;
+	if (sn_hostlist_expand(sn->nodes, SN_HOSTLIST_MAX, &names, &herr))
+		return yaml_walk_fail(w, v, path, "%s", herr.msg);
+	sn->members = names.names;
+	sn->size = names.count;
+	return 0;
+}
+
+static const struct yaml_key_rule supernode_rules[] = {
+	{ "name", supernode_name, true },
+	{ "nodes", supernode_nodes, true },
+	{ NULL, NULL, false },
+};
+
+static int section_supernodes(struct yaml_walk *w, yaml_node_t *v,
+			      const char *path, void *target)
+{
+	struct sn_config *cfg = target;
+	yaml_node_item_t *item;
+	size_t n, i = 0;
+	char sub[96];
+
+	if (v->type != YAML_SEQUENCE_NODE)
+		return yaml_walk_fail(w, v, path,
+				      "expected a list of {name, nodes}");
+	n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+	if (n == 0)
+		return yaml_walk_fail(w, v, path, "no supernodes listed");
+	if (n > SN_CONFIG_MAX_SUPERNODES)
+		return yaml_walk_fail(w, v, path, "%zu supernodes, more than the limit of %u",
+				      n, SN_CONFIG_MAX_SUPERNODES);
+	cfg->supernodes = calloc(n, sizeof(*cfg->supernodes));
+	if (!cfg->supernodes)
+		return yaml_walk_fail(w, v, path, "out of memory");
+	for (item = v->data.sequence.items.start;
+	     item < v->data.sequence.items.top; item++, i++) {
+		struct sn_supernode *sn = &cfg->supernodes[i];
+		yaml_node_t *entry = yaml_walk_node(w, *item);
+
+		if (!entry)
+			return -1;
+		cfg->n_supernodes = i + 1;
+		sn->line = (unsigned)entry->start_mark.line + 1;
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+		if (yaml_walk_mapping(w, entry, sub, supernode_rules, sn))
+			return -1;
+		if (i > 0 && sn->size != cfg->supernodes[0].size) {
+			snprintf(sub, sizeof(sub), "%s[%zu].nodes", path, i);
+			return yaml_walk_fail(w, entry, sub,
+					      "supernode %s has %zu nodes but %s has %zu: all supernodes must have the same size",
+					      sn->name, sn->size,
+					      cfg->supernodes[0].name,
+					      cfg->supernodes[0].size);
+		}
+	}
+	cfg->supernode_size = cfg->supernodes[0].size;
+	return 0;
+}
+
+/* ---- placement: -------------------------------------------------------- */
+
+static int placement_method(struct yaml_walk *w, yaml_node_t *v,
+			    const char *path, void *target)
+{
+	struct sn_config *cfg = target;
+	const char *s;
+
+	if (yaml_walk_string(w, v, path, &s))
+		return -1;
+	if (!strcmp(s, "feature"))
+		cfg->method = SN_PLACE_FEATURE;
+	else if (!strcmp(s, "switch"))
+		cfg->method = SN_PLACE_SWITCH;
+	else if (!strcmp(s, "block"))
+		cfg->method = SN_PLACE_BLOCK;
+	else
+		return yaml_walk_fail(w, v, path,
+				      "'%.40s' is not a method (allowed: feature, switch, block)",
+				      s);
+	return 0;
+}
+
+static int placement_max(struct yaml_walk *w, yaml_node_t *v, const char *path,
+			 void *target)
+{
+	struct sn_config *cfg = target;
+	unsigned long long n;
+
+	if (yaml_walk_uint(w, v, path, 1, SN_CONFIG_MAX_SUPERNODES, &n))
+		return -1;
+	cfg->max_supernodes = (uint32_t)n;
+	return 0;
+}
+
+static int placement_switch_wait(struct yaml_walk *w, yaml_node_t *v,
+				 const char *path, void *target)
+{
+	struct sn_config *cfg = target;
+	unsigned long long n;
+
+	if (yaml_walk_uint(w, v, path, 0, 7 * 24 * 3600, &n))
+		return -1;
+	cfg->switch_wait = (uint32_t)n;
+	return 0;
+}
+
+static const struct yaml_key_rule placement_rules[] = {
+	{ "method", placement_method, false },
+	{ "max_supernodes", placement_max, false },
+	{ "switch_wait", placement_switch_wait, false },
+	{ NULL, NULL, false },
+};
+
+static int section_placement(struct yaml_walk *w, yaml_node_t *v,
+			     const char *path, void *target)
+{
+	return yaml_walk_mapping(w, v, path, placement_rules, target);
+}
+
+/* ---- env: -------------------------------------------------------------- */
+
+static int env_port_range(struct yaml_walk *w, yaml_node_t *v,
+			  const char *path, void *target)
+{
+	struct sn_config *cfg = target;
+	unsigned long long lo, hi;
+	yaml_node_t *a, *b;
+	char sub[96];
+
+	if (v->type != YAML_SEQUENCE_NODE ||
+	    v->data.sequence.items.top - v->data.sequence.items.start != 2)
+		return yaml_walk_fail(w, v, path,
+				      "expected [LOW, HIGH], two port numbers");
+	if (!(a = yaml_walk_node(w, v->data.sequence.items.start[0])) ||
+	    !(b = yaml_walk_node(w, v->data.sequence.items.start[1])))
+		return -1;
+	snprintf(sub, sizeof(sub), "%s[0]", path);
+	if (yaml_walk_uint(w, a, sub, 1024, 65535, &lo))
+		return -1;
+	snprintf(sub, sizeof(sub), "%s[1]", path);
+	if (yaml_walk_uint(w, b, sub, 1024, 65535, &hi))
+		return -1;
+	if (hi < lo)
+		return yaml_walk_fail(w, v, path, "LOW %llu is above HIGH %llu",
+				      lo, hi);
+	cfg->master_port_lo = (uint16_t)lo;
+	cfg->master_port_hi = (uint16_t)hi;
+	return 0;
+}
+
+static const struct yaml_key_rule env_rules[] = {
+	{ "master_port_range", env_port_range, false },
+	{ NULL, NULL, false },
+};
+
+static int section_env(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		       void *target)
+{
+	return yaml_walk_mapping(w, v, path, env_rules, target);
+}
+
+/* ---- paths: ------------------------------------------------------------ */
+
+static int path_value(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		      char **dst)
+{
+	char probe[4096];
+
+	if (set_string(w, v, path, dst))
+		return -1;
+	if ((*dst)[0] != '/')
+		return yaml_walk_fail(w, v, path, "'%.200s' is not an absolute path",
+				      *dst);
+	if (sn_path_expand(*dst, "n", "h", probe, sizeof(probe)))
+		return yaml_walk_fail(w, v, path,
+				      "'%.200s': only %%n, %%h and %%%% may follow %%",
+				      *dst);
+	return 0;
+}
+
+static int paths_sysfs(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		       void *target)
+{
+	return path_value(w, v, path, &((struct sn_config *)target)->sysfs);
+}
+
+static int paths_dev(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		     void *target)
+{
+	return path_value(w, v, path, &((struct sn_config *)target)->dev);
+}
+
+static int paths_state(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		       void *target)
+{
+	return path_value(w, v, path, &((struct sn_config *)target)->state_dir);
+}
+
+static const struct yaml_key_rule paths_rules[] = {
+	{ "sysfs", paths_sysfs, false },
+	{ "dev", paths_dev, false },
+	{ "state_dir", paths_state, false },
+	{ NULL, NULL, false },
+};
+
+static int section_paths(struct yaml_walk *w, yaml_node_t *v, const char *path,
+			 void *target)
+{
+	return yaml_walk_mapping(w, v, path, paths_rules, target);
+}
+
+static const struct yaml_key_rule top_rules[] = {
+	{ "supernodes", section_supernodes, true },
+	{ "placement", section_placement, false },
+	{ "env", section_env, false },
+	{ "paths", section_paths, false },
+	{ NULL, NULL, false },
+};
+
+/* ---- whole-file checks ------------------------------------------------- */
+
+/* YAML forbids tabs in indentation; say where, before libyaml does vaguely. */
+static int tabs_check(const char *file, const char *buf, size_t len,
+		      struct sn_error *err)
+{
+	size_t line = 1, col = 1;
+	int indent = 1;
+
+	for (size_t i = 0; i < len; i++) {
+		if (buf[i] == '\n') {
+			line++;
+			col = 1;
+			indent = 1;
+			continue;
+		}
+		if (indent && buf[i] == '\t') {
+			sn_error_set(err, "%s:%zu:%zu: tab in indentation (YAML indents with spaces)",
+				     file, line, col);
+			return -1;
+		}
+		if (buf[i] != ' ' && buf[i] != '-')
+			indent = 0;
+		col++;
+	}
+	return 0;
+}
+
+static int node_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct sn_node *)a)->name,
+		      ((const struct sn_node *)b)->name);
+}
+
+static int index_build(struct sn_config *cfg, struct sn_error *err)
+{
+	size_t total = 0, k = 0;
+
+	for (size_t i = 0; i < cfg->n_supernodes; i++)
+		total += cfg->supernodes[i].size;
+	if (total > SN_CONFIG_MAX_NODES) {
+		sn_error_set(err, "%s: supernodes: %zu nodes in all, more than the limit of %u",
+			     cfg->path, total, SN_CONFIG_MAX_NODES);
+		return -1;
+	}
+	cfg->nodes = calloc(total, sizeof(*cfg->nodes));
+	if (!cfg->nodes) {
+		sn_error_set(err, "%s: out of memory", cfg->path);
+		return -1;
+	}
+	for (size_t i = 0; i < cfg->n_supernodes; i++)
+		for (size_t r = 0; r < cfg->supernodes[i].size; r++) {
+			cfg->nodes[k].name = cfg->supernodes[i].members[r];
+			cfg->nodes[k].supernode = (uint32_t)i;
+			cfg->nodes[k].rank = (uint32_t)r;
+			k++;
+		}
+	cfg->n_nodes = total;
+	qsort(cfg->nodes, total, sizeof(*cfg->nodes), node_cmp);
+	for (size_t i = 1; i < total; i++) {
+		const struct sn_node *a = &cfg->nodes[i - 1], *b = &cfg->nodes[i];
+
+		if (strcmp(a->name, b->name))
+			continue;
+		if (a->supernode > b->supernode) {
+			const struct sn_node *t = a;
+			a = b;
+			b = t;
+		}
+		sn_error_set(err, "%s:%u:1: supernodes[%u].nodes: node %s is already in supernode %s (line %u): a node belongs to one supernode",
+			     cfg->path, cfg->supernodes[b->supernode].line,
+			     b->supernode, b->name,
+			     cfg->supernodes[a->supernode].name,
+			     cfg->supernodes[a->supernode].line);
+		return -1;
+	}
+	return 0;
+}
+
+static int supernode_ptr_cmp(const void *a, const void *b)
+{
+	const struct sn_supernode *x = *(const struct sn_supernode *const *)a;
+	const struct sn_supernode *y = *(const struct sn_supernode *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static int names_unique(struct sn_config *cfg, struct sn_error *err)
+{
+	const struct sn_supernode **by_name;
+	int rc = 0;
+
+	by_name = calloc(cfg->n_supernodes, sizeof(*by_name));
+	if (!by_name) {
+		sn_error_set(err, "%s: out of memory", cfg->path);
+		return -1;
+	}
+	for (size_t i = 0; i < cfg->n_supernodes; i++)
+		by_name[i] = &cfg->supernodes[i];
+	qsort(by_name, cfg->n_supernodes, sizeof(*by_name), supernode_ptr_cmp);
+	for (size_t i = 1; i < cfg->n_supernodes; i++) {
+		if (strcmp(by_name[i - 1]->name, by_name[i]->name))
+			continue;
+		sn_error_set(err, "%s:%u:1: supernodes: name %s is used twice (first on line %u)",
+			     cfg->path, by_name[i]->line, by_name[i]->name,
+			     by_name[i - 1]->line);
+		rc = -1;
+		break;
+	}
+	free(by_name);
+	return rc;
+}
+
+static int semantics_check(struct sn_config *cfg, struct sn_error *err)
+{
+	if (names_unique(cfg, err) || index_build(cfg, err))
+		return -1;
+	if (!cfg->max_supernodes)
+		cfg->max_supernodes = (uint32_t)cfg->n_supernodes;
+	if (cfg->method == SN_PLACE_FEATURE &&
+	    cfg->n_supernodes > SN_FEATURE_MAX_ALTERNATIVES) {
+		sn_error_set(err, "%s: placement.method: 'feature' handles at most %u supernodes (Slurm's matching OR \"[a|b|...]\" holds 64 alternatives and slurmctld crashes beyond); %zu are configured: use 'switch' or 'block'",
+			     cfg->path, SN_FEATURE_MAX_ALTERNATIVES,
+			     cfg->n_supernodes);
+		return -1;
+	}
+	return 0;
+}
+
+static void defaults_set(struct sn_config *cfg)
+{
+	cfg->method = SN_PLACE_FEATURE;
+	cfg->switch_wait = 300;
+	cfg->master_port_lo = 20000;
+	cfg->master_port_hi = 29999;
+}
+
+static int defaults_paths(struct sn_config *cfg, struct sn_error *err)
+{
+	if ((!cfg->sysfs && !(cfg->sysfs = strdup("/sys"))) ||
+	    (!cfg->dev && !(cfg->dev = strdup("/dev"))) ||
+	    (!cfg->state_dir &&
+	     !(cfg->state_dir = strdup("/var/spool/supernode")))) {
+		sn_error_set(err, "%s: out of memory", cfg->path);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- public ------------------------------------------------------------ */
+
+static int document_walk(struct sn_config *cfg, yaml_document_t *doc,
+			 struct sn_error *err)
+{
+	struct yaml_walk w = { .file = cfg->path, .doc = doc, .err = err };
+	size_t nnodes = (size_t)(doc->nodes.top - doc->nodes.start);
+	yaml_node_t *root;
+	int rc;
+
+	w.seen = calloc(nnodes ? nnodes : 1, 1);
+	if (!w.seen) {
+		sn_error_set(err, "%s: out of memory", cfg->path);
+		return -1;
+	}
+	root = yaml_walk_node(&w, 1);
+	if (!root || (root->type == YAML_SCALAR_NODE &&
+		      !root->data.scalar.length)) {
+		sn_error_set(err, "%s: empty config (expected at least 'supernodes:')",
+			     cfg->path);
+		rc = -1;
+	} else {
+		rc = yaml_walk_mapping(&w, root, "", top_rules, cfg);
+	}
+	free(w.seen);
+	return rc;
+}
+
+static int yaml_parse(struct sn_config *cfg, const char *buf, size_t len,
+		      struct sn_error *err)
+{
+	yaml_parser_t parser;
+	yaml_document_t doc, extra;
+	int rc = -1;
+
+	if (!yaml_parser_initialize(&parser)) {
+		sn_error_set(err, "%s: cannot initialise libyaml", cfg->path);
+		return -1;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		sn_error_set(err, "%s:%zu:%zu: YAML syntax: %s%s%s", cfg->path,
+			     parser.problem_mark.line + 1,
+			     parser.problem_mark.column + 1,
+			     parser.problem ? parser.problem : "error",
+			     parser.context ? " " : "",
+			     parser.context ? parser.context : "");
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	rc = document_walk(cfg, &doc, err);
+	yaml_document_delete(&doc);
+	if (!rc) {
+		if (!yaml_parser_load(&parser, &extra)) {
+			sn_error_set(err, "%s:%zu:%zu: YAML syntax: %s", cfg->path,
+				     parser.problem_mark.line + 1,
+				     parser.problem_mark.column + 1,
+				     parser.problem ? parser.problem : "error");
+			rc = -1;
+		} else {
+			if (yaml_document_get_root_node(&extra)) {
+				sn_error_set(err, "%s: more than one YAML document ('---')",
+					     cfg->path);
+				rc = -1;
+			}
+			yaml_document_delete(&extra);
+		}
+	}
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
+struct sn_config *sn_config_load_buffer(const char *path, const char *buf,
+					size_t len, struct sn_error *err)
+{
+	struct sn_config *cfg = calloc(1, sizeof(*cfg));
+
+	if (!cfg || !(cfg->path = strdup(path ? path : "(config)"))) {
+		sn_error_set(err, "%s: out of memory", path);
+		goto fail;
+	}
+	defaults_set(cfg);
+	if (len > SN_CONFIG_MAX_BYTES) {
+		sn_error_set(err, "%s: %zu bytes, more than the limit of %u",
+			     cfg->path, len, SN_CONFIG_MAX_BYTES);
+		goto fail;
+	}
+	if (tabs_check(cfg->path, buf, len, err) ||
+	    yaml_parse(cfg, buf, len, err) || semantics_check(cfg, err) ||
+	    defaults_paths(cfg, err))
+		goto fail;
+	return cfg;
+fail:
+	sn_config_free(cfg);
+	return NULL;
+}
+
+struct sn_config *sn_config_load(const char *path, struct sn_error *err)
+{
+	struct sn_config *cfg = NULL;
+	struct stat st;
+	char *buf = NULL;
+	ssize_t got;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		sn_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		sn_error_set(err, "%s: not a regular file", path);
+		goto out;
+	}
+	if (st.st_size > (off_t)SN_CONFIG_MAX_BYTES) {
+		sn_error_set(err, "%s: %lld bytes, more than the limit of %u",
+			     path, (long long)st.st_size, SN_CONFIG_MAX_BYTES);
+		goto out;
+	}
+	if (!(buf = malloc((size_t)st.st_size + 1))) {
+		sn_error_set(err, "%s: out of memory", path);
+		goto out;
+	}
+	got = read(fd, buf, (size_t)st.st_size);
+	if (got != st.st_size) {
+		sn_error_set(err, "%s: short read", path);
+		goto out;
+	}
+	buf[got] = '\0';
+	cfg = sn_config_load_buffer(path, buf, (size_t)got, err);
+out:
+	free(buf);
+	close(fd);
+	return cfg;
+}
+
+void sn_config_free(struct sn_config *cfg)
+{
+	if (!cfg)
+		return;
+	for (size_t i = 0; i < cfg->n_supernodes; i++) {
+		struct sn_names names = { cfg->supernodes[i].members,
+					  cfg->supernodes[i].size };
+
+		free(cfg->supernodes[i].name);
+		free(cfg->supernodes[i].nodes);
+		sn_names_free(&names);
+	}
+	free(cfg->supernodes);
+	free(cfg->nodes);
+	free(cfg->sysfs);
+	free(cfg->dev);
+	free(cfg->state_dir);
+	free(cfg->path);
+	free(cfg);
+}
+
+const struct sn_node *sn_config_find_node(const struct sn_config *cfg,
+					  const char *name)
+{
+	struct sn_node key = { .name = name };
+
+	if (!cfg || !name || !cfg->n_nodes)
+		return NULL;
+	return bsearch(&key, cfg->nodes, cfg->n_nodes, sizeof(*cfg->nodes),
+		       node_cmp);
+}
+
+uint32_t sn_config_effective_max(const struct sn_config *cfg)
+{
+	if (cfg->max_supernodes < cfg->n_supernodes)
+		return cfg->max_supernodes;
+	return (uint32_t)cfg->n_supernodes;
+}
+
+const char *sn_placement_method_name(enum sn_placement_method m)
+{
+	switch (m) {
+	case SN_PLACE_FEATURE:
+		return "feature";
+	case SN_PLACE_SWITCH:
+		return "switch";
+	case SN_PLACE_BLOCK:
+		return "block";
+	}
+	return "?";
+}
+
+int sn_path_expand(const char *tmpl, const char *nodename,
+		   const char *hostname, char *out, size_t size)
+{
+	size_t used = 0;
+
+	for (const char *p = tmpl; *p; p++) {
+		const char *piece = p;
+		size_t len = 1;
+
+		if (*p == '%') {
+			p++;
+			if (*p == 'n')
+				piece = nodename;
+			else if (*p == 'h')
+				piece = hostname;
+			else if (*p == '%')
+				piece = "%";
+			else
+				return -1;
+			len = strlen(piece);
+		}
+		if (used + len >= size)
+			return -1;
+		memcpy(out + used, piece, len);
+		used += len;
+	}
+	if (used >= size)
+		return -1;
+	out[used] = '\0';
+	return 0;
+}

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Placement: from "N whole supernodes" to the job description fields Slurm
+ * schedules on.  Pure logic over the loaded config; the job_submit plugin
+ * copies the plan into job_desc.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sn_hostlist.h"
+#include "sn_placement.h"
+
+/*
+ * Mark in allowed[] the supernodes a hostlist touches.  Every host must be
+ * in some supernode.  Returns the number of distinct supernodes or -1.
+ */
+static int hostlist_supernodes(const struct sn_config *cfg, const char *expr,
+			       const char *option, unsigned char *touched,
+			       struct sn_error *err)
+{
+	struct sn_names names;
+	struct sn_error herr;
+	int distinct = 0;
+
+	if (sn_hostlist_expand(expr, SN_HOSTLIST_MAX, &names, &herr)) {
+		sn_error_set(err, "%s=%.200s: %s", option, expr, herr.msg);
+		return -1;
+	}
+	for (size_t i = 0; i < names.count; i++) {
+		const struct sn_node *node = sn_config_find_node(cfg,
+								 names.names[i]);
+
+		if (!node) {
+			sn_error_set(err, "%s: node %.64s is in no supernode, so it cannot be part of a --supernode job",
+				     option, names.names[i]);
+			sn_names_free(&names);
+			return -1;
+		}
+		if (!touched[node->supernode]++)
+			distinct++;
+	}
+	sn_names_free(&names);
+	return distinct;
+}
+
+static int nodes_check(const struct sn_config *cfg,
+		       const struct sn_job_request *req, uint32_t need,
+		       struct sn_error *err)
+{
+	uint32_t lo = req->min_nodes, hi = req->max_nodes;
+
+	if (lo == SN_UNSET32 && hi == SN_UNSET32)
+		return 0;
+	if (lo == SN_UNSET32 || lo == 0)
+		lo = 1;
+	if (hi == SN_UNSET32 || hi == 0)
+		hi = lo;
+	if (need >= lo && need <= hi)
+		return 0;
+	char given[32];
+
+	if (hi != lo)
+		snprintf(given, sizeof(given), "%u-%u", lo, hi);
+	else
+		snprintf(given, sizeof(given), "%u", lo);
+	sn_error_set(err, "--nodes=%s cannot be combined with --supernode=%u: that is %u whole supernode(s) of %zu nodes = %u nodes (leave out --nodes, or give --nodes=%u)",
+		     given, req->supernodes, req->supernodes,
+		     cfg->supernode_size, need, need);
+	return -1;
+}
+
+static int shared_check(const struct sn_job_request *req, struct sn_error *err)
+{
+	if (req->shared == SN_SHARED_OK) {
+		sn_error_set(err, "--oversubscribe cannot be combined with --supernode=%u: a supernode job has its supernodes to itself (exclusive)",
+			     req->supernodes);
+		return -1;
+	}
+	return 0;
+}
+
+static int features_check(const char *features, struct sn_error *err)
+{
+	if (!features || !*features)
+		return 0;
+	if (strpbrk(features, "[]*")) {
+		sn_error_set(err, "--constraint=%.200s cannot be combined with --supernode: it uses brackets or counts, and the supernode choice needs Slurm's one bracket group (use a plain feature expression such as 'a&b')",
+			     features);
+		return -1;
+	}
+	return 0;
+}
+
+/* "[sn01|sn02|...]" over the allowed supernodes, ANDed with the user's. */
+static char *features_build(const struct sn_config *cfg,
+			    const unsigned char *allowed, size_t nallowed,
+			    const char *user)
+{
+	size_t len = 8 + (user ? strlen(user) : 0), used = 0;
+	bool paren = user && *user && strpbrk(user, "|,");
+	char *out;
+
+	for (size_t i = 0; i < cfg->n_supernodes; i++)
+		if (allowed[i])
+			len += strlen(cfg->supernodes[i].name) + 1;
+	if (!(out = malloc(len)))
+		return NULL;
+	if (user && *user)
+		used += (size_t)snprintf(out + used, len - used, "%s%s%s&",
+					 paren ? "(" : "", user,
+					 paren ? ")" : "");
+	if (nallowed > 1)
+		out[used++] = '[';
+	for (size_t i = 0, k = 0; i < cfg->n_supernodes; i++) {
+		if (!allowed[i])
+			continue;
+		used += (size_t)snprintf(out + used, len - used, "%s%s",
+					 k++ ? "|" : "",
+					 cfg->supernodes[i].name);
+	}
+	if (nallowed > 1)
+		out[used++] = ']';
+	out[used] = '\0';
+	return out;
+}
+
+/* Feature method, N = 1: one supernode among the allowed alternatives. */
+static int plan_feature(const struct sn_config *cfg,
+			const struct sn_job_request *req,
+			struct sn_job_plan *plan, struct sn_error *err)
+{
+	unsigned char *allowed = NULL, *touched = NULL;
+	size_t nallowed = 0;
+	int rc = -1, n;
+
+	if (req->supernodes > 1) {
+		sn_error_set(err, "--supernode=%u: this cluster's placement.method is 'feature', which places one supernode per job; ask for --supernode=1, or the admin can switch to placement.method 'switch' for jobs of several supernodes",
+			     req->supernodes);
+		return -1;
+	}
+	if (features_check(req->features, err))
+		return -1;
+	allowed = malloc(cfg->n_supernodes);
+	touched = calloc(cfg->n_supernodes, 1);
+	if (!allowed || !touched) {
+		sn_error_set(err, "out of memory");
+		goto out;
+	}
+	memset(allowed, 1, cfg->n_supernodes);
+	if (req->req_nodes && *req->req_nodes) {
+		n = hostlist_supernodes(cfg, req->req_nodes, "--nodelist",
+					touched, err);
+		if (n < 0)
+			goto out;
+		if (n > 1) {
+			sn_error_set(err, "--nodelist=%.200s spans %d supernodes, but --supernode=1 gets exactly one",
+				     req->req_nodes, n);
+			goto out;
+		}
+		for (size_t i = 0; i < cfg->n_supernodes; i++)
+			allowed[i] = touched[i] ? 1 : 0;
+		memset(touched, 0, cfg->n_supernodes);
+	}
+	if (req->exc_nodes && *req->exc_nodes) {
+		if (hostlist_supernodes(cfg, req->exc_nodes, "--exclude",
+					touched, err) < 0)
+			goto out;
+		for (size_t i = 0; i < cfg->n_supernodes; i++)
+			if (touched[i])
+				allowed[i] = 0;
+	}
+	for (size_t i = 0; i < cfg->n_supernodes; i++)
+		nallowed += allowed[i];
+	if (!nallowed) {
+		sn_error_set(err, "--nodelist/--exclude leave no whole supernode for --supernode=1 (excluding one node of a supernode excludes the supernode)");
+		goto out;
+	}
+	if (!(plan->features = features_build(cfg, allowed, nallowed,
+					      req->features))) {
+		sn_error_set(err, "out of memory");
+		goto out;
+	}
+	rc = 0;
+out:
+	free(allowed);
+	free(touched);
+	return rc;
+}
+
+/* Switch method: N leaf switches (one per supernode), waiting for them. */
+static int plan_switch(const struct sn_config *cfg,
+		       const struct sn_job_request *req,
+		       struct sn_job_plan *plan, struct sn_error *err)
+{
+	(void)cfg;
+	if (req->req_switch != SN_UNSET32 && req->req_switch != 0 &&
+	    req->req_switch != req->supernodes) {
+		sn_error_set(err, "--switches=%u cannot be combined with --supernode=%u: each supernode is one leaf switch, so the job needs exactly %u",
+			     req->req_switch, req->supernodes, req->supernodes);
+		return -1;
+	}
+	plan->req_switch = req->supernodes;
+	plan->wait4switch = cfg->switch_wait;
+	return 0;
+}
+
+int sn_placement_plan(const struct sn_config *cfg,
+		      const struct sn_job_request *req,
+		      struct sn_job_plan *plan, struct sn_error *err)
+{
+	uint32_t max = sn_config_effective_max(cfg);
+
+	memset(plan, 0, sizeof(*plan));
+	plan->req_switch = SN_UNSET32;
+	plan->wait4switch = SN_UNSET32;
+	if (req->supernodes < 1 || req->supernodes > max) {
+		sn_error_set(err, "--supernode=%u is out of range (allowed: 1 to %u)",
+			     req->supernodes, max);
+		return -1;
+	}
+	plan->nodes = req->supernodes * (uint32_t)cfg->supernode_size;
+	plan->shared = SN_SHARED_NONE;
+	if (shared_check(req, err) || nodes_check(cfg, req, plan->nodes, err))
+		return -1;
+	switch (cfg->method) {
+	case SN_PLACE_FEATURE:
+		return plan_feature(cfg, req, plan, err);
+	case SN_PLACE_SWITCH:
+		return plan_switch(cfg, req, plan, err);
+	case SN_PLACE_BLOCK:
+		plan->segment_size = (uint32_t)cfg->supernode_size;
+		plan->shared = SN_SHARED_TOPO;
+		return 0;
+	}
+	sn_error_set(err, "unknown placement method");
+	return -1;
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SN_CONFIG_H
+#define SN_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sn_error.h"
+
+#define SN_CONFIG_DEFAULT_PATH "/etc/slurm/supernode.yaml"
+#define SN_CONFIG_MAX_BYTES (4u << 20)		/* 4 MiB of YAML */
+#define SN_CONFIG_MAX_SUPERNODES 100000u
+#define SN_CONFIG_MAX_NODES (1u << 20)		/* all supernodes together */
+#define SN_CONFIG_NAME_MAX 63			/* a supernode name, bytes */
+/* Slurm's matching OR ("[a|b|...]") holds at most 64 alternatives. */
+#define SN_FEATURE_MAX_ALTERNATIVES 64u
+
+/* placement.method: how a whole-supernode request is expressed to Slurm. */
+enum sn_placement_method {
+	SN_PLACE_FEATURE,	/* node feature per supernode, --constraint=[..|..] */
+	SN_PLACE_SWITCH,	/* leaf switch per supernode, --switches=N@wait */
+	SN_PLACE_BLOCK,		/* topology/block, --segment (Slurm >= 24.05) */
+};
+
+/* One supernode: a name (also its Slurm feature) and a Slurm hostlist. */
+struct sn_supernode {
+	char *name;		/* [A-Za-z0-9_.-], at most 63 bytes */
+	char *nodes;		/* the hostlist as written in the config */
+	char **members;		/* expanded, in hostlist order; size entries */
+	size_t size;		/* number of nodes */
+	unsigned line;		/* 1-based line of this entry in the file */
+};
+
+/* Index entry: one node and where it sits. */
+struct sn_node {
+	const char *name;	/* points into the owning supernode's members */
+	uint32_t supernode;	/* index into sn_config.supernodes */
+	uint32_t rank;		/* position inside its supernode, from 0 */
+};
+
+/*
+ * struct sn_config - supernode.yaml, loaded and validated.  Owns every
+ * string and array; release with sn_config_free().  Schema: README.md,
+ * section "Configuration".
+ */
+struct sn_config {
+	char *path;				/* file it was loaded from */
+	struct sn_supernode *supernodes;	/* n_supernodes entries */
+	size_t n_supernodes;
+	size_t supernode_size;			/* nodes per supernode (all equal) */
+	struct sn_node *nodes;			/* n_nodes entries, sorted by name */
+	size_t n_nodes;
+
+	enum sn_placement_method method;	/* placement.method */
+	uint32_t max_supernodes;		/* placement.max_supernodes */
+	uint32_t switch_wait;			/* placement.switch_wait, seconds */
+
+	uint16_t master_port_lo;		/* env.master_port_range[0] */
+	uint16_t master_port_hi;		/* env.master_port_range[1] */
+
+	char *sysfs;				/* paths.sysfs (may hold %n, %h) */
+	char *dev;				/* paths.dev */
+	char *state_dir;			/* paths.state_dir */
+};
+
+/*
+ * sn_config_load - read and validate a supernode.yaml.
+ *
+ * Strict: unknown or duplicate keys, wrong types, tab indentation, an empty
+ * file, a node in two supernodes, an empty or unparsable hostlist, and
+ * supernodes of unequal size are errors.  The message names file, line,
+ * column and key.  Files over SN_CONFIG_MAX_BYTES are refused.
+ *
+ * Returns a new config (caller frees with sn_config_free) or NULL with err
+ * set.
+ */
+struct sn_config *sn_config_load(const char *path, struct sn_error *err);
+
+/* sn_config_load_buffer - same, from memory; path is used in messages. */
+struct sn_config *sn_config_load_buffer(const char *path, const char *buf,
+					size_t len, struct sn_error *err);
+
+/* sn_config_free - release a config; NULL-safe. */
+void sn_config_free(struct sn_config *cfg);
+
+/* sn_config_find_node - look a Slurm node name up; NULL if in no supernode. */
+const struct sn_node *sn_config_find_node(const struct sn_config *cfg,
+					  const char *name);
+
+/*
+ * sn_config_effective_max - the largest N a job may ask for:
+ * min(placement.max_supernodes, number of supernodes).
+ */
+uint32_t sn_config_effective_max(const struct sn_config *cfg);
+
+/* sn_placement_method_name - "feature", "switch" or "block". */
+const char *sn_placement_method_name(enum sn_placement_method m);
+
+/*
+ * sn_path_expand - expand %n (Slurm node name), %h (host name) and %% in a
+ * config path into out (size bytes).  Returns 0, or -1 if it does not fit
+ * or holds another % sequence.
+ */
+int sn_path_expand(const char *tmpl, const char *nodename,
+		   const char *hostname, char *out, size_t size);
+
+#endif

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * job_submit_supernode.so - slurmctld side of --supernode.
+ *
+ * Reads SUPERNODE=N from job_desc->spank_job_env (put there by supernode.so
+ * through spank_job_control_setenv) and rewrites the request into N whole
+ * supernodes, exclusive (lib/placement.c decides; this file only copies the
+ * plan into job_desc).  Jobs without SUPERNODE= are not touched.
+ *
+ * Runs inside slurmctld: every string placed into job_desc comes from
+ * Slurm's allocator (slurm_xstrdup) because slurmctld xfree()s it; a
+ * strdup() string would crash it.  The config is
+ * <dir of slurm.conf>/supernode.yaml, reloaded when its mtime changes; a
+ * config that does not load refuses --supernode jobs with the reason and
+ * leaves every other job alone.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include "sn_config.h"
+#include "sn_option.h"
+#include "sn_placement.h"
+
+/* From libslurmfull, which slurmctld is linked with (not in public headers). */
+extern char *slurm_xstrdup(const char *str);
+extern void slurm_xfree(void **p);
+extern void slurm_info(const char *fmt, ...);
+extern void slurm_error(const char *fmt, ...);
+
+const char plugin_name[] = "Job submit plugin for whole supernodes";
+const char plugin_type[] = "job_submit/supernode";
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+#define SN_LOG "job_submit/supernode"
+
+static struct sn_config *sn_cfg;
+static struct sn_error sn_cfg_err;
+static char sn_cfg_path[PATH_MAX];
+static struct timespec sn_cfg_mtime;
+static off_t sn_cfg_size = -1;
+
+static void config_path_init(void)
+{
+	const char *conf = getenv("SLURM_CONF");
+	const char *slash;
+
+	if (!conf || !*conf)
+		conf = "/etc/slurm/slurm.conf";
+	slash = strrchr(conf, '/');
+	if (!slash)
+		snprintf(sn_cfg_path, sizeof(sn_cfg_path), "supernode.yaml");
+	else
+		snprintf(sn_cfg_path, sizeof(sn_cfg_path), "%.*s/supernode.yaml",
+			 (int)(slash - conf), conf);
+}
+
+/* (Re)load the config when the file changed since the last load. */
+static void config_refresh(void)
+{
+	struct stat st;
+
+	if (stat(sn_cfg_path, &st)) {
+		st.st_mtim.tv_sec = 0;
+		st.st_mtim.tv_nsec = 0;
+		st.st_size = -1;
+	}
+	if ((sn_cfg || sn_cfg_err.msg[0]) &&
+	    st.st_mtim.tv_sec == sn_cfg_mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == sn_cfg_mtime.tv_nsec &&
+	    st.st_size == sn_cfg_size)
+		return;
+	sn_cfg_mtime = st.st_mtim;
+	sn_cfg_size = st.st_size;
+	sn_config_free(sn_cfg);
+	sn_cfg_err.msg[0] = '\0';
+	sn_cfg = sn_config_load(sn_cfg_path, &sn_cfg_err);
+	if (sn_cfg)
+		slurm_info("%s: loaded %s: %zu supernodes of %zu nodes, method %s",
+			   SN_LOG, sn_cfg_path, sn_cfg->n_supernodes,
+			   sn_cfg->supernode_size,
+			   sn_placement_method_name(sn_cfg->method));
+	else
+		slurm_error("%s: %s", SN_LOG, sn_cfg_err.msg);
+}
+
+int init(void)
+{
+	config_path_init();
+	config_refresh();
+	return SLURM_SUCCESS;
+}
+
+int fini(void)
+{
+	sn_config_free(sn_cfg);
+	sn_cfg = NULL;
+	return SLURM_SUCCESS;
+}
+
+/* The value of SUPERNODE= in the job's SPANK environment, or NULL. */
+static const char *supernode_request(const job_desc_msg_t *job_desc)
+{
+	const char *found = NULL;
+
+	if (!job_desc->spank_job_env)
+		return NULL;
+	for (uint32_t i = 0; i < job_desc->spank_job_env_size; i++) {
+		const char *e = job_desc->spank_job_env[i];
+
+		if (e && !strncmp(e, "SUPERNODE=", 10))
+			found = e + 10;	/* the last one wins, as in env(1) */
+	}
+	return found;
+}
+
+static void err_set(char **err_msg, const char *msg)
+{
+	char buf[1300];
+
+	if (!err_msg)
+		return;
+	snprintf(buf, sizeof(buf), "supernode: %s", msg);
+	if (*err_msg)
+		slurm_xfree((void **)err_msg);
+	*err_msg = slurm_xstrdup(buf);
+}
+
+static void plan_apply(job_desc_msg_t *job_desc, const struct sn_job_plan *plan)
+{
+	job_desc->min_nodes = plan->nodes;
+	job_desc->max_nodes = plan->nodes;
+	job_desc->shared = plan->shared;
+	if (plan->features) {
+		slurm_xfree((void **)&job_desc->features);
+		job_desc->features = slurm_xstrdup(plan->features);
+	}
+	if (plan->req_switch != SN_UNSET32) {
+		job_desc->req_switch = plan->req_switch;
+		job_desc->wait4switch = plan->wait4switch;
+	}
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+	/* Untested here (Debian 12 ships 22.05): topology/block segments. */
+	if (plan->segment_size)
+		job_desc->segment_size = (uint16_t)plan->segment_size;
+#endif
+}
+
+int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
+{
+	struct sn_job_request req;
+	struct sn_job_plan plan;
+	struct sn_error err;
+	const char *value = supernode_request(job_desc);
+	int rc = SLURM_SUCCESS;
+
+	if (!value)
+		return SLURM_SUCCESS;	/* not ours: untouched */
+	config_refresh();
+	if (!sn_cfg) {
+		char buf[1200];
+
+		snprintf(buf, sizeof(buf),
+			 "--supernode cannot be used now: the site config does not load (%s); tell your admin",
+			 sn_cfg_err.msg);
+		err_set(err_msg, buf);
+		return ESLURM_INVALID_FEATURE;
+	}
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 5, 0)
+	if (sn_cfg->method == SN_PLACE_BLOCK) {
+		err_set(err_msg, "placement.method 'block' needs Slurm 24.05 or later (topology/block with --segment); this plugin was built for an older Slurm");
+		return ESLURM_INVALID_FEATURE;
+	}
+#endif
+	req = (struct sn_job_request){
+		.min_nodes = job_desc->min_nodes,
+		.max_nodes = job_desc->max_nodes,
+		.shared = job_desc->shared,
+		.req_switch = job_desc->req_switch,
+		.features = job_desc->features,
+		.req_nodes = job_desc->req_nodes,
+		.exc_nodes = job_desc->exc_nodes,
+	};
+	if (sn_supernode_count_parse(value, sn_config_effective_max(sn_cfg),
+				     &req.supernodes, &err) ||
+	    sn_placement_plan(sn_cfg, &req, &plan, &err)) {
+		err_set(err_msg, err.msg);
+		slurm_info("%s: uid %u refused: %s", SN_LOG, submit_uid,
+			   err.msg);
+		return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+	}
+	plan_apply(job_desc, &plan);
+	slurm_info("%s: uid %u --supernode=%u -> nodes=%u exclusive features=%s",
+		   SN_LOG, submit_uid, req.supernodes, plan.nodes,
+		   job_desc->features ? job_desc->features : "(none)");
+	free(plan.features);
+	return rc;
+}
+
+int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
+	       char **err_msg)
+{
+	(void)job_desc;
+	(void)job_ptr;
+	(void)submit_uid;
+	(void)err_msg;
+	return SLURM_SUCCESS;
+}
