@@ -45,6 +45,20 @@ static int hostlist_supernodes(const struct sn_config *cfg, const char *expr,
 	return distinct;
 }
 
+/* Number of hosts in a hostlist, 0 if absent or unparsable. */
+static uint32_t hostlist_count(const char *expr)
+{
+	struct sn_names names;
+	uint32_t n;
+
+	if (!expr || !*expr ||
+	    sn_hostlist_expand(expr, SN_HOSTLIST_MAX, &names, NULL))
+		return 0;
+	n = (uint32_t)names.count;
+	sn_names_free(&names);
+	return n;
+}
+
 static int nodes_check(const struct sn_config *cfg,
 		       const struct sn_job_request *req, uint32_t need,
 		       struct sn_error *err)
@@ -52,6 +66,15 @@ static int nodes_check(const struct sn_config *cfg,
 	uint32_t lo = req->min_nodes, hi = req->max_nodes;
 
 	if (lo == SN_UNSET32 && hi == SN_UNSET32)
+		return 0;
+	/*
+	 * sbatch/srun turn --nodelist=k hosts without -N into -N k: that
+	 * count is Slurm's, not the user's, and the plan grows it to the
+	 * whole supernode holding those hosts.
+	 */
+	if (lo != SN_UNSET32 && lo <= need &&
+	    (hi == SN_UNSET32 || hi == 0 || hi == lo) &&
+	    lo == hostlist_count(req->req_nodes))
 		return 0;
 	if (lo == SN_UNSET32 || lo == 0)
 		lo = 1;

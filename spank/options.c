@@ -127,6 +127,13 @@ int sn_options_post_opt(spank_t sp)
 	if (!sn_state.option_given)
 		return 0;
 	snprintf(value, sizeof(value), "%u", sn_state.supernodes);
+	/*
+	 * SLURM_SPANK_SUPERNODE in our own environment reaches the job's
+	 * steps even when the request came from SLURM_SUPERNODE rather than
+	 * the option (sbatch and salloc export it themselves too).
+	 */
+	if (setenv("SLURM_SPANK_SUPERNODE", value, 1))
+		slurm_error("%s: cannot export SLURM_SPANK_SUPERNODE", SN_PLUGIN);
 	rc = spank_job_control_setenv(sp, "SUPERNODE", value, 1);
 	if (rc != ESPANK_SUCCESS) {
 		slurm_error("%s: --supernode=%u: cannot pass it to slurmctld: %s",

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdbool.h>
+
+#include "sn_envmark.h"
 #include "sn_hostlist.h"
 #include "sn_jobenv.h"
 #include "sn_spank.h"
@@ -56,17 +59,36 @@ static int self_name(spank_t sp, const char *job_nodelist, char *out,
 	return 0;
 }
 
+/*
+ * Set each variable where it is unset, or where it still holds the value
+ * an earlier step of ours set (sn_envmark.h); a user's own value stays.
+ */
 static void env_export(spank_t sp, const struct sn_jobenv *env)
 {
-	for (size_t i = 0; i < env->count; i++) {
-		/* overwrite=0: a user's own MASTER_PORT (and the rest) stays. */
-		spank_err_t rc = spank_setenv(sp, env->vars[i].name,
-					      env->vars[i].value, 0);
+	static char marker[2048], current[65536];
+	bool set[SN_JOBENV_MAX] = { false };
+	char *new_marker;
 
-		if (rc != ESPANK_SUCCESS && rc != ESPANK_ENV_EXISTS)
-			slurm_error("%s: cannot set %s: %s", SN_PLUGIN,
-				    env->vars[i].name, spank_strerror(rc));
+	if (job_getenv(sp, SN_ENVMARK_VAR, marker, sizeof(marker)))
+		marker[0] = '\0';
+	for (size_t i = 0; i < env->count; i++) {
+		const char *name = env->vars[i].name;
+		spank_err_t rc;
+
+		if (!job_getenv(sp, name, current, sizeof(current)) &&
+		    !sn_envmark_owns(marker, name, current))
+			continue;	/* the user's own value */
+		rc = spank_setenv(sp, name, env->vars[i].value, 1);
+		if (rc != ESPANK_SUCCESS)
+			slurm_error("%s: cannot set %s: %s", SN_PLUGIN, name,
+				    spank_strerror(rc));
+		else
+			set[i] = true;
 	}
+	new_marker = sn_envmark_build(env, set);
+	if (new_marker)
+		spank_setenv(sp, SN_ENVMARK_VAR, new_marker, 1);
+	free(new_marker);
 }
 
 int sn_remote_env_set(spank_t sp)
@@ -77,6 +99,9 @@ int sn_remote_env_set(spank_t sp)
 	struct sn_error err;
 	char self[256];
 
+	if (!sn_state.option_given && !job_getenv(sp, "SLURM_SPANK_SUPERNODE",
+						   self, sizeof(self)))
+		sn_state.option_given = self[0] != '\0';
 	if (!sn_state.option_given)
 		return 0;	/* jobs without --supernode get nothing */
 	if (!sn_state.cfg) {
