@@ -1,0 +1,78 @@
+# shellcheck shell=bash
+# Shared helpers for the integration tests: each test starts its own real
+# local Slurm cluster (contrib/local-cluster/cluster), named after the test,
+# and stops it on exit whatever happens.
+#
+#   SRC=<source dir> BUILD=<build dir> bash tests/integration/test_X.sh
+# Exit status: 0 pass, 1 fail, 77 skip (not root, no slurmd).
+set -euo pipefail
+
+: "${SRC:?SRC (source dir) must be set}"
+: "${BUILD:?BUILD (build dir) must be set}"
+CLUSTER_TOOL=$SRC/contrib/local-cluster/cluster
+FAILS=0
+CHECKS=0
+
+skip_unless_possible() {
+	if [[ $(id -u) != 0 ]]; then echo "SKIP: needs root (slurmd runs jobs)"; exit 77; fi
+	for p in slurmctld slurmd munged sbatch; do
+		command -v "$p" >/dev/null || { echo "SKIP: $p missing"; exit 77; }
+	done
+}
+
+# cluster_up NAME [cluster start options...]: start and export SLURM_CONF.
+cluster_up() {
+	CLUSTER=$1
+	shift
+	skip_unless_possible
+	trap cluster_down EXIT
+	"$CLUSTER_TOOL" start "$CLUSTER" --build "$BUILD" "$@" >/dev/null
+	eval "$("$CLUSTER_TOOL" env "$CLUSTER")"
+	WORK=$(mktemp -d)
+	cd "$WORK"
+}
+
+cluster_down() {
+	local rc=$?
+	if ((rc != 0)) && [[ -n ${SUPERNODE_CLUSTER_DIR:-} ]]; then
+		echo "--- slurmctld.log (tail)"; tail -n 20 "$SUPERNODE_CLUSTER_DIR/log/slurmctld.log" || true
+	fi
+	"$CLUSTER_TOOL" stop "$CLUSTER" >/dev/null 2>&1 || true
+	[[ -n ${WORK:-} ]] && rm -rf "$WORK"
+	return "$rc"
+}
+
+pass() { CHECKS=$((CHECKS + 1)); echo "ok   - $*"; }
+fail() { CHECKS=$((CHECKS + 1)); FAILS=$((FAILS + 1)); echo "FAIL - $*"; }
+
+# assert_eq WHAT EXPECTED FOUND
+assert_eq() {
+	if [[ $2 == "$3" ]]; then pass "$1 = '$3'"; else fail "$1: expected '$2', found '$3'"; fi
+}
+
+# assert_contains WHAT NEEDLE HAYSTACK
+assert_contains() {
+	if [[ $3 == *"$2"* ]]; then pass "$1 mentions '$2'"; else fail "$1: expected to contain '$2', found: $3"; fi
+}
+
+# job_field JOBID FIELD: one field of `scontrol show job`.
+job_field() {
+	scontrol show job "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
+}
+
+# wait_state JOBID STATE [TIMEOUT]: wait until the job reaches STATE.
+wait_state() {
+	local i state
+	for ((i = 0; i < ${3:-60} * 5; i++)); do
+		state=$(job_field "$1" JobState)
+		[[ $state == "$2" ]] && return 0
+		sleep 0.2
+	done
+	echo "job $1: still $state after ${3:-60}s, wanted $2" >&2
+	return 1
+}
+
+finish() {
+	echo "$CHECKS checks, $FAILS failed"
+	((FAILS == 0))
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The job environment on every node: srun, sbatch (batch step and its
+# steps), salloc; MASTER_ADDR against scontrol show hostnames; a user's own
+# MASTER_PORT stays; jobs without the option get nothing.
+source "$(dirname "$0")/lib.sh"
+cluster_up "it-env-$$"
+
+# env_of OUTPUT TASK VAR: VAR as task TASK of `srun -l env` printed it.
+env_of() { sed -n "s/^$2: $3=//p" <<<"$1" | head -n 1; }
+
+out=$(srun --supernode=1 -l env)
+node0=$(env_of "$out" 0 SLURMD_NODENAME)
+node1=$(env_of "$out" 1 SLURMD_NODENAME)
+alloc=$(env_of "$out" 0 SLURM_JOB_NODELIST)
+sn=$(env_of "$out" 0 SUPERNODE_NAME)
+case $alloc in
+sna*) want_sn=sn01 ;;
+*) want_sn=sn02 ;;
+esac
+assert_eq "srun: SUPERNODE_COUNT" 1 "$(env_of "$out" 0 SUPERNODE_COUNT)"
+assert_eq "srun: SUPERNODE_NAMES" "$want_sn" "$(env_of "$out" 1 SUPERNODE_NAMES)"
+assert_eq "srun: SUPERNODE_NAME on task 0" "$want_sn" "$sn"
+assert_eq "srun: SUPERNODE_NAME on task 1" "$want_sn" "$(env_of "$out" 1 SUPERNODE_NAME)"
+assert_eq "srun: SUPERNODE_INDEX" 0 "$(env_of "$out" 1 SUPERNODE_INDEX)"
+assert_eq "srun: SUPERNODE_SIZE" 2 "$(env_of "$out" 0 SUPERNODE_SIZE)"
+assert_eq "srun: SUPERNODE_NODE_RANK on $node0" 0 "$(env_of "$out" 0 SUPERNODE_NODE_RANK)"
+assert_eq "srun: SUPERNODE_NODE_RANK on $node1" 1 "$(env_of "$out" 1 SUPERNODE_NODE_RANK)"
+first=$(scontrol show hostnames "$alloc" | head -n 1)
+assert_eq "srun: MASTER_ADDR = first of scontrol show hostnames $alloc" "$first" "$(env_of "$out" 0 MASTER_ADDR)"
+assert_eq "srun: MASTER_ADDR same on task 1" "$first" "$(env_of "$out" 1 MASTER_ADDR)"
+port=$(env_of "$out" 0 MASTER_PORT)
+read -r elo ehi </proc/sys/net/ipv4/ip_local_port_range
+if ((port >= 20000 && port <= 29999 && (port < elo || port > ehi))); then
+	pass "srun: MASTER_PORT $port in [20000, 29999] and outside ephemeral [$elo, $ehi]"
+else
+	fail "srun: MASTER_PORT $port outside [20000, 29999] or inside [$elo, $ehi]"
+fi
+jobid=$(env_of "$out" 0 SLURM_JOB_ID)
+assert_eq "srun: MASTER_PORT from the job id" "$((20000 + jobid % 10000))" "$port"
+
+# Batch step, then a step inside it: per-node values are recomputed, the
+# user's own MASTER_PORT (exported in the script) stays.
+cat >job.sh <<'SH'
+#!/bin/bash
+#SBATCH --supernode=1
+echo "batch: $SUPERNODE_NAME $SUPERNODE_NODE_RANK $MASTER_ADDR $MASTER_PORT"
+export MASTER_PORT=29500
+srun -l bash -c 'echo "step: $SLURMD_NODENAME $SUPERNODE_NODE_RANK $MASTER_PORT $SUPERNODE_NAMES"' | sort
+SH
+j=$(sbatch --parsable -o job.out job.sh)
+wait_state "$j" COMPLETED
+nodes=$(scontrol show hostnames "$(job_field "$j" NodeList)")
+n0=$(sed -n 1p <<<"$nodes")
+n1=$(sed -n 2p <<<"$nodes")
+snj=$(sed -n 's/^batch: \([^ ]*\) .*/\1/p' job.out)
+assert_eq "batch step line" "batch: $snj 0 $n0 $((20000 + j % 10000))" "$(grep '^batch:' job.out)"
+assert_eq "step on $n0" "0: step: $n0 0 29500 $snj" "$(grep '^0:' job.out)"
+assert_eq "step on $n1" "1: step: $n1 1 29500 $snj" "$(grep '^1:' job.out)"
+
+# salloc, and srun inside it without repeating the option.
+out=$(salloc --supernode=1 srun -l printenv SUPERNODE_NODE_RANK 2>/dev/null | sort)
+assert_eq "salloc --supernode=1: ranks" "0: 0
+1: 1" "$out"
+out=$(SLURM_SUPERNODE=1 srun -l printenv SUPERNODE_NODE_RANK | sort)
+assert_eq "SLURM_SUPERNODE=1 srun: ranks" "0: 0
+1: 1" "$out"
+
+# Different jobs, different ports.
+p1=$(srun --supernode=1 -N2 printenv MASTER_PORT | head -n 1)
+p2=$(srun --supernode=1 printenv MASTER_PORT | head -n 1)
+if [[ $p1 != "$p2" ]]; then pass "two jobs got ports $p1 and $p2"; else fail "two jobs got the same port $p1"; fi
+
+# Without the option: nothing.
+out=$(srun -N2 -l env)
+assert_eq "job without --supernode: SUPERNODE_*/MASTER_* variables" 0 \
+	"$(grep -cE '^[0-9]+: (SUPERNODE_(COUNT|NAMES|NAME|INDEX|SIZE|NODE_RANK|ENV_SET)|MASTER_ADDR|MASTER_PORT)=' <<<"$out" || true)"
+finish

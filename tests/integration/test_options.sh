@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Every bad --supernode value is refused before submission, by sbatch,
+# salloc and srun, with a message naming --supernode and the allowed range;
+# requests that cannot be whole supernodes are refused by slurmctld with the
+# reason; what can coexist is combined.
+source "$(dirname "$0")/lib.sh"
+cluster_up "it-opt-$$"
+
+assert_contains "sbatch --help" "--supernode=N" "$(sbatch --help)"
+assert_contains "srun --help" "--supernode=N" "$(srun --help)"
+assert_contains "salloc --help" "--supernode=N" "$(salloc --help)"
+
+for v in '' 0 -1 abc 2x 1.5 99999999999999999999 3 ' 2' +2 0x2; do
+	for prog in sbatch salloc srun; do
+		rest=(true)
+		[[ $prog == sbatch ]] && rest=(--wrap true)
+		set +e
+		msg=$($prog --supernode="$v" "${rest[@]}" 2>&1 </dev/null)
+		rc=$?
+		set -e
+		if ((rc != 0)); then pass "$prog --supernode='$v' exits $rc"; else fail "$prog --supernode='$v' was accepted"; fi
+		assert_contains "$prog --supernode='$v' message" "--supernode" "$msg"
+		assert_contains "$prog --supernode='$v' message" "1 to 2" "$msg"
+	done
+done
+set +e
+msg=$(SBATCH_SUPERNODE=abc sbatch --wrap true 2>&1); rc=$?
+set -e
+assert_contains "SBATCH_SUPERNODE=abc message" "SBATCH_SUPERNODE: --supernode=abc is not a whole number (allowed: 1 to 2)" "$msg"
+assert_eq "SBATCH_SUPERNODE=abc exit" 1 "$((rc != 0))"
+assert_eq "no job was created by any refused submission" "" "$(squeue -h)"
+
+# refused CASE ARGS... : slurmctld refuses with a message containing CASE.
+refused() {
+	local want=$1 msg rc
+	shift
+	set +e
+	msg=$(sbatch --supernode=1 "$@" --wrap true 2>&1)
+	rc=$?
+	set -e
+	if ((rc != 0)); then pass "sbatch --supernode=1 $* refused"; else fail "sbatch --supernode=1 $* accepted"; fi
+	assert_contains "sbatch --supernode=1 $* message" "$want" "$msg"
+}
+refused "--nodes=3 cannot be combined with --supernode=1" -N 3
+refused "--oversubscribe cannot be combined" --oversubscribe
+refused "uses brackets or counts" -C '[sn01|sn02]'
+refused "spans 2 supernodes" -w sna1,snb1
+refused "leave no whole supernode" -x sna1,snb1
+refused "node bogus1 is in no supernode" -w bogus1
+
+# accepted ARGS... FIELD=VALUE...: held job, check fields, cancel.
+accepted() {
+	local args=() j kv
+	while [[ $1 != *=* || $1 == -* ]]; do args+=("$1"); shift; done
+	j=$(sbatch --parsable --hold --supernode=1 "${args[@]}" -o /dev/null --wrap true)
+	for kv in "$@"; do
+		assert_eq "sbatch --supernode=1 ${args[*]}: ${kv%%=*}" "${kv#*=}" "$(job_field "$j" "${kv%%=*}")"
+	done
+	scancel "$j"
+}
+accepted -N 2 NumNodes=2-2 Features="[sn01|sn02]"
+accepted -w snb1 NumNodes=2-2 Features=sn02 ReqNodeList=snb1
+accepted -x sna2 Features=sn02 ExcNodeList=sna2
+accepted -C 'sn01|sn02' Features="(sn01|sn02)&[sn01|sn02]"
+accepted --exclusive=user OverSubscribe=NO NumNodes=2-2
+finish
