@@ -107,13 +107,13 @@ static int section_supernodes(struct yaml_walk *w, yaml_node_t *v,
 	for (item = v->data.sequence.items.start;
 	     item < v->data.sequence.items.top; item++, i++) {
 		struct sn_supernode *sn = &cfg->supernodes[i];
-		yaml_node_t *entry = yaml_walk_node(w, *item);
+		yaml_node_t *entry;
 
-		if (!entry)
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+		if (!(entry = yaml_walk_node(w, *item, sub)))
 			return -1;
 		cfg->n_supernodes = i + 1;
 		sn->line = (unsigned)entry->start_mark.line + 1;
-		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
 		if (yaml_walk_mapping(w, entry, sub, supernode_rules, sn))
 			return -1;
 		if (i > 0 && sn->size != cfg->supernodes[0].size) {
@@ -197,20 +197,19 @@ static int env_port_range(struct yaml_walk *w, yaml_node_t *v,
 	struct sn_config *cfg = target;
 	unsigned long long lo, hi;
 	yaml_node_t *a, *b;
-	char sub[96];
+	char sub0[96], sub1[96];
 
 	if (v->type != YAML_SEQUENCE_NODE ||
 	    v->data.sequence.items.top - v->data.sequence.items.start != 2)
 		return yaml_walk_fail(w, v, path,
 				      "expected [LOW, HIGH], two port numbers");
-	if (!(a = yaml_walk_node(w, v->data.sequence.items.start[0])) ||
-	    !(b = yaml_walk_node(w, v->data.sequence.items.start[1])))
+	snprintf(sub0, sizeof(sub0), "%s[0]", path);
+	snprintf(sub1, sizeof(sub1), "%s[1]", path);
+	if (!(a = yaml_walk_node(w, v->data.sequence.items.start[0], sub0)) ||
+	    !(b = yaml_walk_node(w, v->data.sequence.items.start[1], sub1)))
 		return -1;
-	snprintf(sub, sizeof(sub), "%s[0]", path);
-	if (yaml_walk_uint(w, a, sub, 1024, 65535, &lo))
-		return -1;
-	snprintf(sub, sizeof(sub), "%s[1]", path);
-	if (yaml_walk_uint(w, b, sub, 1024, 65535, &hi))
+	if (yaml_walk_uint(w, a, sub0, 1024, 65535, &lo) ||
+	    yaml_walk_uint(w, b, sub1, 1024, 65535, &hi))
 		return -1;
 	if (hi < lo)
 		return yaml_walk_fail(w, v, path, "LOW %llu is above HIGH %llu",
@@ -323,6 +322,30 @@ static int node_cmp(const void *a, const void *b)
 		      ((const struct sn_node *)b)->name);
 }
 
+/* The same node twice: name both supernodes (or the one, if listed twice). */
+static void node_twice(const struct sn_config *cfg, const struct sn_node *a,
+		       const struct sn_node *b, struct sn_error *err)
+{
+	const struct sn_supernode *sa, *sb;
+
+	if (a->supernode > b->supernode) {
+		const struct sn_node *t = a;
+
+		a = b;
+		b = t;
+	}
+	sa = &cfg->supernodes[a->supernode];
+	sb = &cfg->supernodes[b->supernode];
+	if (sa == sb)
+		sn_error_set(err, "%s:%u:1: supernodes[%u].nodes: node %s is listed twice in supernode %s",
+			     cfg->path, sb->line, b->supernode, b->name,
+			     sb->name);
+	else
+		sn_error_set(err, "%s:%u:1: supernodes[%u].nodes: node %s of supernode %s is already in supernode %s (line %u): a node belongs to one supernode",
+			     cfg->path, sb->line, b->supernode, b->name,
+			     sb->name, sa->name, sa->line);
+}
+
 static int index_build(struct sn_config *cfg, struct sn_error *err)
 {
 	size_t total = 0, k = 0;
@@ -353,16 +376,7 @@ static int index_build(struct sn_config *cfg, struct sn_error *err)
 
 		if (strcmp(a->name, b->name))
 			continue;
-		if (a->supernode > b->supernode) {
-			const struct sn_node *t = a;
-			a = b;
-			b = t;
-		}
-		sn_error_set(err, "%s:%u:1: supernodes[%u].nodes: node %s is already in supernode %s (line %u): a node belongs to one supernode",
-			     cfg->path, cfg->supernodes[b->supernode].line,
-			     b->supernode, b->name,
-			     cfg->supernodes[a->supernode].name,
-			     cfg->supernodes[a->supernode].line);
+		node_twice(cfg, a, b, err);
 		return -1;
 	}
 	return 0;
@@ -454,7 +468,7 @@ static int document_walk(struct sn_config *cfg, yaml_document_t *doc,
 		sn_error_set(err, "%s: out of memory", cfg->path);
 		return -1;
 	}
-	root = yaml_walk_node(&w, 1);
+	root = yaml_walk_node(&w, 1, "(document)");
 	if (!root || (root->type == YAML_SCALAR_NODE &&
 		      !root->data.scalar.length)) {
 		sn_error_set(err, "%s: empty config (expected at least 'supernodes:')",
@@ -465,6 +479,31 @@ static int document_walk(struct sn_config *cfg, yaml_document_t *doc,
 	}
 	free(w.seen);
 	return rc;
+}
+
+/*
+ * libyaml's reader (bad UTF-8, control characters) reports a byte offset and
+ * leaves problem_mark at 1:1: turn the offset into a line and column.
+ */
+static void syntax_error(const struct sn_config *cfg,
+			 const yaml_parser_t *parser, const char *buf,
+			 size_t len, struct sn_error *err)
+{
+	size_t line = parser->problem_mark.line + 1;
+	size_t col = parser->problem_mark.column + 1;
+
+	if (parser->error == YAML_READER_ERROR) {
+		line = 1;
+		col = 1;
+		for (size_t i = 0; i < parser->problem_offset && i < len; i++) {
+			col = buf[i] == '\n' ? 1 : col + 1;
+			line += buf[i] == '\n';
+		}
+	}
+	sn_error_set(err, "%s:%zu:%zu: YAML syntax: %s%s%s", cfg->path, line,
+		     col, parser->problem ? parser->problem : "error",
+		     parser->context ? " " : "",
+		     parser->context ? parser->context : "");
 }
 
 static int yaml_parse(struct sn_config *cfg, const char *buf, size_t len,
@@ -480,12 +519,7 @@ static int yaml_parse(struct sn_config *cfg, const char *buf, size_t len,
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
 	if (!yaml_parser_load(&parser, &doc)) {
-		sn_error_set(err, "%s:%zu:%zu: YAML syntax: %s%s%s", cfg->path,
-			     parser.problem_mark.line + 1,
-			     parser.problem_mark.column + 1,
-			     parser.problem ? parser.problem : "error",
-			     parser.context ? " " : "",
-			     parser.context ? parser.context : "");
+		syntax_error(cfg, &parser, buf, len, err);
 		yaml_parser_delete(&parser);
 		return -1;
 	}
@@ -493,10 +527,7 @@ static int yaml_parse(struct sn_config *cfg, const char *buf, size_t len,
 	yaml_document_delete(&doc);
 	if (!rc) {
 		if (!yaml_parser_load(&parser, &extra)) {
-			sn_error_set(err, "%s:%zu:%zu: YAML syntax: %s", cfg->path,
-				     parser.problem_mark.line + 1,
-				     parser.problem_mark.column + 1,
-				     parser.problem ? parser.problem : "error");
+			syntax_error(cfg, &parser, buf, len, err);
 			rc = -1;
 		} else {
 			if (yaml_document_get_root_node(&extra)) {
@@ -544,7 +575,8 @@ struct sn_config *sn_config_load(const char *path, struct sn_error *err)
 	ssize_t got;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		sn_error_set(err, "%s: cannot open: %s", path, strerror(errno));
 		return NULL;
@@ -645,6 +677,8 @@ int sn_path_expand(const char *tmpl, const char *nodename,
 			else if (*p == '%')
 				piece = "%";
 			else
+				return -1;
+			if (!piece)
 				return -1;
 			len = strlen(piece);
 		}

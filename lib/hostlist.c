@@ -1,10 +1,40 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Hostlists go through Slurm's own parser.  Before handing a string to it we
- * only reject the shapes field case 2 lists that some Slurm versions accept
- * leniently (a stray ']', "node[]", "node[5-3]"), so that a malformed list
- * fails closed and never yields a partial or made-up host.
+ * check its shape and count its hosts, so that a malformed list fails closed
+ * and never yields a partial or made-up host, and so that a list over the
+ * limit is refused before Slurm allocates anything.
+ *
+ * What Slurm 22.05's slurm_hostlist_create() does, and what we decided
+ * (field cases 1 and 2; tests/unit/test_hostlist.c asserts each):
+ *
+ *  - Several bracket groups form a Cartesian product: gpu-a[1-2]-b[3-4] is
+ *    gpu-a1-b3 gpu-a1-b4 gpu-a2-b3 gpu-a2-b4.  With three or more groups the
+ *    last group varies fastest, then the first, then the second, and so on:
+ *    a[1-2]b[1-2]c[1-2] is a1b1c1 a1b1c2 a2b1c1 a2b1c2 a1b2c1 ...  We keep
+ *    Slurm's order: it is the order of `scontrol show hostnames`.
+ *  - Each range keeps its own zero-padding (nd[01-02,007-008]); the width of
+ *    a range is its low end's (n[001-3] is n001..n003, n[1-003] is n1..n3).
+ *  - Text after the last bracket group (b2u[05,02]n3, web[1-3].example.com)
+ *    is refused by 22.05, as slurm.conf refuses it in NodeName.  Decision:
+ *    refuse it here too, explicitly, so the answer does not change with the
+ *    Slurm version.  Text between groups (rack[0-1]_blade[0-1]) is fine.
+ *  - Slurm is lenient where we are not: "node[01" gives "node]", "node01]"
+ *    and "x],y" give hosts with a ']' in the name, leading, trailing and
+ *    doubled commas are skipped, blanks separate hosts, a number that
+ *    overflows is clamped (node[99999999999999999999] is
+ *    node18446744073709551615) and n[0-18446744073709551615] counts 0 hosts.
+ *    All of these are refused here.
+ *  - Slurm refuses "node[]", "node[01,]", "node[,01]", "node[[01]]",
+ *    "node[5-3]", "n[0x1]" and a single range of more than 65536 hosts.
+ *  - Counting matters: Slurm makes one range per combination of all groups
+ *    but the last, eagerly, so a[0-65535]b[0-65535]c[0-3] ran 108 s and
+ *    grew to 24 GB before the kernel killed it.  We refuse any list of more
+ *    than max hosts, counted on the written ranges, before calling Slurm.
+ *  - Duplicates are kept (n[1-2],n1 is n1 n2 n1) and the order is as
+ *    written (n[3,1,2] is n3 n1 n2); callers that care check for them.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,32 +48,65 @@ typedef hostlist_t *sn_slurm_hostlist;	/* 23.11: hostlist_t is the struct */
 typedef hostlist_t sn_slurm_hostlist;	/* up to 23.02: a pointer typedef */
 #endif
 
-/* One bracket group: digits, ',' and '-' only, no empty or reversed range. */
-static int bracket_body_valid(const char *s, size_t len)
+/* Host counts saturate here: anything this large is over every limit. */
+#define HOSTS_CAP (1ULL << 40)
+
+static unsigned long long hosts_add(unsigned long long a, unsigned long long b)
+{
+	return a + b > HOSTS_CAP ? HOSTS_CAP : a + b;
+}
+
+static unsigned long long hosts_mul(unsigned long long a, unsigned long long b)
+{
+	if (a && b > HOSTS_CAP / a)
+		return HOSTS_CAP;
+	return a * b;
+}
+
+/* Decimal digits at s[*i], at least one, that fit an unsigned long long. */
+static int digits_read(const char *s, size_t len, size_t *i,
+		       unsigned long long *v)
+{
+	size_t start = *i;
+
+	*v = 0;
+	while (*i < len && s[*i] >= '0' && s[*i] <= '9') {
+		unsigned d = (unsigned)(s[*i] - '0');
+
+		if (*v > (ULLONG_MAX - d) / 10)
+			return 0;
+		*v = *v * 10 + d;
+		(*i)++;
+	}
+	return *i > start;
+}
+
+/*
+ * One bracket group: "LO[-HI]" items joined by ',', no empty, reversed or
+ * overflowing range.  Sets *count to the number of hosts it names.
+ */
+static int bracket_count(const char *s, size_t len, unsigned long long *count)
 {
 	size_t i = 0;
 
+	*count = 0;
 	if (len == 0)
 		return 0;
 	while (i < len) {
-		unsigned long lo, hi;
-		char *end;
-		size_t start = i;
+		unsigned long long lo, hi;
 
-		if (s[i] < '0' || s[i] > '9')
+		if (!digits_read(s, len, &i, &lo))
 			return 0;
-		lo = strtoul(s + i, &end, 10);
-		i = (size_t)(end - s);
 		hi = lo;
 		if (i < len && s[i] == '-') {
 			i++;
-			if (i >= len || s[i] < '0' || s[i] > '9')
+			if (!digits_read(s, len, &i, &hi))
 				return 0;
-			hi = strtoul(s + i, &end, 10);
-			i = (size_t)(end - s);
 		}
-		if (hi < lo || i == start)
+		if (hi < lo)
 			return 0;
+		*count = hosts_add(*count, hi - lo >= HOSTS_CAP ?
+					   HOSTS_CAP : hi - lo + 1);
 		if (i < len) {
 			if (s[i] != ',' || i + 1 >= len)
 				return 0;
@@ -53,31 +116,79 @@ static int bracket_body_valid(const char *s, size_t len)
 	return 1;
 }
 
-static int hostlist_shape_valid(const char *expr)
+/* Length of the item at s: up to the first ',' outside brackets. */
+static size_t item_len(const char *s)
 {
-	const char *p = expr;
+	int in_group = 0;
+	size_t i;
 
-	while (*p) {
+	for (i = 0; s[i]; i++) {
+		if (s[i] == '[')
+			in_group = 1;
+		else if (s[i] == ']')
+			in_group = 0;
+		else if (s[i] == ',' && !in_group)
+			break;
+	}
+	return i;
+}
+
+/*
+ * One host item ("gpu-a[1-2]-b[3-4]"): its groups multiply, and nothing may
+ * follow the last group.  Sets *count to the number of hosts.
+ */
+static int item_count(const char *s, size_t len, unsigned long long *count)
+{
+	unsigned long long n = 1, group;
+	int groups = 0, suffix = 0;
+	size_t i = 0;
+
+	if (len == 0)
+		return 0;
+	while (i < len) {
 		const char *close;
 
-		if (*p == ']')
+		if (s[i] == ']' || s[i] == ' ' || s[i] == '\t' || s[i] == '\n')
 			return 0;
-		if (*p == ',' && (p == expr || p[1] == ',' || p[1] == '\0'))
-			return 0;
-		if (*p == ' ' || *p == '\t' || *p == '\n')
-			return 0;
-		if (*p != '[') {
-			p++;
+		if (s[i] != '[') {
+			suffix = 1;
+			i++;
 			continue;
 		}
-		close = strchr(p, ']');
-		if (!close || memchr(p + 1, '[', (size_t)(close - p - 1)))
+		close = memchr(s + i, ']', len - i);
+		if (!close || memchr(s + i + 1, '[', (size_t)(close - s) - i - 1))
 			return 0;
-		if (!bracket_body_valid(p + 1, (size_t)(close - p - 1)))
+		if (!bracket_count(s + i + 1, (size_t)(close - s) - i - 1,
+				   &group))
 			return 0;
-		p = close + 1;
+		n = hosts_mul(n, group);
+		groups++;
+		suffix = 0;
+		i = (size_t)(close - s) + 1;
 	}
+	if (groups && suffix)
+		return 0;
+	*count = n;
 	return 1;
+}
+
+/* The whole expression: items joined by single commas.  *hosts: the total. */
+static int hostlist_shape_check(const char *expr, unsigned long long *hosts)
+{
+	unsigned long long n;
+	const char *p = expr;
+
+	*hosts = 0;
+	for (;;) {
+		size_t len = item_len(p);
+
+		if (!item_count(p, len, &n))
+			return 0;
+		*hosts = hosts_add(*hosts, n);
+		if (!p[len])
+			return 1;
+		p += len + 1;
+	}
 }
 
 void sn_names_free(struct sn_names *names)
@@ -95,6 +206,7 @@ int sn_hostlist_expand(const char *expr, size_t max, struct sn_names *out,
 		       struct sn_error *err)
 {
 	sn_slurm_hostlist hl = NULL;
+	unsigned long long hosts;
 	char *host;
 	int count;
 
@@ -104,8 +216,17 @@ int sn_hostlist_expand(const char *expr, size_t max, struct sn_names *out,
 		sn_error_set(err, "empty nodelist");
 		return -1;
 	}
-	if (!hostlist_shape_valid(expr) ||
-	    !(hl = slurm_hostlist_create(expr))) {
+	if (!hostlist_shape_check(expr, &hosts)) {
+		sn_error_set(err, "cannot parse nodelist '%.200s'", expr);
+		return -1;
+	}
+	if (hosts > max) {
+		sn_error_set(err, "nodelist '%.200s' has %s%llu hosts, more than the limit of %zu",
+			     expr, hosts >= HOSTS_CAP ? "over " : "", hosts,
+			     max);
+		return -1;
+	}
+	if (!(hl = slurm_hostlist_create(expr))) {
 		sn_error_set(err, "cannot parse nodelist '%.200s'", expr);
 		goto fail;
 	}

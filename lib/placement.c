@@ -13,12 +13,14 @@
 #include "sn_placement.h"
 
 /*
- * Mark in allowed[] the supernodes a hostlist touches.  Every host must be
- * in some supernode.  Returns the number of distinct supernodes or -1.
+ * Mark in touched[] the supernodes a hostlist touches.  With in_supernode,
+ * every host must be in some supernode (--nodelist); without, hosts in none
+ * are skipped (--exclude of a login or CPU node takes nothing away from a
+ * supernode job).  Returns the number of distinct supernodes or -1.
  */
 static int hostlist_supernodes(const struct sn_config *cfg, const char *expr,
-			       const char *option, unsigned char *touched,
-			       struct sn_error *err)
+			       const char *option, bool in_supernode,
+			       unsigned char *touched, struct sn_error *err)
 {
 	struct sn_names names;
 	struct sn_error herr;
@@ -32,14 +34,19 @@ static int hostlist_supernodes(const struct sn_config *cfg, const char *expr,
 		const struct sn_node *node = sn_config_find_node(cfg,
 								 names.names[i]);
 
+		if (!node && !in_supernode)
+			continue;
 		if (!node) {
 			sn_error_set(err, "%s: node %.64s is in no supernode, so it cannot be part of a --supernode job",
 				     option, names.names[i]);
 			sn_names_free(&names);
 			return -1;
 		}
-		if (!touched[node->supernode]++)
+		/* A flag, not a counter: 256 nodes must not wrap it to 0. */
+		if (!touched[node->supernode]) {
+			touched[node->supernode] = 1;
 			distinct++;
+		}
 	}
 	sn_names_free(&names);
 	return distinct;
@@ -174,7 +181,7 @@ static int plan_feature(const struct sn_config *cfg,
 	memset(allowed, 1, cfg->n_supernodes);
 	if (req->req_nodes && *req->req_nodes) {
 		n = hostlist_supernodes(cfg, req->req_nodes, "--nodelist",
-					touched, err);
+					true, touched, err);
 		if (n < 0)
 			goto out;
 		if (n > 1) {
@@ -188,7 +195,7 @@ static int plan_feature(const struct sn_config *cfg,
 	}
 	if (req->exc_nodes && *req->exc_nodes) {
 		if (hostlist_supernodes(cfg, req->exc_nodes, "--exclude",
-					touched, err) < 0)
+					false, touched, err) < 0)
 			goto out;
 		for (size_t i = 0; i < cfg->n_supernodes; i++)
 			if (touched[i])

@@ -98,8 +98,8 @@ const char *sn_placement_method_name(enum sn_placement_method m);
 
 /*
  * sn_path_expand - expand %n (Slurm node name), %h (host name) and %% in a
- * config path into out (size bytes).  Returns 0, or -1 if it does not fit
- * or holds another % sequence.
+ * config path into out (size bytes).  Returns 0, or -1 if it does not fit,
+ * holds another % sequence, or uses %n or %h while that name is NULL.
  */
 int sn_path_expand(const char *tmpl, const char *nodename,
 		   const char *hostname, char *out, size_t size);

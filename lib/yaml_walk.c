@@ -24,7 +24,7 @@ int yaml_walk_fail(struct yaml_walk *w, yaml_node_t *node, const char *path,
 	return -1;
 }
 
-yaml_node_t *yaml_walk_node(struct yaml_walk *w, int index)
+yaml_node_t *yaml_walk_node(struct yaml_walk *w, int index, const char *path)
 {
 	yaml_node_t *node = yaml_document_get_node(w->doc, index);
 	long slot = index - 1;
@@ -32,8 +32,9 @@ yaml_node_t *yaml_walk_node(struct yaml_walk *w, int index)
 	if (!node)
 		return NULL;
 	if (w->seen[slot]) {
-		yaml_walk_fail(w, node, "yaml",
-			       "anchors and aliases are not supported");
+		/* libyaml keeps no mark for the alias: name where it points. */
+		yaml_walk_fail(w, node, path,
+			       "anchors and aliases are not supported (this is an alias of the value at the line and column given)");
 		return NULL;
 	}
 	w->seen[slot] = 1;
@@ -90,7 +91,7 @@ int yaml_walk_mapping(struct yaml_walk *w, yaml_node_t *node,
 				      node_type_name(node));
 	for (pair = node->data.mapping.pairs.start;
 	     pair < node->data.mapping.pairs.top; pair++) {
-		yaml_node_t *k = yaml_walk_node(w, pair->key);
+		yaml_node_t *k = yaml_walk_node(w, pair->key, path);
 		yaml_node_t *v;
 		const struct yaml_key_rule *rule;
 		const char *key;
@@ -113,7 +114,7 @@ int yaml_walk_mapping(struct yaml_walk *w, yaml_node_t *node,
 		if (found[i])
 			return yaml_walk_fail(w, k, sub, "duplicate key");
 		found[i] = 1;
-		if (!(v = yaml_walk_node(w, pair->value)))
+		if (!(v = yaml_walk_node(w, pair->value, sub)))
 			return -1;
 		if (rule->fn(w, v, sub, target))
 			return -1;

@@ -46,8 +46,11 @@ int yaml_walk_mapping(struct yaml_walk *w, yaml_node_t *node,
 		      const char *path, const struct yaml_key_rule *rules,
 		      void *target);
 
-/* yaml_walk_node - resolve an item index, refusing aliases (seen twice). */
-yaml_node_t *yaml_walk_node(struct yaml_walk *w, int index);
+/*
+ * yaml_walk_node - resolve an item index, refusing aliases (a node seen
+ * twice); path names the key the item is the value of, for the message.
+ */
+yaml_node_t *yaml_walk_node(struct yaml_walk *w, int index, const char *path);
 
 /* yaml_walk_string - a non-empty plain scalar; *out points into the doc. */
 int yaml_walk_string(struct yaml_walk *w, yaml_node_t *node, const char *path,
