@@ -13,14 +13,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config_sections.h"
 #include "sn_config.h"
 #include "sn_hostlist.h"
 #include "yaml_walk.h"
 
 /* ---- scalar helpers ---------------------------------------------------- */
 
-static int set_string(struct yaml_walk *w, yaml_node_t *v, const char *path,
-		      char **dst)
+int sn_config_set_string(struct yaml_walk *w, yaml_node_t *v,
+			 const char *path, char **dst)
 {
 	const char *s;
 
@@ -53,7 +54,7 @@ static int supernode_name(struct yaml_walk *w, yaml_node_t *v,
 {
 	struct sn_supernode *sn = target;
 
-	if (set_string(w, v, path, &sn->name))
+	if (sn_config_set_string(w, v, path, &sn->name))
 		return -1;
 	if (!name_valid(sn->name))
 		return yaml_walk_fail(w, v, path,
@@ -69,7 +70,7 @@ static int supernode_nodes(struct yaml_walk *w, yaml_node_t *v,
 	struct sn_names names;
 	struct sn_error herr;
 
-	if (set_string(w, v, path, &sn->nodes))
+	if (sn_config_set_string(w, v, path, &sn->nodes))
 		return -1;
 	if (sn_hostlist_expand(sn->nodes, SN_HOSTLIST_MAX, &names, &herr))
 		return yaml_walk_fail(w, v, path, "%s", herr.msg);
@@ -237,7 +238,7 @@ static int path_value(struct yaml_walk *w, yaml_node_t *v, const char *path,
 {
 	char probe[4096];
 
-	if (set_string(w, v, path, dst))
+	if (sn_config_set_string(w, v, path, dst))
 		return -1;
 	if ((*dst)[0] != '/')
 		return yaml_walk_fail(w, v, path, "'%.200s' is not an absolute path",
@@ -267,10 +268,31 @@ static int paths_state(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	return path_value(w, v, path, &((struct sn_config *)target)->state_dir);
 }
 
+static int paths_nvml(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		      void *target)
+{
+	return path_value(w, v, path, &((struct sn_config *)target)->nvml);
+}
+
+static int paths_hwloc(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		       void *target)
+{
+	return path_value(w, v, path, &((struct sn_config *)target)->hwloc_xml);
+}
+
+static int paths_kmsg(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		      void *target)
+{
+	return path_value(w, v, path, &((struct sn_config *)target)->kmsg);
+}
+
 static const struct yaml_key_rule paths_rules[] = {
 	{ "sysfs", paths_sysfs, false },
 	{ "dev", paths_dev, false },
 	{ "state_dir", paths_state, false },
+	{ "nvml", paths_nvml, false },
+	{ "hwloc_xml", paths_hwloc, false },
+	{ "kmsg", paths_kmsg, false },
 	{ NULL, NULL, false },
 };
 
@@ -285,6 +307,9 @@ static const struct yaml_key_rule top_rules[] = {
 	{ "placement", section_placement, false },
 	{ "env", section_env, false },
 	{ "paths", section_paths, false },
+	{ "node", sn_config_section_node, false },
+	{ "prolog", sn_config_section_prolog, false },
+	{ "drain", sn_config_section_drain, false },
 	{ NULL, NULL, false },
 };
 
@@ -552,6 +577,7 @@ struct sn_config *sn_config_load_buffer(const char *path, const char *buf,
 		goto fail;
 	}
 	defaults_set(cfg);
+	sn_config_node_defaults(cfg);
 	if (len > SN_CONFIG_MAX_BYTES) {
 		sn_error_set(err, "%s: %zu bytes, more than the limit of %u",
 			     cfg->path, len, SN_CONFIG_MAX_BYTES);
@@ -559,7 +585,7 @@ struct sn_config *sn_config_load_buffer(const char *path, const char *buf,
 	}
 	if (tabs_check(cfg->path, buf, len, err) ||
 	    yaml_parse(cfg, buf, len, err) || semantics_check(cfg, err) ||
-	    defaults_paths(cfg, err))
+	    defaults_paths(cfg, err) || sn_config_node_finish(cfg, err))
 		goto fail;
 	return cfg;
 fail:
@@ -624,6 +650,7 @@ void sn_config_free(struct sn_config *cfg)
 	free(cfg->sysfs);
 	free(cfg->dev);
 	free(cfg->state_dir);
+	sn_config_node_free(cfg);
 	free(cfg->path);
 	free(cfg);
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "sn_error.h"
+#include "sn_manifest.h"
 
 #define SN_CONFIG_DEFAULT_PATH "/etc/slurm/supernode.yaml"
 #define SN_CONFIG_MAX_BYTES (4u << 20)		/* 4 MiB of YAML */
@@ -61,6 +62,13 @@ struct sn_config {
 	char *sysfs;				/* paths.sysfs (may hold %n, %h) */
 	char *dev;				/* paths.dev */
 	char *state_dir;			/* paths.state_dir */
+	char *nvml;				/* paths.nvml; NULL = "libnvidia-ml.so.1" */
+	char *hwloc_xml;			/* paths.hwloc_xml; NULL = discover live */
+	char *kmsg;				/* paths.kmsg */
+
+	struct sn_manifest node;		/* node: (config_node.c) */
+	struct sn_prolog_settings prolog;	/* prolog: */
+	char *drain_tag;			/* drain.tag: prefix of our drain reasons */
 };
 
 /*

@@ -30,7 +30,10 @@ struct sn_names {
  *
  * Returns 0, or -1 with err set (unparsable, empty, over the limit, or a
  * malformed form Slurm would silently accept: unbalanced brackets, empty
- * ranges, descending ranges).
+ * ranges, descending ranges, numbers that overflow, stray commas or blanks;
+ * text after the last bracket group is refused too).  The limit is checked
+ * on the written ranges, before Slurm expands anything.  hostlist.c lists
+ * what Slurm 22.05 does with each form.
  */
 int sn_hostlist_expand(const char *expr, size_t max, struct sn_names *out,
 		       struct sn_error *err);

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -165,5 +167,47 @@ int yaml_walk_uint(struct yaml_walk *w, yaml_node_t *node, const char *path,
 				      "%lld is out of range (allowed: %llu to %llu)",
 				      v, min, max);
 	*out = (unsigned long long)v;
+	return 0;
+}
+
+int yaml_walk_bool(struct yaml_walk *w, yaml_node_t *node, const char *path,
+		   bool *out)
+{
+	const char *s = (const char *)node->data.scalar.value;
+
+	if (node->type == YAML_SCALAR_NODE &&
+	    node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+		if (!strcmp(s, "true")) {
+			*out = true;
+			return 0;
+		}
+		if (!strcmp(s, "false")) {
+			*out = false;
+			return 0;
+		}
+	}
+	return yaml_walk_fail(w, node, path, "expected true or false, found %s",
+			      node_type_name(node));
+}
+
+int yaml_walk_double(struct yaml_walk *w, yaml_node_t *node, const char *path,
+		     double min, double max, double *out)
+{
+	const char *s = (const char *)node->data.scalar.value;
+	char *end = NULL;
+	double v;
+
+	if (node->type != YAML_SCALAR_NODE ||
+	    node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+	    !*s || strspn(s, "0123456789.") != strlen(s) ||
+	    (v = strtod(s, &end), !end || *end) || !isfinite(v))
+		return yaml_walk_fail(w, node, path,
+				      "expected a number from %g to %g, found %s",
+				      min, max, node_type_name(node));
+	if (v < min || v > max)
+		return yaml_walk_fail(w, node, path,
+				      "%g is out of range (allowed: %g to %g)",
+				      v, min, max);
+	*out = v;
 	return 0;
 }

@@ -61,4 +61,12 @@ int yaml_walk_uint(struct yaml_walk *w, yaml_node_t *node, const char *path,
 		   unsigned long long min, unsigned long long max,
 		   unsigned long long *out);
 
+/* yaml_walk_bool - true or false (plain scalars only; no yes/no/on/off). */
+int yaml_walk_bool(struct yaml_walk *w, yaml_node_t *node, const char *path,
+		   bool *out);
+
+/* yaml_walk_double - a plain decimal number ("400", "2.5") in [min, max]. */
+int yaml_walk_double(struct yaml_walk *w, yaml_node_t *node, const char *path,
+		     double min, double max, double *out);
+
 #endif

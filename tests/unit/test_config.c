@@ -209,7 +209,7 @@ static void test_unknown_key(void **state)
 {
 	(void)state;
 	fails_with(SN2 "placment:\n  method: feature\n",
-		   F ":6:1: placment: unknown key (allowed here: supernodes, placement, env, paths)");
+		   F ":6:1: placment: unknown key (allowed here: supernodes, placement, env, paths, node, prolog, drain)");
 	fails_with(SN2 "placement:\n  method: feature\n  metod: switch\n",
 		   F ":8:3: placement.metod: unknown key (allowed here: method, max_supernodes, switch_wait)");
 	fails_with("supernodes:\n  - name: sn01\n    node: a[1-2]\n",
@@ -217,7 +217,7 @@ static void test_unknown_key(void **state)
 	fails_with(SN2 "env:\n  master_port: 1\n",
 		   F ":7:3: env.master_port: unknown key (allowed here: master_port_range)");
 	fails_with(SN2 "paths:\n  sys: /sys\n",
-		   F ":7:3: paths.sys: unknown key (allowed here: sysfs, dev, state_dir)");
+		   F ":7:3: paths.sys: unknown key (allowed here: sysfs, dev, state_dir, nvml, hwloc_xml, kmsg)");
 }
 
 static void test_duplicate_key(void **state)

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SN_CHECK_H
+#define SN_CHECK_H
+
+/*
+ * Check results, shared by every check (accelerators, PCIe, NVLink, fabric
+ * ports, topology), the runner, the prolog, the epilog and supernodectl.
+ *
+ * A check appends one struct sn_result per thing it judged (a GPU, a port,
+ * a link).  Grades follow NHC/Nagios: OK, WARN, CRIT (drains), UNKNOWN (the
+ * tool could not tell: logged loudly, drains only if the config says so).
+ * code is a stable upper-case identifier (IB_PORT_DOWN, GPU_MISSING, ...)
+ * that admins grep for and that starts the drain reason.
+ */
+#include <stddef.h>
+
+enum sn_grade {
+	SN_OK = 0,
+	SN_WARN = 1,
+	SN_CRIT = 2,
+	SN_UNKNOWN = 3,
+};
+
+#define SN_CODE_MAX 32
+#define SN_DEVICE_MAX 64
+#define SN_VALUE_MAX 96
+#define SN_RESULTS_MAX 4096	/* per run: bounded, never grows past */
+
+/* One verdict.  Strings are fixed-size, NUL-terminated, printable. */
+struct sn_result {
+	enum sn_grade grade;
+	char check[SN_CODE_MAX];	/* the check: "ib_port", "gpu_count", ... */
+	char code[SN_CODE_MAX];		/* stable code: "IB_PORT_DOWN" or "OK" */
+	char device[SN_DEVICE_MAX];	/* "mlx5_2/1", "gpu0 0000:1b:00.0", "node" */
+	char expected[SN_VALUE_MAX];	/* "state ACTIVE" */
+	char found[SN_VALUE_MAX];	/* "state=DOWN" */
+};
+
+/* A growable list of results (at most SN_RESULTS_MAX); owns items. */
+struct sn_results {
+	struct sn_result *items;
+	size_t count;
+	size_t cap;
+};
+
+/*
+ * sn_results_add - append a result; printf-style found.  Non-printable
+ * characters are replaced by '?', values truncated to fit.  Returns 0, or
+ * -1 when full or out of memory (the result is dropped).
+ */
+int sn_results_add(struct sn_results *r, enum sn_grade grade,
+		   const char *check, const char *code, const char *device,
+		   const char *expected, const char *found_fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
+/* sn_results_free - release items; NULL-safe; leaves an empty list. */
+void sn_results_free(struct sn_results *r);
+
+/* sn_results_worst - the worst grade: CRIT > UNKNOWN > WARN > OK. */
+enum sn_grade sn_results_worst(const struct sn_results *r);
+
+/* sn_grade_name - "OK", "WARN", "CRIT", "UNKNOWN". */
+const char *sn_grade_name(enum sn_grade g);
+
+#endif
