@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include "sn_drain.h"
+
+static int drains(const struct sn_result *r, int drain_unknown)
+{
+	return r->grade == SN_CRIT || (drain_unknown && r->grade == SN_UNKNOWN);
+}
+
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			*s = '?';
+}
+
+size_t sn_drain_reason(const struct sn_results *r, const char *tag,
+		       int drain_unknown, char *buf, size_t size)
+{
+	const struct sn_result *first = NULL;
+	size_t n = 0;
+	int len;
+
+	if (!size)
+		return 0;
+	if (size > SN_REASON_MAX + 1)
+		size = SN_REASON_MAX + 1;
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->count; i++) {
+		if (!drains(&r->items[i], drain_unknown))
+			continue;
+		if (!first)
+			first = &r->items[i];
+		n++;
+	}
+	if (!first)
+		return 0;
+	len = snprintf(buf, size, "%s %s %s %s%s%s", tag, first->code,
+		       first->device, first->found,
+		       first->expected[0] ? " expected " : "", first->expected);
+	if (n > 1 && len >= 0 && (size_t)len < size)
+		snprintf(buf + len, size - (size_t)len, " (+%zu more)", n - 1);
+	printable(buf);
+	return n;
+}
+
+int sn_reason_is_ours(const char *reason, const char *tag)
+{
+	return reason && tag && *tag && !strncmp(reason, tag, strlen(tag));
+}
+
+enum sn_drain_outcome sn_node_state_decide(unsigned node_state,
+					   const char *reason,
+					   const char *tag, int want_drain)
+{
+	unsigned base = node_state & NODE_STATE_BASE;
+	int drained = (node_state & NODE_STATE_DRAIN) != 0;
+	int ours = sn_reason_is_ours(reason, tag);
+	int other_hold = base == NODE_STATE_DOWN ||
+			 (node_state & (NODE_STATE_FAIL | NODE_STATE_MAINT |
+					NODE_STATE_REBOOT_REQUESTED |
+					NODE_STATE_REBOOT_ISSUED));
+
+	if (want_drain) {
+		if (drained && ours)
+			return SN_DRAIN_OURS_ALREADY;
+		if (drained || other_hold)
+			return SN_DRAIN_FOREIGN;
+		return SN_DRAIN_DONE;
+	}
+	if (drained && ours && !other_hold)
+		return SN_RESUME_DONE;
+	return SN_RESUME_NOT_OURS;
+}
+
+static int node_load(const char *node, unsigned *state, char *reason,
+		     size_t size, struct sn_error *err)
+{
+	node_info_msg_t *msg = NULL;
+
+	if (slurm_load_node_single(&msg, (char *)node, SHOW_ALL) ||
+	    !msg || msg->record_count < 1) {
+		sn_error_set(err, "cannot read node %s from slurmctld: %s", node,
+			     slurm_strerror(errno));
+		if (msg)
+			slurm_free_node_info_msg(msg);
+		return -1;
+	}
+	*state = msg->node_array[0].node_state;
+	snprintf(reason, size, "%s",
+		 msg->node_array[0].reason ? msg->node_array[0].reason : "");
+	slurm_free_node_info_msg(msg);
+	return 0;
+}
+
+static int node_update(const char *node, uint32_t state, const char *reason,
+		       struct sn_error *err)
+{
+	update_node_msg_t msg;
+
+	slurm_init_update_node_msg(&msg);
+	msg.node_names = (char *)node;
+	msg.node_state = state;
+	msg.reason = (char *)reason;	/* reason_uid: not set (see reference) */
+	if (slurm_update_node(&msg)) {
+		sn_error_set(err, "cannot update node %s: %s", node,
+			     slurm_strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+enum sn_drain_outcome sn_node_drain(const char *node, const char *reason,
+				    const char *tag, struct sn_error *err)
+{
+	char current[1024];
+	unsigned state;
+	enum sn_drain_outcome o;
+
+	if (node_load(node, &state, current, sizeof(current), err))
+		return SN_DRAIN_ERROR;
+	o = sn_node_state_decide(state, current, tag, 1);
+	if (o != SN_DRAIN_DONE)
+		return o;
+	if (node_update(node, NODE_STATE_DRAIN, reason, err))
+		return SN_DRAIN_ERROR;
+	return SN_DRAIN_DONE;
+}
+
+enum sn_drain_outcome sn_node_resume(const char *node, const char *tag,
+				     struct sn_error *err)
+{
+	char current[1024];
+	unsigned state;
+	enum sn_drain_outcome o;
+
+	if (node_load(node, &state, current, sizeof(current), err))
+		return SN_DRAIN_ERROR;
+	o = sn_node_state_decide(state, current, tag, 0);
+	if (o != SN_RESUME_DONE)
+		return o;
+	if (node_update(node, NODE_RESUME, NULL, err))
+		return SN_DRAIN_ERROR;
+	return SN_RESUME_DONE;
+}

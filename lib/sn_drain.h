@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SN_DRAIN_H
+#define SN_DRAIN_H
+
+/*
+ * Draining and resuming nodes, tagged: a reason we write starts with the
+ * config's drain.tag ("supernode:"), and we only ever resume a node whose
+ * reason starts with it.  A node drained, downed, failed, in maintenance or
+ * rebooting by anybody else is left exactly as it is (field case 15).
+ * Talks to slurmctld through libslurm (slurm_load_node_single,
+ * slurm_update_node); needs root or SlurmUser.
+ */
+#include <stddef.h>
+
+#include "sn_check.h"
+#include "sn_error.h"
+
+/* Slurm's node reason is free text; ours stays one short line. */
+#define SN_REASON_MAX 200
+
+enum sn_drain_outcome {
+	SN_DRAIN_DONE = 0,	/* we drained it now */
+	SN_DRAIN_OURS_ALREADY,	/* already drained with our tag: reason kept */
+	SN_DRAIN_FOREIGN,	/* drained/down/maint by someone else: untouched */
+	SN_RESUME_DONE,		/* we resumed it */
+	SN_RESUME_NOT_OURS,	/* not drained by us (or not drained): untouched */
+	SN_DRAIN_ERROR,		/* the RPC failed; err says why */
+};
+
+/*
+ * sn_drain_reason - "TAG CODE DEVICE FOUND expected EXPECTED" for the first
+ * result that drains (CRIT, or UNKNOWN when drain_unknown), plus
+ * " (+N more)" when there are others.  One line, printable ASCII only, at
+ * most SN_REASON_MAX bytes.  Returns the number of draining results (0: no
+ * drain, buf empty).
+ */
+size_t sn_drain_reason(const struct sn_results *r, const char *tag,
+		       int drain_unknown, char *buf, size_t size);
+
+/*
+ * sn_reason_is_ours - true if a node reason starts with tag.
+ */
+int sn_reason_is_ours(const char *reason, const char *tag);
+
+/*
+ * sn_node_drain - drain node with reason unless someone else's state must be
+ * kept (see enum).  slurm_init() must have been called.
+ */
+enum sn_drain_outcome sn_node_drain(const char *node, const char *reason,
+				    const char *tag, struct sn_error *err);
+
+/*
+ * sn_node_resume - resume node only if it is drained with our tag and not
+ * DOWN, FAIL, MAINT or rebooting for another reason.
+ */
+enum sn_drain_outcome sn_node_resume(const char *node, const char *tag,
+				     struct sn_error *err);
+
+/*
+ * sn_node_state_decide - the pure decision behind the two calls above, for
+ * a node in Slurm state (node_state bits) with reason (may be NULL).
+ * want_drain: 1 to drain, 0 to resume.  Returns the outcome it would have
+ * (SN_DRAIN_DONE / SN_RESUME_DONE meaning "do the update").
+ */
+enum sn_drain_outcome sn_node_state_decide(unsigned node_state,
+					   const char *reason,
+					   const char *tag, int want_drain);
+
+#endif

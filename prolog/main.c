@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * supernode-prolog - slurmd's Prolog= (PrologFlags=Alloc) for --supernode
+ * jobs, and, run by hand, the admin's node checker.
+ *
+ *   supernode-prolog                      as Prolog=: check, save the baseline,
+ *                                         drain and exit 2 on a CRIT
+ *   supernode-prolog --check [--json]     print every check; drains nothing
+ *   supernode-prolog --learn              print this node's manifest (node:)
+ *   options: --config PATH  --node NAME
+ *
+ * Exit codes: see enum in sn_prolog.h (README: "Prolog").
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "sn_prolog.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s [--config PATH] [--node NAME] [--check [--json] | --learn]\n"
+		"  (no mode)   run as slurmd's Prolog=: check this node, save the job's\n"
+		"              baseline, drain the node and exit 2 on a failed check\n"
+		"  --check     print every check as a table; drains nothing\n"
+		"  --json      with --check: print JSON instead\n"
+		"  --learn     print the node: manifest of this node (for supernode.yaml)\n"
+		"  --config    supernode.yaml (default %s)\n"
+		"  --node      Slurm node name for %%n in paths (default $SLURMD_NODENAME)\n"
+		"exit: 0 ok, 1 warn, 2 crit (prolog: node drained), 3 unknown, 4 usage/config\n",
+		SN_PROLOG_NAME, SN_CONFIG_DEFAULT_PATH);
+}
+
+static int args_parse(int argc, char **argv, struct sn_prolog_args *a)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "node", required_argument, NULL, 'n' },
+		{ "check", no_argument, NULL, 'k' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "learn", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->config = SN_CONFIG_DEFAULT_PATH;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			a->config = optarg;
+			break;
+		case 'n':
+			a->node = optarg;
+			break;
+		case 'k':
+			a->check = true;
+			break;
+		case 'j':
+			a->json = true;
+			break;
+		case 'l':
+			a->learn = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(SN_EXIT_OK);
+		default:
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s'\n", SN_PROLOG_NAME,
+			argv[optind]);
+		return -1;
+	}
+	if ((a->json && !a->check) || (a->check && a->learn)) {
+		fprintf(stderr, "%s: --json goes with --check; --check and --learn exclude each other\n",
+			SN_PROLOG_NAME);
+		return -1;
+	}
+	if (!a->node)
+		a->node = getenv("SLURMD_NODENAME");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sn_prolog_args args;
+	struct sn_config *cfg;
+	struct sn_error err;
+	int rc;
+
+	openlog(SN_PROLOG_NAME, LOG_PID, LOG_DAEMON);
+	if (args_parse(argc, argv, &args)) {
+		usage(stderr);
+		return SN_EXIT_USAGE;
+	}
+	cfg = sn_config_load(args.config, &err);
+	if (!cfg) {
+		/* A config that does not load never drains anything. */
+		sn_log(LOG_ERR, "config not loaded, nothing checked or drained: %s",
+		       err.msg);
+		return (args.check || args.learn) ? SN_EXIT_USAGE : SN_EXIT_OK;
+	}
+	if (args.check)
+		rc = sn_prolog_check(&args, cfg);
+	else if (args.learn)
+		rc = sn_prolog_learn(&args, cfg);
+	else
+		rc = sn_prolog_run(&args, cfg);
+	sn_config_free(cfg);
+	return rc;
+}
