@@ -633,6 +633,18 @@ out:
 	return cfg;
 }
 
+void sn_config_default_path(char *buf, size_t size)
+{
+	const char *conf = getenv("SLURM_CONF");
+	const char *slash = conf ? strrchr(conf, '/') : NULL;
+
+	if (!conf || conf[0] != '/' || !slash)
+		snprintf(buf, size, "%s", SN_CONFIG_DEFAULT_PATH);
+	else
+		snprintf(buf, size, "%.*s/supernode.yaml", (int)(slash - conf),
+			 conf);
+}
+
 void sn_config_free(struct sn_config *cfg)
 {
 	if (!cfg)

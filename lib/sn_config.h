@@ -88,6 +88,14 @@ struct sn_config *sn_config_load(const char *path, struct sn_error *err);
 struct sn_config *sn_config_load_buffer(const char *path, const char *buf,
 					size_t len, struct sn_error *err);
 
+/*
+ * sn_config_default_path - where a program finds supernode.yaml when it is
+ * not told: next to slurm.conf, i.e. dirname($SLURM_CONF)/supernode.yaml
+ * (slurmd and slurmctld set SLURM_CONF for their prologs and plugins), else
+ * SN_CONFIG_DEFAULT_PATH.  Writes into buf (size bytes).
+ */
+void sn_config_default_path(char *buf, size_t size);
+
 /* sn_config_free - release a config; NULL-safe. */
 void sn_config_free(struct sn_config *cfg);
 

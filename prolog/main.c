@@ -28,7 +28,7 @@ static void usage(FILE *f)
 		"  --check     print every check as a table; drains nothing\n"
 		"  --json      with --check: print JSON instead\n"
 		"  --learn     print the node: manifest of this node (for supernode.yaml)\n"
-		"  --config    supernode.yaml (default %s)\n"
+		"  --config    supernode.yaml (default: next to $SLURM_CONF, else %s)\n"
 		"  --node      Slurm node name for %%n in paths (default $SLURMD_NODENAME)\n"
 		"exit: 0 ok, 1 warn, 2 crit (prolog: node drained), 3 unknown, 4 usage/config\n",
 		SN_PROLOG_NAME, SN_CONFIG_DEFAULT_PATH);
@@ -47,8 +47,11 @@ static int args_parse(int argc, char **argv, struct sn_prolog_args *a)
 	};
 	int c;
 
+	static char default_config[4096];
+
 	memset(a, 0, sizeof(*a));
-	a->config = SN_CONFIG_DEFAULT_PATH;
+	sn_config_default_path(default_config, sizeof(default_config));
+	a->config = default_config;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':

@@ -101,7 +101,9 @@ static int lock_take(const struct sn_check_ctx *ctx, uint32_t wait_ms)
 		sn_log(LOG_WARNING, "%s", err.msg);
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/prolog.lock", ctx->state_dir);
+	if ((size_t)snprintf(path, sizeof(path), "%s/prolog.lock",
+			     ctx->state_dir) >= sizeof(path))
+		return -1;
 	return sn_lock_take(path, wait_ms);
 }
 

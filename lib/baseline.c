@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "sn_accel.h"
+#include "sn_baseline.h"
+#include "sn_file.h"
+#include "sn_ib_port.h"
+#include "sn_kmsg.h"
+#include "sn_runner.h"
+
+#define SN_BASELINE_MAX_DEVICES 64
+#define SN_BASELINE_MAX_PORTS 8
+
+static int name_safe(const char *s)
+{
+	return s[0] != '.' && strlen(s) < 64 && !strchr(s, '/');
+}
+
+/* Every port of every RDMA device in sysfs (bounded). */
+static json_object *ports_collect(const struct sn_check_ctx *ctx)
+{
+	json_object *ports = json_object_new_object();
+	char path[PATH_MAX];
+	struct dirent *d;
+	unsigned ndev = 0;
+	DIR *dir;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/class/infiniband",
+			     ctx->sysfs) >= sizeof(path) ||
+	    !(dir = opendir(path)))
+		return ports;
+	while ((d = readdir(dir)) && ndev < SN_BASELINE_MAX_DEVICES) {
+		if (!name_safe(d->d_name))
+			continue;
+		ndev++;
+		for (unsigned p = 1; p <= SN_BASELINE_MAX_PORTS; p++) {
+			char key[96];
+			json_object *c;
+
+			if ((size_t)snprintf(path, sizeof(path),
+					     "%s/class/infiniband/%s/ports/%u",
+					     ctx->sysfs, d->d_name, p) >= sizeof(path) ||
+			    access(path, F_OK))
+				continue;
+			c = sn_ib_port_counters_json(ctx->sysfs, d->d_name, p);
+			snprintf(key, sizeof(key), "%s/%u", d->d_name, p);
+			json_object_object_add(ports, key, c ? c : json_object_new_null());
+		}
+	}
+	closedir(dir);
+	return ports;
+}
+
+char *sn_baseline_collect(const struct sn_check_ctx *ctx, uint32_t job_id)
+{
+	json_object *doc = json_object_new_object();
+	json_object *accel = NULL;
+	uint64_t seq = 0;
+	char *out;
+
+	json_object_object_add(doc, "schema", json_object_new_int(SN_BASELINE_SCHEMA));
+	json_object_object_add(doc, "job_id", json_object_new_int64(job_id));
+	json_object_object_add(doc, "node", json_object_new_string(ctx->nodename));
+	json_object_object_add(doc, "time", json_object_new_int64((int64_t)time(NULL)));
+	json_object_object_add(doc, "kmsg_seq",
+			       sn_kmsg_position(ctx->kmsg, &seq) ? NULL :
+			       json_object_new_uint64(seq));
+	json_object_object_add(doc, "ports", ports_collect(ctx));
+	if (ctx->cfg->node.accel.vendor != SN_ACCEL_NONE)
+		accel = sn_accel_counters_json(ctx);
+	json_object_object_add(doc, "accelerators", accel);
+	out = strdup(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
+	json_object_put(doc);
+	return out;
+}
+
+int sn_baseline_path(const struct sn_check_ctx *ctx, uint32_t job_id,
+		     char *buf, size_t size)
+{
+	return (size_t)snprintf(buf, size, "%s/baseline/%u.json",
+				ctx->state_dir, job_id) >= size ? -1 : 0;
+}
+
+struct collect_arg {
+	const struct sn_check_ctx *ctx;
+	uint32_t job_id;
+};
+
+static int collect_child(void *arg, int fd)
+{
+	struct collect_arg *a = arg;
+	char *doc = sn_baseline_collect(a->ctx, a->job_id);
+	size_t len, off = 0;
+
+	if (!doc)
+		return 1;
+	len = strlen(doc);
+	while (off < len) {
+		ssize_t n = write(fd, doc + off, len - off);
+
+		if (n <= 0)
+			return 1;
+		off += (size_t)n;
+	}
+	free(doc);
+	return 0;
+}
+
+int sn_baseline_save(const struct sn_check_ctx *ctx, uint32_t job_id,
+		     uint32_t timeout_ms, struct sn_error *err)
+{
+	struct collect_arg arg = { ctx, job_id };
+	char path[PATH_MAX], dir[PATH_MAX];
+	char *doc = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (sn_baseline_path(ctx, job_id, path, sizeof(path))) {
+		sn_error_set(err, "baseline path too long");
+		return -1;
+	}
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/baseline", ctx->state_dir) >=
+	    sizeof(dir)) {
+		sn_error_set(err, "baseline folder path too long");
+		return -1;
+	}
+	if (sn_mkdir_p(dir, 0700, err))
+		return -1;
+	rc = sn_run_in_child(collect_child, &arg, timeout_ms,
+			     SN_BASELINE_MAX_BYTES, &doc, &len);
+	if (rc != 0 || !len) {
+		sn_error_set(err, "baseline: collecting counters %s",
+			     rc == -1 ? "timed out" : "failed");
+		free(doc);
+		return -1;
+	}
+	rc = sn_file_write_atomic(path, doc, len, 0600, err);
+	free(doc);
+	return rc;
+}
