@@ -310,6 +310,7 @@ static const struct yaml_key_rule top_rules[] = {
 	{ "node", sn_config_section_node, false },
 	{ "prolog", sn_config_section_prolog, false },
 	{ "drain", sn_config_section_drain, false },
+	{ "epilog", sn_config_section_epilog, false },
 	{ NULL, NULL, false },
 };
 
@@ -585,7 +586,8 @@ struct sn_config *sn_config_load_buffer(const char *path, const char *buf,
 	}
 	if (tabs_check(cfg->path, buf, len, err) ||
 	    yaml_parse(cfg, buf, len, err) || semantics_check(cfg, err) ||
-	    defaults_paths(cfg, err) || sn_config_node_finish(cfg, err))
+	    defaults_paths(cfg, err) || sn_config_node_finish(cfg, err) ||
+	    sn_config_epilog_finish(cfg, err))
 		goto fail;
 	return cfg;
 fail:
@@ -663,6 +665,7 @@ void sn_config_free(struct sn_config *cfg)
 	free(cfg->dev);
 	free(cfg->state_dir);
 	sn_config_node_free(cfg);
+	sn_config_epilog_free(cfg);
 	free(cfg->path);
 	free(cfg);
 }

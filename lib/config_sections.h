@@ -14,6 +14,12 @@ int sn_config_section_prolog(struct yaml_walk *w, yaml_node_t *v,
 int sn_config_section_drain(struct yaml_walk *w, yaml_node_t *v,
 			    const char *path, void *target);
 
+/* config_epilog.c: epilog: */
+int sn_config_section_epilog(struct yaml_walk *w, yaml_node_t *v,
+			     const char *path, void *target);
+int sn_config_epilog_finish(struct sn_config *cfg, struct sn_error *err);
+void sn_config_epilog_free(struct sn_config *cfg);
+
 /* Defaults, cross-section checks and release of what config_node.c owns. */
 void sn_config_node_defaults(struct sn_config *cfg);
 int sn_config_node_finish(struct sn_config *cfg, struct sn_error *err);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "sn_error.h"
+#include "sn_epilog_cfg.h"
 #include "sn_manifest.h"
 
 #define SN_CONFIG_DEFAULT_PATH "/etc/slurm/supernode.yaml"
@@ -69,6 +70,7 @@ struct sn_config {
 	struct sn_manifest node;		/* node: (config_node.c) */
 	struct sn_prolog_settings prolog;	/* prolog: */
 	char *drain_tag;			/* drain.tag: prefix of our drain reasons */
+	struct sn_epilog_settings epilog;	/* epilog: (config_epilog.c) */
 };
 
 /*

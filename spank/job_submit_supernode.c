@@ -47,17 +47,7 @@ static off_t sn_cfg_size = -1;
 
 static void config_path_init(void)
 {
-	const char *conf = getenv("SLURM_CONF");
-	const char *slash;
-
-	if (!conf || !*conf)
-		conf = "/etc/slurm/slurm.conf";
-	slash = strrchr(conf, '/');
-	if (!slash)
-		snprintf(sn_cfg_path, sizeof(sn_cfg_path), "supernode.yaml");
-	else
-		snprintf(sn_cfg_path, sizeof(sn_cfg_path), "%.*s/supernode.yaml",
-			 (int)(slash - conf), conf);
+	sn_config_default_path(sn_cfg_path, sizeof(sn_cfg_path));
 }
 
 /* (Re)load the config when the file changed since the last load. */
