@@ -316,6 +316,57 @@ static const struct yaml_key_rule top_rules[] = {
 
 /* ---- whole-file checks ------------------------------------------------- */
 
+/*
+ * Flow collections ("[[[...", "{a: {a: ...") nested deeper than this are
+ * refused before libyaml sees them: its parser is quadratic in flow depth,
+ * and a 400 KB file of brackets kept slurmctld busy for minutes.  Nothing in
+ * our schema nests deeper than 4.
+ */
+#define SN_CONFIG_MAX_DEPTH 32
+
+static int nesting_check(const char *file, const char *buf, size_t len,
+			 struct sn_error *err)
+{
+	size_t line = 1, col = 0;
+	int depth = 0;
+	char quote = 0;
+	int comment = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = buf[i];
+
+		col++;
+		if (c == '\n') {
+			line++;
+			col = 0;
+			comment = 0;
+			continue;
+		}
+		if (comment)
+			continue;
+		if (quote) {
+			if (c == quote)
+				quote = 0;
+			continue;
+		}
+		if (c == '#' && (i == 0 || buf[i - 1] == ' ' || buf[i - 1] == '\t' ||
+				 buf[i - 1] == '\n'))
+			comment = 1;
+		else if (c == '"' || c == '\'')
+			quote = c;
+		else if (c == '[' || c == '{')
+			depth++;
+		else if ((c == ']' || c == '}') && depth > 0)
+			depth--;
+		if (depth > SN_CONFIG_MAX_DEPTH) {
+			sn_error_set(err, "%s:%zu:%zu: nested deeper than %d levels",
+				     file, line, col, SN_CONFIG_MAX_DEPTH);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* YAML forbids tabs in indentation; say where, before libyaml does vaguely. */
 static int tabs_check(const char *file, const char *buf, size_t len,
 		      struct sn_error *err)
@@ -585,6 +636,7 @@ struct sn_config *sn_config_load_buffer(const char *path, const char *buf,
 		goto fail;
 	}
 	if (tabs_check(cfg->path, buf, len, err) ||
+	    nesting_check(cfg->path, buf, len, err) ||
 	    yaml_parse(cfg, buf, len, err) || semantics_check(cfg, err) ||
 	    defaults_paths(cfg, err) || sn_config_node_finish(cfg, err) ||
 	    sn_config_epilog_finish(cfg, err))

@@ -111,10 +111,31 @@ static int shared_check(const struct sn_job_request *req, struct sn_error *err)
 	return 0;
 }
 
+/* True if s has a '|' or ',' outside parentheses. */
+static bool or_at_top(const char *s)
+{
+	int depth = 0;
+
+	for (; *s; s++) {
+		if (*s == '(')
+			depth++;
+		else if (*s == ')' && depth > 0)
+			depth--;
+		else if ((*s == '|' || *s == ',') && depth == 0)
+			return true;
+	}
+	return false;
+}
+
 static int features_check(const char *features, struct sn_error *err)
 {
 	if (!features || !*features)
 		return 0;
+	if (strchr(features, '(') && or_at_top(features)) {
+		sn_error_set(err, "--constraint=%.200s cannot be combined with --supernode: it has parentheses and a top-level '|', and Slurm refuses the nested parentheses needed to AND it with the supernode choice (write it as one parenthesised group)",
+			     features);
+		return -1;
+	}
 	if (strpbrk(features, "[]*")) {
 		sn_error_set(err, "--constraint=%.200s cannot be combined with --supernode: it uses brackets or counts, and the supernode choice needs Slurm's one bracket group (use a plain feature expression such as 'a&b')",
 			     features);
@@ -123,13 +144,17 @@ static int features_check(const char *features, struct sn_error *err)
 	return 0;
 }
 
-/* "[sn01|sn02|...]" over the allowed supernodes, ANDed with the user's. */
+/*
+ * "[sn01|sn02|...]" over the allowed supernodes, ANDed with the user's
+ * expression.  Slurm 22.05 refuses nested parentheses, so the user's
+ * expression is wrapped only when it has none and holds a top-level OR.
+ */
 static char *features_build(const struct sn_config *cfg,
 			    const unsigned char *allowed, size_t nallowed,
 			    const char *user)
 {
 	size_t len = 8 + (user ? strlen(user) : 0), used = 0;
-	bool paren = user && *user && strpbrk(user, "|,");
+	bool paren = user && *user && !strchr(user, '(') && or_at_top(user);
 	char *out;
 
 	for (size_t i = 0; i < cfg->n_supernodes; i++)
@@ -155,6 +180,7 @@ static char *features_build(const struct sn_config *cfg,
 	out[used] = '\0';
 	return out;
 }
+
 
 /* Feature method, N = 1: one supernode among the allowed alternatives. */
 static int plan_feature(const struct sn_config *cfg,

@@ -42,12 +42,23 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 static struct sn_config *sn_cfg;
 static struct sn_error sn_cfg_err;
 static char sn_cfg_path[PATH_MAX];
-static struct timespec sn_cfg_mtime;
-static off_t sn_cfg_size = -1;
+static struct stat sn_cfg_stat;	/* of the file last loaded */
 
 static void config_path_init(void)
 {
 	sn_config_default_path(sn_cfg_path, sizeof(sn_cfg_path));
+}
+
+/* Same file, same content as last time (an editor's rename counts as new). */
+static int config_unchanged(const struct stat *st)
+{
+	return st->st_ino == sn_cfg_stat.st_ino &&
+	       st->st_dev == sn_cfg_stat.st_dev &&
+	       st->st_size == sn_cfg_stat.st_size &&
+	       st->st_mtim.tv_sec == sn_cfg_stat.st_mtim.tv_sec &&
+	       st->st_mtim.tv_nsec == sn_cfg_stat.st_mtim.tv_nsec &&
+	       st->st_ctim.tv_sec == sn_cfg_stat.st_ctim.tv_sec &&
+	       st->st_ctim.tv_nsec == sn_cfg_stat.st_ctim.tv_nsec;
 }
 
 /* (Re)load the config when the file changed since the last load. */
@@ -55,18 +66,11 @@ static void config_refresh(void)
 {
 	struct stat st;
 
-	if (stat(sn_cfg_path, &st)) {
-		st.st_mtim.tv_sec = 0;
-		st.st_mtim.tv_nsec = 0;
-		st.st_size = -1;
-	}
-	if ((sn_cfg || sn_cfg_err.msg[0]) &&
-	    st.st_mtim.tv_sec == sn_cfg_mtime.tv_sec &&
-	    st.st_mtim.tv_nsec == sn_cfg_mtime.tv_nsec &&
-	    st.st_size == sn_cfg_size)
+	if (stat(sn_cfg_path, &st))
+		memset(&st, 0, sizeof(st));
+	if ((sn_cfg || sn_cfg_err.msg[0]) && config_unchanged(&st))
 		return;
-	sn_cfg_mtime = st.st_mtim;
-	sn_cfg_size = st.st_size;
+	sn_cfg_stat = st;
 	sn_config_free(sn_cfg);
 	sn_cfg_err.msg[0] = '\0';
 	sn_cfg = sn_config_load(sn_cfg_path, &sn_cfg_err);
@@ -151,6 +155,11 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 
 	if (!value)
 		return SLURM_SUCCESS;	/* not ours: untouched */
+	if (job_desc->het_job_offset != NO_VAL) {
+		/* sbatch hands SPANK options to every component alike. */
+		err_set(err_msg, "--supernode cannot be used in a heterogeneous job: Slurm would apply it to every component; submit the supernode part as a job of its own");
+		return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+	}
 	config_refresh();
 	if (!sn_cfg) {
 		char buf[1200];

@@ -3,48 +3,62 @@
  * The --supernode=N option: registration, the callback (which may run more
  * than once: the last value wins, nothing accumulates), the environment
  * equivalents and the hand-over of SUPERNODE=N to slurmctld.
+ *
+ * Precedence is Slurm's own: command line > environment variable
+ * (SBATCH_/SALLOC_/SLURM_SUPERNODE) > #SBATCH line.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sn_option.h"
 #include "sn_spank.h"
 
 #define SN_OPT_VAL 1
 
-static char sn_usage[160];
-
-/* The largest N this process can check; 0 when the config did not load. */
-static uint32_t max_allowed(void)
+/*
+ * Validate N against the config: the range, and the feature method's one
+ * supernode per job.  source names where the value came from in messages
+ * ("" for the option itself, "SBATCH_SUPERNODE: " for the environment).
+ */
+static int count_validate(const char *arg, const char *source, uint32_t *n)
 {
-	return sn_state.cfg ? sn_config_effective_max(sn_state.cfg) : 0;
+	const struct sn_config *cfg = sn_config_get();
+	struct sn_error err;
+
+	if (!cfg) {
+		slurm_error("%s: %s--supernode cannot be used: %s", SN_PLUGIN,
+			    source, sn_state.cfg_err.msg);
+		return -1;
+	}
+	if (sn_supernode_count_parse(arg, sn_config_effective_max(cfg), n,
+				     &err)) {
+		slurm_error("%s: %s%s", SN_PLUGIN, source, err.msg);
+		return -1;
+	}
+	if (cfg->method == SN_PLACE_FEATURE && *n > 1) {
+		slurm_error("%s: %s--supernode=%u: this cluster's placement.method is 'feature', which places one supernode per job: use --supernode=1 (the admin can switch to placement.method 'switch' for jobs of several supernodes)",
+			    SN_PLUGIN, source, *n);
+		return -1;
+	}
+	return 0;
 }
 
 static int option_cb(int val, const char *optarg, int remote)
 {
-	struct sn_error err;
 	uint32_t n;
 
 	(void)val;
-	if (!sn_state.cfg) {
-		if (remote) {
-			/* The submit side checked N; the step still needs it. */
-			long long v = optarg ? strtoll(optarg, NULL, 10) : 0;
-
-			sn_state.option_given = v >= 1;
-			sn_state.supernodes = v >= 1 ? (uint32_t)v : 0;
-			return 0;
-		}
-		slurm_error("%s: --supernode cannot be used: %s", SN_PLUGIN,
-			    sn_state.cfg_err.msg);
-		return -1;
+	if (remote) {
+		/* Checked at submission; the step only needs to know it. */
+		sn_state.option_given = optarg && *optarg;
+		return 0;
 	}
-	if (sn_supernode_count_parse(optarg, max_allowed(), &n, &err)) {
-		slurm_error("%s: %s", SN_PLUGIN, err.msg);
+	if (count_validate(optarg, "", &n))
 		return -1;
-	}
 	sn_state.option_given = 1;
 	sn_state.supernodes = n;
 	snprintf(sn_state.option_arg, sizeof(sn_state.option_arg), "%s",
@@ -54,24 +68,16 @@ static int option_cb(int val, const char *optarg, int remote)
 
 int sn_options_register(spank_t sp)
 {
-	struct spank_option opt = {
+	static struct spank_option opt = {
 		.name = "supernode",
 		.arginfo = "N",
-		.usage = sn_usage,
+		.usage = "Allocate N whole supernodes, exclusively, with their job environment (N from 1 to the site's placement.max_supernodes)",
 		.has_arg = 1,
 		.val = SN_OPT_VAL,
 		.cb = option_cb,
 	};
-	spank_err_t rc;
+	spank_err_t rc = spank_option_register(sp, &opt);
 
-	if (sn_state.cfg)
-		snprintf(sn_usage, sizeof(sn_usage),
-			 "Allocate N whole supernodes, exclusively, with their job environment (N: 1 to %u)",
-			 max_allowed());
-	else
-		snprintf(sn_usage, sizeof(sn_usage),
-			 "Allocate N whole supernodes, exclusively (config not loaded)");
-	rc = spank_option_register(sp, &opt);
 	if (rc != ESPANK_SUCCESS) {
 		slurm_error("%s: cannot register --supernode: %s", SN_PLUGIN,
 			    spank_strerror(rc));
@@ -92,24 +98,45 @@ static const char *env_equivalent(void)
 	return NULL;
 }
 
+/*
+ * Was --supernode on this process's command line (not only in an #SBATCH
+ * line)?  SPANK does not say where a value came from, so look at argv.  An
+ * argument of the batch script itself spelled --supernode counts too: the
+ * environment then loses, which is the safe side.
+ */
+static int on_command_line(void)
+{
+	char buf[65536];
+	ssize_t n;
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 1;
+	buf[n] = '\0';
+	for (char *p = buf; p < buf + n; p += strlen(p) + 1)
+		if (!strcmp(p, "--supernode") || !strncmp(p, "--supernode=", 12))
+			return 1;
+	return 0;
+}
+
 static int env_apply(void)
 {
 	const char *name = env_equivalent();
 	const char *value = name ? getenv(name) : NULL;
-	struct sn_error err;
+	char source[64];
 
 	if (!value)
 		return 0;
-	if (!sn_state.cfg) {
-		slurm_error("%s: %s is set but --supernode cannot be used: %s",
-			    SN_PLUGIN, name, sn_state.cfg_err.msg);
+	/* Command line > environment > #SBATCH (sbatch's own precedence). */
+	if (sn_state.option_given && on_command_line())
+		return 0;
+	snprintf(source, sizeof(source), "%s: ", name);
+	if (count_validate(value, source, &sn_state.supernodes))
 		return -1;
-	}
-	if (sn_supernode_count_parse(value, max_allowed(),
-				     &sn_state.supernodes, &err)) {
-		slurm_error("%s: %s: %s", SN_PLUGIN, name, err.msg);
-		return -1;
-	}
 	sn_state.option_given = 1;
 	snprintf(sn_state.option_arg, sizeof(sn_state.option_arg), "%s",
 		 value);
@@ -121,8 +148,7 @@ int sn_options_post_opt(spank_t sp)
 	char value[16];
 	spank_err_t rc;
 
-	/* The command line (or #SBATCH) wins over the environment. */
-	if (!sn_state.option_given && env_apply())
+	if (env_apply())
 		return -1;
 	if (!sn_state.option_given)
 		return 0;

@@ -104,7 +104,7 @@ int sn_remote_env_set(spank_t sp)
 		sn_state.option_given = self[0] != '\0';
 	if (!sn_state.option_given)
 		return 0;	/* jobs without --supernode get nothing */
-	if (!sn_state.cfg) {
+	if (!sn_config_get()) {
 		slurm_error("%s: job environment not set: %s", SN_PLUGIN,
 			    sn_state.cfg_err.msg);
 		return 0;
@@ -136,7 +136,12 @@ int sn_remote_env_set(spank_t sp)
 	sn_jobenv_free(&env);
 	return 0;
 fail:
-	/* An unusable node list must not yield a made-up MASTER_ADDR. */
+	/*
+	 * Set nothing rather than something made up (an unusable node list
+	 * must not yield a MASTER_ADDR), and do not fail the step: a required
+	 * plugin failing user_init makes Slurm drain the node, which a
+	 * config or name mismatch must never do.
+	 */
 	slurm_error("%s: job environment not set: %s", SN_PLUGIN, err.msg);
-	return -1;
+	return 0;
 }

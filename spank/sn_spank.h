@@ -20,6 +20,7 @@
  */
 struct sn_spank {
 	char config_path[PATH_MAX];	/* plugstack config=, or the default */
+	int cfg_tried;			/* sn_config_get() ran */
 	struct sn_config *cfg;		/* NULL when it did not load */
 	struct sn_error cfg_err;	/* why it did not load */
 	int option_given;		/* --supernode seen (CLI, #SBATCH, env form) */
@@ -28,6 +29,13 @@ struct sn_spank {
 };
 
 extern struct sn_spank sn_state;
+
+/*
+ * supernode.c: load the config on first use.  Commands without --supernode
+ * never read it, so a huge or broken file cannot slow plain srun/sbatch.
+ * Returns sn_state.cfg (NULL: sn_state.cfg_err says why).
+ */
+const struct sn_config *sn_config_get(void);
 
 /* args.c: parse plugstack.conf arguments ("config=PATH"); 0 or -1. */
 int sn_args_parse(int ac, char **av, struct sn_spank *st);

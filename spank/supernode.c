@@ -15,10 +15,14 @@ SPANK_PLUGIN(supernode, 1);
 
 struct sn_spank sn_state;
 
-static void config_load(void)
+const struct sn_config *sn_config_get(void)
 {
-	sn_config_free(sn_state.cfg);
-	sn_state.cfg = sn_config_load(sn_state.config_path, &sn_state.cfg_err);
+	if (!sn_state.cfg_tried) {
+		sn_state.cfg_tried = 1;
+		sn_state.cfg = sn_config_load(sn_state.config_path,
+					      &sn_state.cfg_err);
+	}
+	return sn_state.cfg;
 }
 
 int slurm_spank_init(spank_t sp, int ac, char **av)
@@ -33,9 +37,6 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	}
 	if (sn_args_parse(ac, av, &sn_state))
 		return -1;
-	config_load();
-	if (!sn_state.cfg && spank_context() == S_CTX_REMOTE)
-		slurm_error("%s: %s", SN_PLUGIN, sn_state.cfg_err.msg);
 	return sn_options_register(sp);
 }
 
@@ -68,5 +69,6 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
 	(void)av;
 	sn_config_free(sn_state.cfg);
 	sn_state.cfg = NULL;
+	sn_state.cfg_tried = 0;
 	return 0;
 }

@@ -47,6 +47,28 @@ refused "uses brackets or counts" -C '[sn01|sn02]'
 refused "spans 2 supernodes" -w sna1,snb1
 refused "leave no whole supernode" -x sna1,snb1
 refused "node bogus1 is in no supernode" -w bogus1
+refused "cannot be used in a heterogeneous job" : -N1
+refused "parentheses and a top-level '|'" -C '(sn01)|sn02'
+
+# N > 1 with the feature method: refused before submission, naming 'switch'.
+set +e
+msg=$(sbatch --supernode=2 --wrap true 2>&1); rc=$?
+set -e
+assert_eq "sbatch --supernode=2 (feature method) refused" 1 "$((rc != 0))"
+assert_contains "sbatch --supernode=2 message" "placement.method 'switch'" "$msg"
+
+# Precedence: command line > SBATCH_SUPERNODE > #SBATCH.
+printf '#!/bin/bash\n#SBATCH --supernode=1\ntrue\n' >directive.sh
+set +e
+msg=$(SBATCH_SUPERNODE=abc sbatch --hold -o /dev/null directive.sh 2>&1); rc=$?
+set -e
+assert_eq "SBATCH_SUPERNODE=abc over '#SBATCH --supernode=1': refused" 1 "$((rc != 0))"
+assert_contains "SBATCH_SUPERNODE=abc over '#SBATCH --supernode=1': message" "SBATCH_SUPERNODE: --supernode=abc is not a whole number" "$msg"
+set +e
+msg=$(SBATCH_SUPERNODE=abc sbatch --supernode=1 --hold --parsable -o /dev/null --wrap true 2>&1); rc=$?
+set -e
+assert_eq "--supernode=1 on the command line wins over SBATCH_SUPERNODE=abc" 0 "$rc"
+[[ $rc == 0 ]] && scancel "$msg"
 
 # accepted ARGS... FIELD=VALUE...: held job, check fields, cancel.
 accepted() {
@@ -63,4 +85,5 @@ accepted -w snb1 NumNodes=2-2 Features=sn02 ReqNodeList=snb1
 accepted -x sna2 Features=sn02 ExcNodeList=sna2
 accepted -C 'sn01|sn02' Features="(sn01|sn02)&[sn01|sn02]"
 accepted --exclusive=user OverSubscribe=NO NumNodes=2-2
+accepted -C '(sn01|sn02)&sn02' Features="(sn01|sn02)&sn02&[sn01|sn02]"
 finish

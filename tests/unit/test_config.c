@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "unit.h"
@@ -904,6 +905,40 @@ static void test_fuzz_mutations(void **state)
 	assert_true(refused > 500);
 }
 
+
+/* Flow nesting is refused before libyaml (quadratic in depth) sees it. */
+static void test_nesting_depth(void **state)
+{
+	struct sn_error err;
+	size_t n = 200000, len = 12 + 2 * n;
+	char *buf = malloc(len + 1);
+	struct timespec a, b;
+
+	(void)state;
+	assert_non_null(buf);
+	memcpy(buf, "supernodes: ", 12);
+	memset(buf + 12, '[', n);
+	memset(buf + 12 + n, ']', n);
+	buf[len] = '\0';
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	assert_null(sn_config_load_buffer("t.yaml", buf, len, &err));
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	assert_string_equal(err.msg, "t.yaml:1:45: nested deeper than 32 levels");
+	assert_true(b.tv_sec - a.tv_sec < 2);
+	free(buf);
+	/* 32 levels are fine as YAML (the schema then says what is wrong). */
+	assert_null(sn_config_load_buffer("t.yaml",
+		"supernodes: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n",
+		12 + 64 + 1, &err));
+	assert_non_null(strstr(err.msg, "supernodes"));
+	assert_null(strstr(err.msg, "nested deeper"));
+	/* Brackets inside quotes and comments do not count. */
+	assert_null(sn_config_load_buffer("t.yaml",
+		"# [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\nsupernodes: '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[['\n",
+		39 + 50, &err));
+	assert_null(strstr(err.msg, "nested deeper"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -939,6 +974,7 @@ int main(void)
 		cmocka_unit_test(test_path_expand),
 		cmocka_unit_test(test_path_expand_overflow),
 		cmocka_unit_test(test_fuzz_mutations),
+		cmocka_unit_test(test_nesting_depth),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
