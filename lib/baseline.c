@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,22 @@
 static int name_safe(const char *s)
 {
 	return s[0] != '.' && strlen(s) < 64 && !strchr(s, '/');
+}
+
+/* "link_layer": "InfiniBand" / "Ethernet" / null, for the epilog's record. */
+static void link_layer_add(json_object *port, const char *sysfs,
+			   const char *dev, unsigned num)
+{
+	struct sn_ib_port p;
+
+	if (sn_ib_port_read(sysfs, dev, num, &p) ||
+	    p.link_layer.status != SN_ATTR_OK) {
+		json_object_object_add(port, "link_layer", NULL);
+		return;
+	}
+	json_object_object_add(port, "link_layer",
+			       json_object_new_string(p.layer == SN_LINK_ETHERNET ?
+						      "Ethernet" : "InfiniBand"));
 }
 
 /* Every port of every RDMA device in sysfs (bounded). */
@@ -50,6 +67,8 @@ static json_object *ports_collect(const struct sn_check_ctx *ctx)
 			    access(path, F_OK))
 				continue;
 			c = sn_ib_port_counters_json(ctx->sysfs, d->d_name, p);
+			if (c)
+				link_layer_add(c, ctx->sysfs, d->d_name, p);
 			snprintf(key, sizeof(key), "%s/%u", d->d_name, p);
 			json_object_object_add(ports, key, c ? c : json_object_new_null());
 		}
@@ -105,20 +124,51 @@ static int collect_child(void *arg, int fd)
 	while (off < len) {
 		ssize_t n = write(fd, doc + off, len - off);
 
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n <= 0)
-			return 1;
+			break;
 		off += (size_t)n;
 	}
 	free(doc);
-	return 0;
+	return off < len;
+}
+
+char *sn_baseline_snapshot(const struct sn_check_ctx *ctx, uint32_t job_id,
+			   uint32_t timeout_ms, size_t *len,
+			   struct sn_error *err)
+{
+	struct collect_arg arg = { ctx, job_id };
+	char *doc = NULL;
+	int rc;
+
+	/* One byte over the limit tells a cut document from a whole one. */
+	rc = sn_run_in_child(collect_child, &arg, timeout_ms,
+			     SN_BASELINE_MAX_BYTES + 1, &doc, len);
+	if (rc != 0 || !*len) {
+		if (rc == -1)
+			sn_error_set(err, "collecting counters timed out after %u ms",
+				     timeout_ms);
+		else
+			sn_error_set(err, "collecting counters failed");
+		free(doc);
+		return NULL;
+	}
+	if (*len > SN_BASELINE_MAX_BYTES) {
+		sn_error_set(err, "counter document larger than %u bytes",
+			     SN_BASELINE_MAX_BYTES);
+		free(doc);
+		return NULL;
+	}
+	return doc;
 }
 
 int sn_baseline_save(const struct sn_check_ctx *ctx, uint32_t job_id,
 		     uint32_t timeout_ms, struct sn_error *err)
 {
-	struct collect_arg arg = { ctx, job_id };
 	char path[PATH_MAX], dir[PATH_MAX];
-	char *doc = NULL;
+	struct sn_error serr;
+	char *doc;
 	size_t len = 0;
 	int rc;
 
@@ -133,12 +183,9 @@ int sn_baseline_save(const struct sn_check_ctx *ctx, uint32_t job_id,
 	}
 	if (sn_mkdir_p(dir, 0700, err))
 		return -1;
-	rc = sn_run_in_child(collect_child, &arg, timeout_ms,
-			     SN_BASELINE_MAX_BYTES, &doc, &len);
-	if (rc != 0 || !len) {
-		sn_error_set(err, "baseline: collecting counters %s",
-			     rc == -1 ? "timed out" : "failed");
-		free(doc);
+	doc = sn_baseline_snapshot(ctx, job_id, timeout_ms, &len, &serr);
+	if (!doc) {
+		sn_error_set(err, "baseline: %s", serr.msg);
 		return -1;
 	}
 	rc = sn_file_write_atomic(path, doc, len, 0600, err);

@@ -22,11 +22,12 @@
  * prolog:
  *   all_jobs: false              # also check before jobs without --supernode
  *   timeout: 30                  # seconds for the whole prolog
- *   check_timeout: 10            # seconds for each check group
+ *   check_timeout: 10            # seconds for each check group (default: 10, at most timeout)
  *   drain_on_unknown: false
  * drain:
  *   tag: "supernode:"            # our drain reasons start with it; only those are resumed
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,47 @@ static int uint_into(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		return -1;
 	*dst = (uint32_t)n;
 	return 0;
+}
+
+/* The value of key in mapping node, or NULL (the document is walked already). */
+static yaml_node_t *map_get(yaml_document_t *doc, yaml_node_t *node,
+			    const char *key)
+{
+	yaml_node_pair_t *pair;
+
+	if (!node || node->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (pair = node->data.mapping.pairs.start;
+	     pair < node->data.mapping.pairs.top; pair++) {
+		yaml_node_t *k = yaml_document_get_node(doc, pair->key);
+
+		if (k && k->type == YAML_SCALAR_NODE &&
+		    !strcmp((const char *)k->data.scalar.value, key))
+			return yaml_document_get_node(doc, pair->value);
+	}
+	return NULL;
+}
+
+/*
+ * A rule that spans keys, reported at the value of key inside mapping
+ * (path.key), or at the mapping when the key is absent (path).
+ */
+static int key_fail(struct yaml_walk *w, yaml_node_t *mapping,
+		    const char *path, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int key_fail(struct yaml_walk *w, yaml_node_t *mapping,
+		    const char *path, const char *key, const char *fmt, ...)
+{
+	yaml_node_t *at = map_get(w->doc, mapping, key);
+	char msg[512], sub[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(sub, sizeof(sub), "%s%s%s", path, at ? "." : "", at ? key : "");
+	return yaml_walk_fail(w, at ? at : mapping, sub, "%s", msg);
 }
 
 /* ---- node.accelerators ------------------------------------------------- */
@@ -173,11 +215,11 @@ static int node_accelerators(struct yaml_walk *w, yaml_node_t *v,
 	if (yaml_walk_mapping(w, v, path, accel_rules, a))
 		return -1;
 	if (a->vendor == SN_ACCEL_OTHER && (!a->pci_vendor || !a->device_glob))
-		return yaml_walk_fail(w, v, path,
-				      "vendor 'other' needs pci_vendor and device_glob");
+		return key_fail(w, v, path, "vendor",
+				"vendor 'other' needs pci_vendor and device_glob");
 	if (a->nvlinks > 0 && a->vendor != SN_ACCEL_NVIDIA)
-		return yaml_walk_fail(w, v, path,
-				      "nvlinks applies to vendor nvidia only");
+		return key_fail(w, v, path, "nvlinks",
+				"nvlinks applies to vendor nvidia only");
 	return 0;
 }
 
@@ -298,14 +340,14 @@ static int node_ports(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		if (yaml_walk_mapping(w, entry, sub, port_rules, p))
 			return -1;
 		if (p->gid_index >= 0 && p->link_layer != SN_LINK_ETHERNET)
-			return yaml_walk_fail(w, entry, sub,
-					      "gid_index applies to Ethernet (RoCE) ports only");
+			return key_fail(w, entry, sub, "gid_index",
+					"gid_index applies to Ethernet (RoCE) ports only");
 		for (size_t k = 0; k < i; k++)
 			if (!strcmp(m->ports[k].device, p->device) &&
 			    m->ports[k].port == p->port)
 				return yaml_walk_fail(w, entry, sub,
-						      "%s port %u is listed twice",
-						      p->device, p->port);
+						      "%s port %u is listed twice (first as %s[%zu])",
+						      p->device, p->port, path, k);
 	}
 	return 0;
 }
@@ -408,13 +450,50 @@ static const struct yaml_key_rule node_rules[] = {
 	{ NULL, NULL, false },
 };
 
+/*
+ * Every pair's accelerator must be one the node has.  Checked here, once
+ * accelerators: and topology: are both read (in either order), so that the
+ * message can name the line.
+ */
+static int pairs_check(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		       const struct sn_manifest *m)
+{
+	yaml_node_t *pairs = map_get(w->doc, map_get(w->doc, v, "topology"),
+				     "pairs");
+	char sub[128];
+
+	for (size_t i = 0; i < m->n_pairs; i++) {
+		yaml_node_t *entry = NULL, *acc;
+
+		if (m->pairs[i].accelerator < m->accel.count)
+			continue;
+		if (pairs && pairs->type == YAML_SEQUENCE_NODE &&
+		    (long)i < pairs->data.sequence.items.top -
+			      pairs->data.sequence.items.start)
+			entry = yaml_document_get_node(w->doc,
+					pairs->data.sequence.items.start[i]);
+		acc = map_get(w->doc, entry, "accelerator");
+		snprintf(sub, sizeof(sub), "%s.topology.pairs[%zu].accelerator",
+			 path, i);
+		if (m->accel.vendor == SN_ACCEL_NONE)
+			return yaml_walk_fail(w, acc ? acc : v, sub,
+					      "topology pairs need node.accelerators");
+		return yaml_walk_fail(w, acc ? acc : v, sub,
+				      "%u, but node.accelerators.count is %u (accelerators are numbered from 0)",
+				      m->pairs[i].accelerator, m->accel.count);
+	}
+	return 0;
+}
+
 int sn_config_section_node(struct yaml_walk *w, yaml_node_t *v,
 			   const char *path, void *target)
 {
 	struct sn_config *cfg = target;
 
 	cfg->node.present = true;
-	return yaml_walk_mapping(w, v, path, node_rules, &cfg->node);
+	if (yaml_walk_mapping(w, v, path, node_rules, &cfg->node))
+		return -1;
+	return pairs_check(w, v, path, &cfg->node);
 }
 
 /* ---- prolog: and drain: ------------------------------------------------ */
@@ -459,14 +538,20 @@ int sn_config_section_prolog(struct yaml_walk *w, yaml_node_t *v,
 			     const char *path, void *target)
 {
 	struct sn_config *cfg = target;
+	uint32_t dflt = cfg->prolog.check_timeout_s;
 
+	cfg->prolog.check_timeout_s = 0;	/* 0: not given (it is >= 1) */
 	if (yaml_walk_mapping(w, v, path, prolog_rules, &cfg->prolog))
 		return -1;
+	/* A short timeout alone shortens the default check_timeout with it. */
+	if (!cfg->prolog.check_timeout_s)
+		cfg->prolog.check_timeout_s = dflt < cfg->prolog.timeout_s ?
+					      dflt : cfg->prolog.timeout_s;
 	if (cfg->prolog.check_timeout_s > cfg->prolog.timeout_s)
-		return yaml_walk_fail(w, v, path,
-				      "check_timeout %u is above timeout %u",
-				      cfg->prolog.check_timeout_s,
-				      cfg->prolog.timeout_s);
+		return key_fail(w, v, path, "check_timeout",
+				"check_timeout %u is above timeout %u",
+				cfg->prolog.check_timeout_s,
+				cfg->prolog.timeout_s);
 	return 0;
 }
 
@@ -552,13 +637,6 @@ int sn_config_node_finish(struct sn_config *cfg, struct sn_error *err)
 		a->pci_vendor = vendor_pci(a->vendor);
 	if (!a->device_glob && glob && !(a->device_glob = strdup(glob)))
 		goto oom;
-	for (size_t i = 0; i < cfg->node.n_pairs; i++)
-		if (cfg->node.pairs[i].accelerator >= a->count) {
-			sn_error_set(err, "%s: node.topology.pairs[%zu].accelerator: %u, but node.accelerators.count is %u",
-				     cfg->path, i, cfg->node.pairs[i].accelerator,
-				     a->count);
-			return -1;
-		}
 	return 0;
 oom:
 	sn_error_set(err, "%s: out of memory", cfg->path);

@@ -24,8 +24,8 @@ size_t sn_drain_reason(const struct sn_results *r, const char *tag,
 		       int drain_unknown, char *buf, size_t size)
 {
 	const struct sn_result *first = NULL;
-	size_t n = 0;
-	int len;
+	char more[32] = "";
+	size_t n = 0, room;
 
 	if (!size)
 		return 0;
@@ -41,11 +41,15 @@ size_t sn_drain_reason(const struct sn_results *r, const char *tag,
 	}
 	if (!first)
 		return 0;
-	len = snprintf(buf, size, "%s %s %s %s%s%s", tag, first->code,
-		       first->device, first->found,
-		       first->expected[0] ? " expected " : "", first->expected);
-	if (n > 1 && len >= 0 && (size_t)len < size)
-		snprintf(buf + len, size - (size_t)len, " (+%zu more)", n - 1);
+	/* The count survives a long first reason: cut the reason instead. */
+	if (n > 1)
+		snprintf(more, sizeof(more), " (+%zu more)", n - 1);
+	room = strlen(more) < size ? size - strlen(more) : 1;
+	snprintf(buf, room, "%s %s %s %s%s%s", tag, first->code,
+		 first->device, first->found,
+		 first->expected[0] ? " expected " : "", first->expected);
+	if (strlen(more) < size)
+		memcpy(buf + strlen(buf), more, strlen(more) + 1);
 	printable(buf);
 	return n;
 }

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,7 @@ int sn_mkdir_p(const char *dir, unsigned mode, struct sn_error *err)
 {
 	char buf[PATH_MAX];
 	size_t n = strlen(dir);
+	struct stat st;
 
 	if (!n || n >= sizeof(buf)) {
 		sn_error_set(err, "'%s': bad folder path", dir);
@@ -96,6 +98,15 @@ int sn_mkdir_p(const char *dir, unsigned mode, struct sn_error *err)
 	}
 	if (mkdir(buf, mode) && errno != EEXIST) {
 		sn_error_set(err, "%s: %s", buf, strerror(errno));
+		return -1;
+	}
+	/* EEXIST also comes for a file of that name. */
+	if (stat(buf, &st)) {
+		sn_error_set(err, "%s: %s", buf, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		sn_error_set(err, "%s: %s", buf, strerror(ENOTDIR));
 		return -1;
 	}
 	return 0;
@@ -120,6 +131,12 @@ long sn_file_read(const char *path, size_t max, char **out)
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && errno != EAGAIN) {
+			/* EISDIR, EIO, ...: an error, not an empty file. */
+			close(fd);
+			free(buf);
+			return -1;
+		}
 		if (n <= 0)
 			break;
 		len += (size_t)n;
@@ -130,22 +147,37 @@ long sn_file_read(const char *path, size_t max, char **out)
 	return (long)len;
 }
 
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 int sn_lock_take(const char *path, unsigned wait_ms)
 {
-	struct timespec pause = { 0, 10 * 1000 * 1000 };
-	unsigned waited = 0;
+	/* By the clock: sleeps overrun under load and signals cut them short. */
+	int64_t end = now_ms() + wait_ms;
 	int fd;
 
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return -1;
 	for (;;) {
+		int64_t left;
+		struct timespec pause = { 0, 10 * 1000 * 1000 };
+
 		if (!flock(fd, LOCK_EX | LOCK_NB))
 			return fd;
-		if (errno != EWOULDBLOCK || waited >= wait_ms)
+		if (errno != EWOULDBLOCK)
 			break;
+		left = end - now_ms();
+		if (left <= 0)
+			break;
+		if (left < 10)
+			pause.tv_nsec = (long)left * 1000 * 1000;
 		nanosleep(&pause, NULL);
-		waited += 10;
 	}
 	close(fd);
 	return -1;

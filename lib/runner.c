@@ -43,8 +43,10 @@ struct child {
 	char *buf;
 	size_t len, max;
 	int64_t deadline;
+	uint32_t limit_ms;	/* its time limit, for the timeout message */
 	int timed_out;
 	int status;		/* waitpid status, valid if reaped */
+	int start_errno;	/* why it could not be started */
 	int reaped;
 };
 
@@ -66,19 +68,23 @@ static int write_all(int fd, const void *data, size_t len)
 }
 
 static int child_start(struct child *c, int (*fn)(void *, int), void *arg,
-		       int64_t deadline, size_t max)
+		       int64_t start, uint32_t limit_ms, size_t max)
 {
 	int fds[2];
 
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
 	c->pid = -1;
-	c->deadline = deadline;
+	c->deadline = start + limit_ms;
+	c->limit_ms = limit_ms;
 	c->max = max;
-	if (pipe2(fds, O_CLOEXEC))
+	if (pipe2(fds, O_CLOEXEC)) {
+		c->start_errno = errno;
 		return -1;
+	}
 	c->pid = fork();
 	if (c->pid < 0) {
+		c->start_errno = errno;
 		close(fds[0]);
 		close(fds[1]);
 		return -1;
@@ -213,18 +219,46 @@ static int child_status(const struct child *c)
 	return WEXITSTATUS(c->status);
 }
 
+/*
+ * A caller that ignores SIGCHLD (SIG_IGN is inherited across exec) or set
+ * SA_NOCLDWAIT makes the kernel reap our children itself: waitpid() then
+ * fails with ECHILD and every child would look killed.  Take the default
+ * action while children run; the caller restores *old.  A handler the
+ * caller installed is left alone.
+ */
+static void chld_default(struct sigaction *old)
+{
+	struct sigaction dfl;
+
+	memset(old, 0, sizeof(*old));
+	old->sa_handler = SIG_DFL;
+	if (sigaction(SIGCHLD, NULL, old) ||
+	    (old->sa_handler != SIG_IGN && !(old->sa_flags & SA_NOCLDWAIT)))
+		return;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGCHLD, &dfl, NULL);
+}
+
 int sn_run_in_child(int (*fn)(void *arg, int fd), void *arg,
 		    uint32_t timeout_ms, size_t max_bytes, char **buf,
 		    size_t *len)
 {
+	struct sigaction old;
 	struct child c;
 	int rc;
 
 	*buf = NULL;
 	*len = 0;
-	if (child_start(&c, fn, arg, sn_now_ms() + timeout_ms, max_bytes))
+	fflush(NULL);	/* a child that exit()s must not repeat buffered output */
+	chld_default(&old);
+	if (child_start(&c, fn, arg, sn_now_ms(), timeout_ms, max_bytes)) {
+		sigaction(SIGCHLD, &old, NULL);
 		return -3;
+	}
 	children_wait(&c, 1);
+	sigaction(SIGCHLD, &old, NULL);
 	rc = child_status(&c);
 	*buf = c.buf;
 	*len = c.len;
@@ -250,8 +284,7 @@ static int group_child(void *arg, int fd)
 }
 
 static void group_collect(const struct sn_check_group *g,
-			  const struct child *c, uint32_t check_timeout_ms,
-			  struct sn_results *out)
+			  const struct child *c, struct sn_results *out)
 {
 	int st = child_status(c);
 	size_t n = c->len / sizeof(struct sn_result);
@@ -259,16 +292,39 @@ static void group_collect(const struct sn_check_group *g,
 	char found[SN_VALUE_MAX];
 
 	if (st == -1) {
-		snprintf(found, sizeof(found), "timeout: %s > %us", g->name,
-			 (check_timeout_ms + 999) / 1000);
+		/* The limit it really had: total_timeout may have cut it. */
+		if (c->limit_ms % 1000)
+			snprintf(found, sizeof(found), "timeout: %s > %u.%us",
+				 g->name, c->limit_ms / 1000,
+				 c->limit_ms % 1000 / 100);
+		else
+			snprintf(found, sizeof(found), "timeout: %s > %us",
+				 g->name, c->limit_ms / 1000);
 		sn_results_add(out, SN_CRIT, g->name, "CHECK_TIMEOUT", g->name,
 			       "finish within its time budget", "%s", found);
 		return;
 	}
-	if (st != 0 || c->len % sizeof(struct sn_result)) {
+	if (st == -2 && c->reaped && WIFSIGNALED(c->status)) {
+		const char *abbrev = sigabbrev_np(WTERMSIG(c->status));
+
 		sn_results_add(out, SN_UNKNOWN, g->name, "CHECK_DIED", g->name,
-			       "check completes",
-			       st == -2 ? "killed by a signal" : "exit %d", st);
+			       "check completes", "killed by SIG%s",
+			       abbrev ? abbrev : "?");
+		return;
+	}
+	if (st != 0 || c->len % sizeof(struct sn_result)) {
+		if (st == -2)
+			snprintf(found, sizeof(found), "did not exit");
+		else if (st == -3)
+			snprintf(found, sizeof(found), "not started: %s",
+				 strerror(c->start_errno));
+		else if (st)
+			snprintf(found, sizeof(found), "exit %d", st);
+		else
+			snprintf(found, sizeof(found),
+				 "partial result (%zu bytes)", c->len);
+		sn_results_add(out, SN_UNKNOWN, g->name, "CHECK_DIED", g->name,
+			       "check completes", "%s", found);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -292,32 +348,37 @@ int sn_run_checks(const struct sn_check_ctx *ctx,
 {
 	struct child cs[16];
 	struct group_arg args[16];
+	uint32_t limit = check_timeout_ms < total_timeout_ms ?
+			 check_timeout_ms : total_timeout_ms;
 	int64_t start = sn_now_ms();
-	int64_t total_end = start + total_timeout_ms;
 	unsigned started = 0;
+	struct sigaction old;
+	int start_errno = 0;
 
 	if (ngroups > 16)
 		ngroups = 16;
 	fflush(NULL);	/* children must not repeat buffered output */
+	chld_default(&old);
 	for (unsigned i = 0; i < ngroups; i++) {
-		int64_t dl = start + check_timeout_ms;
-
 		args[i].ctx = ctx;
 		args[i].group = &groups[i];
-		if (dl > total_end)
-			dl = total_end;
-		if (child_start(&cs[i], group_child, &args[i], dl,
+		if (child_start(&cs[i], group_child, &args[i], start, limit,
 				SN_RESULTS_MAX * sizeof(struct sn_result)) == 0)
 			started++;
+		else
+			start_errno = cs[i].start_errno;
 	}
 	if (!started) {
+		sigaction(SIGCHLD, &old, NULL);
 		sn_results_add(out, SN_UNKNOWN, "runner", "CHECK_RUNNER", "node",
-			       "fork a check process", "%s", strerror(errno));
+			       "fork a check process", "%s",
+			       strerror(start_errno));
 		return -1;
 	}
 	children_wait(cs, ngroups);
+	sigaction(SIGCHLD, &old, NULL);
 	for (unsigned i = 0; i < ngroups; i++) {
-		group_collect(&groups[i], &cs[i], check_timeout_ms, out);
+		group_collect(&groups[i], &cs[i], out);
 		free(cs[i].buf);
 	}
 	return 0;

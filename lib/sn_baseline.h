@@ -33,6 +33,16 @@ int sn_baseline_path(const struct sn_check_ctx *ctx, uint32_t job_id,
 		     char *buf, size_t size);
 
 /*
+ * sn_baseline_snapshot - sn_baseline_collect() in a child limited to
+ * timeout_ms (NVML can hang).  Returns the document (malloc()ed, *len
+ * bytes, at most SN_BASELINE_MAX_BYTES; caller frees) or NULL with err set.
+ * The epilog takes its end snapshot with it.
+ */
+char *sn_baseline_snapshot(const struct sn_check_ctx *ctx, uint32_t job_id,
+			   uint32_t timeout_ms, size_t *len,
+			   struct sn_error *err);
+
+/*
  * sn_baseline_save - collect in a child limited to timeout_ms and write the
  * file atomically.  Returns 0, or -1 with err set (nothing written).
  */

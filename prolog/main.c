@@ -98,7 +98,7 @@ int main(int argc, char **argv)
 	struct sn_error err;
 	int rc;
 
-	openlog(SN_PROLOG_NAME, LOG_PID, LOG_DAEMON);
+	sn_log_open(SN_PROLOG_NAME);
 	if (args_parse(argc, argv, &args)) {
 		usage(stderr);
 		return SN_EXIT_USAGE;

@@ -64,13 +64,47 @@ static void results_log(const struct sn_results *r)
 	}
 }
 
-static int node_drain(const char *node, const char *reason, const char *tag)
+struct drain_arg {
+	const char *node, *reason, *tag;
+};
+
+/*
+ * The drain, in a child: slurm_init() fatal()s (exits) without a readable
+ * slurm.conf, and an RPC to a slurmctld that does not answer is retried
+ * for MessageTimeout (10 s by default), longer than a prolog may take.
+ * Writes "OUTCOME MESSAGE".
+ */
+static int drain_child(void *arg, int fd)
 {
-	struct sn_error err;
+	const struct drain_arg *a = arg;
+	struct sn_error err = { "" };
+	char line[sizeof(err.msg) + 16];
 	enum sn_drain_outcome o;
+	int n;
 
 	slurm_init(NULL);
-	o = sn_node_drain(node, reason, tag, &err);
+	o = sn_node_drain(a->node, a->reason, a->tag, &err);
+	n = snprintf(line, sizeof(line), "%d %s", (int)o, err.msg);
+	if (n < 0 || write(fd, line, strlen(line)) < 0)
+		return 1;
+	return 0;
+}
+
+static int node_drain(const char *node, const char *reason, const char *tag,
+		      uint32_t budget_ms)
+{
+	struct drain_arg a = { node, reason, tag };
+	enum sn_drain_outcome o = SN_DRAIN_ERROR;
+	const char *why = "";
+	char *out = NULL;
+	size_t len = 0;
+	int rc;
+
+	rc = sn_run_in_child(drain_child, &a, budget_ms, 2048, &out, &len);
+	if (rc == 0 && out && out[0] >= '0' && out[0] <= '9' && out[1] == ' ') {
+		o = (enum sn_drain_outcome)(out[0] - '0');
+		why = out + 2;
+	}
 	switch (o) {
 	case SN_DRAIN_DONE:
 		sn_log(LOG_ERR, "drained %s: %s", node, reason);
@@ -83,10 +117,21 @@ static int node_drain(const char *node, const char *reason, const char *tag)
 		       node, reason);
 		break;
 	default:
-		sn_log(LOG_ERR, "could not drain %s (%s): %s", node, err.msg,
-		       reason);
+		if (rc == -1)
+			sn_log(LOG_ERR, "could not drain %s (libslurm or slurmctld did not answer within %u ms): %s",
+			       node, budget_ms, reason);
+		else if (rc == -2 || rc == -3)
+			sn_log(LOG_ERR, "could not drain %s (the drain process %s): %s",
+			       node, rc == -2 ? "died" : "did not start", reason);
+		else if (rc != 0)
+			sn_log(LOG_ERR, "could not drain %s (libslurm exited %d, see its message above): %s",
+			       node, rc, reason);
+		else
+			sn_log(LOG_ERR, "could not drain %s (%s): %s", node, why,
+			       reason);
 		break;
 	}
+	free(out);
 	/* stdout ends up in slurmd's log next to "prolog failed". */
 	printf("%s\n", reason);
 	return SN_EXIT_CRIT;
@@ -105,6 +150,18 @@ static int lock_take(const struct sn_check_ctx *ctx, uint32_t wait_ms)
 			     ctx->state_dir) >= sizeof(path))
 		return -1;
 	return sn_lock_take(path, wait_ms);
+}
+
+/* The last resort (see alarm() below): say why, in slurmd's log. */
+static void on_alarm(int sig)
+{
+	static const char msg[] = SN_PROLOG_NAME ": prolog.timeout exceeded: stopped\n";
+	ssize_t n;
+
+	(void)sig;
+	n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)n;
+	_exit(SN_EXIT_CRIT);
 }
 
 int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
@@ -132,6 +189,7 @@ int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
 		sn_log(LOG_ERR, "job %u: %s: nothing checked", job_id, err.msg);
 		return SN_EXIT_OK;
 	}
+	signal(SIGALRM, on_alarm);
 	alarm(cfg->prolog.timeout_s + 1);
 	/* Prologs of jobs starting together take turns (bounded wait). */
 	lock = lock_take(&ctx, budget(deadline, 5000, check_ms));
@@ -143,7 +201,8 @@ int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
 	results_log(&res);
 	if (sn_drain_reason(&res, cfg->drain_tag, cfg->prolog.drain_on_unknown,
 			    reason, sizeof(reason))) {
-		rc = node_drain(args->node, reason, cfg->drain_tag);
+		rc = node_drain(args->node, reason, cfg->drain_tag,
+				budget(deadline, UINT32_MAX, 0));
 		goto out;
 	}
 	if (sn_baseline_save(&ctx, job_id, budget(deadline, check_ms, 500), &err))

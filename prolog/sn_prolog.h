@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "sn_config.h"
+#include "sn_log.h"
 
 #define SN_PROLOG_NAME "supernode-prolog"
 
@@ -35,8 +36,5 @@ int sn_prolog_check(const struct sn_prolog_args *args, struct sn_config *cfg);
 /* learn.c: --learn. */
 int sn_prolog_learn(const struct sn_prolog_args *args, struct sn_config *cfg);
 
-/* log.c: one line to stderr and syslog, prefixed with the program name. */
-void sn_log(int priority, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 #endif

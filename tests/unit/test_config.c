@@ -927,15 +927,19 @@ static void test_nesting_depth(void **state)
 	assert_true(b.tv_sec - a.tv_sec < 2);
 	free(buf);
 	/* 32 levels are fine as YAML (the schema then says what is wrong). */
-	assert_null(sn_config_load_buffer("t.yaml",
-		"supernodes: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n",
-		12 + 64 + 1, &err));
-	assert_non_null(strstr(err.msg, "supernodes"));
-	assert_null(strstr(err.msg, "nested deeper"));
-	/* Brackets inside quotes and comments do not count. */
-	assert_null(sn_config_load_buffer("t.yaml",
-		"# [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\nsupernodes: '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[['\n",
-		39 + 50, &err));
+	{
+		static const char ok[] =
+			"supernodes: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n";
+		static const char quoted[] =
+			"# [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\nsupernodes: '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[['\n";
+
+		assert_null(sn_config_load_buffer("t.yaml", ok, strlen(ok), &err));
+		assert_non_null(strstr(err.msg, "supernodes"));
+		assert_null(strstr(err.msg, "nested deeper"));
+		/* Brackets inside quotes and comments do not count. */
+		assert_null(sn_config_load_buffer("t.yaml", quoted,
+						  strlen(quoted), &err));
+	}
 	assert_null(strstr(err.msg, "nested deeper"));
 }
 

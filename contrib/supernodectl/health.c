@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * supernodectl health [--node NAME]: for slurm.conf HealthCheckProgram or
+ * cron.  Runs the prolog's checks (the same runner, groups and time limits)
+ * on this node, then:
+ *   a check drains (CRIT)        -> drain with the prolog's reason
+ *   all pass (OK/WARN), node drained with our tag and nothing else holding
+ *   it                           -> resume
+ *   anything else (admin's drain, DOWN, REBOOT, MAINT, "Not responding",
+ *   an UNKNOWN)                  -> left exactly as it is, with a log line
+ * (field case 15; the decision itself is sn_node_state_decide in lib/).
+ *
+ * Talking to slurmctld happens in a child process with a time limit:
+ * libslurm's slurm_init() exit()s the process when it finds no slurm.conf
+ * (after retrying for a minute when $SLURM_CONF names a missing file), and
+ * an RPC to a dead controller blocks for seconds.  Neither may hang
+ * slurmd's health check or change our exit code.
+ *
+ * Exit codes as supernode-prolog --check: 0 ok, 1 warn, 2 crit, 3 unknown,
+ * 4 usage or a config that does not load (then nothing is drained or
+ * resumed).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include "sn_drain.h"
+#include "sn_report.h"
+#include "sn_runner.h"
+#include "snctl.h"
+
+enum {
+	HEALTH_EXIT_OK = 0,
+	HEALTH_EXIT_WARN = 1,
+	HEALTH_EXIT_CRIT = 2,
+	HEALTH_EXIT_UNKNOWN = 3,
+	HEALTH_EXIT_USAGE = 4,
+};
+
+#define HEALTH_SLURM_TIMEOUT_MS 30000u	/* slurm_init + read + update */
+#define HEALTH_CHILD_BASE 10		/* child exit = outcome + this */
+
+struct health_args {
+	struct snctl_global g;
+	const char *node;
+	char host[256];
+};
+
+/* What the Slurm child is asked to do, and for which node. */
+struct slurm_job {
+	const char *node;
+	const char *tag;
+	const char *reason;	/* want_drain: the reason to set */
+	int want_drain;
+};
+
+static void health_usage(void)
+{
+	fprintf(stderr, "usage: %s [--config PATH] health [--node NAME]\n",
+		SNCTL_NAME);
+}
+
+static int health_args_parse(int argc, char **argv, struct health_args *a)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "node", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'c')
+			a->g.config = optarg;
+		else if (c == 'n')
+			a->node = optarg;
+		else
+			return -1;
+	}
+	if (optind < argc) {
+		snctl_err("health: unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+/* --node, else $SLURMD_NODENAME, else the short host name. */
+static int node_default(struct health_args *a)
+{
+	if (!a->node || !*a->node)
+		a->node = getenv("SLURMD_NODENAME");
+	if (!a->node || !*a->node) {
+		if (gethostname(a->host, sizeof(a->host) - 1))
+			return -1;
+		a->host[strcspn(a->host, ".")] = '\0';
+		a->node = a->host;
+	}
+	if (!snctl_node_name_ok(a->node)) {
+		snctl_err("health: '%s' is not a node name", a->node);
+		return -1;
+	}
+	return 0;
+}
+
+static int grade_exit(enum sn_grade g)
+{
+	switch (g) {
+	case SN_OK:
+		return HEALTH_EXIT_OK;
+	case SN_WARN:
+		return HEALTH_EXIT_WARN;
+	case SN_CRIT:
+		return HEALTH_EXIT_CRIT;
+	default:
+		return HEALTH_EXIT_UNKNOWN;
+	}
+}
+
+/* Print the results that are not OK (an all-OK run prints none). */
+static void results_print(const struct sn_results *r)
+{
+	struct sn_results bad = { 0 };
+
+	for (size_t i = 0; i < r->count; i++) {
+		const struct sn_result *x = &r->items[i];
+
+		if (x->grade != SN_OK)
+			sn_results_add(&bad, x->grade, x->check, x->code,
+				       x->device, x->expected, "%s", x->found);
+	}
+	if (bad.count)
+		sn_report_table(stdout, &bad);
+	sn_results_free(&bad);
+}
+
+/* Child: read the node's state and reason from slurmctld. */
+static int node_read(const char *node, unsigned *state, char *reason,
+		     size_t size, char *msg, size_t msize)
+{
+	node_info_msg_t *info = NULL;
+
+	if (slurm_load_node_single(&info, (char *)node, SHOW_ALL) || !info ||
+	    info->record_count < 1) {
+		snprintf(msg, msize, "cannot read node %s from slurmctld: %s",
+			 node, slurm_strerror(errno));
+		if (info)
+			slurm_free_node_info_msg(info);
+		return -1;
+	}
+	*state = info->node_array[0].node_state;
+	snprintf(reason, size, "%s", info->node_array[0].reason ?
+			     info->node_array[0].reason : "");
+	slurm_free_node_info_msg(info);
+	return 0;
+}
+
+/* "IDLE+DRAIN", "DOWN+NOT_RESPONDING": enough to say why we keep out. */
+static void state_text(unsigned state, char *buf, size_t size)
+{
+	static const char *const base[] = { "UNKNOWN", "DOWN", "IDLE",
+		"ALLOCATED", "ERROR", "MIXED", "FUTURE" };
+	static const struct { unsigned bit; const char *name; } flags[] = {
+		{ NODE_STATE_DRAIN, "+DRAIN" },
+		{ NODE_STATE_FAIL, "+FAIL" },
+		{ NODE_STATE_MAINT, "+MAINT" },
+		{ NODE_STATE_REBOOT_REQUESTED, "+REBOOT_REQUESTED" },
+		{ NODE_STATE_REBOOT_ISSUED, "+REBOOT_ISSUED" },
+		{ NODE_STATE_NO_RESPOND, "+NOT_RESPONDING" },
+	};
+	unsigned b = state & NODE_STATE_BASE;
+
+	snprintf(buf, size, "%s", b < 7 ? base[b] : "?");
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if ((state & flags[i].bit) && strlen(buf) + strlen(flags[i].name) < size)
+			strcat(buf, flags[i].name);
+}
+
+/* Child: the line that says what was done (or left alone) and why. */
+static void outcome_text(const struct slurm_job *j, enum sn_drain_outcome o,
+			 unsigned state, const char *cur,
+			 const struct sn_error *err, char *msg, size_t size)
+{
+	char st[128];
+
+	state_text(state, st, sizeof(st));
+
+	switch (o) {
+	case SN_DRAIN_DONE:
+		snprintf(msg, size, "%s: drained: %s", j->node, j->reason);
+		break;
+	case SN_DRAIN_OURS_ALREADY:
+		snprintf(msg, size, "%s: already drained by us (\"%s\"): left as it is",
+			 j->node, cur);
+		break;
+	case SN_DRAIN_FOREIGN:
+		snprintf(msg, size, "%s: %s, reason \"%s\", not ours: left as it is; would drain: %s",
+			 j->node, st, cur, j->reason);
+		break;
+	case SN_RESUME_DONE:
+		snprintf(msg, size, "%s: checks pass: resumed (was \"%s\")",
+			 j->node, cur);
+		break;
+	case SN_RESUME_NOT_OURS:
+		if (*cur || (state & NODE_STATE_DRAIN) ||
+		    (state & NODE_STATE_BASE) == NODE_STATE_DOWN)
+			snprintf(msg, size, "%s: checks pass; %s, reason \"%s\", not ours: left as it is",
+				 j->node, st, cur);
+		else
+			snprintf(msg, size, "%s: checks pass; %s: nothing to do",
+				 j->node, st);
+		break;
+	default:
+		snprintf(msg, size, "%s: %s", j->node, err->msg);
+		break;
+	}
+}
+
+/* Child: decide with lib's rule and act; report through fd. */
+static int slurm_child(void *arg, int fd)
+{
+	const struct slurm_job *j = arg;
+	char cur[1024], msg[2048];
+	enum sn_drain_outcome o;
+	struct sn_error err = { "" };
+	unsigned state = 0;
+	ssize_t n;
+
+	slurm_init(NULL);
+	if (node_read(j->node, &state, cur, sizeof(cur), err.msg,
+		      sizeof(err.msg))) {
+		o = SN_DRAIN_ERROR;
+		goto out;
+	}
+	o = sn_node_state_decide(state, cur, j->tag, j->want_drain);
+	if (o == SN_DRAIN_DONE)
+		o = sn_node_drain(j->node, j->reason, j->tag, &err);
+	else if (o == SN_RESUME_DONE)
+		o = sn_node_resume(j->node, j->tag, &err);
+out:
+	outcome_text(j, o, state, cur, &err, msg, sizeof(msg));
+	n = write(fd, msg, strlen(msg));
+	slurm_fini();
+	return n < 0 ? 1 : HEALTH_CHILD_BASE + (int)o;
+}
+
+/* libslurm retries a missing $SLURM_CONF for a minute, then exits. */
+static int slurm_conf_missing(void)
+{
+	const char *conf = getenv("SLURM_CONF");
+	struct stat st;
+
+	return conf && *conf && stat(conf, &st) != 0;
+}
+
+static int outcome_priority(int o)
+{
+	switch (o) {
+	case SN_DRAIN_DONE:
+	case SN_DRAIN_ERROR:
+		return LOG_ERR;
+	case SN_DRAIN_FOREIGN:
+	case SN_DRAIN_OURS_ALREADY:
+		return LOG_WARNING;
+	case SN_RESUME_DONE:
+		return LOG_NOTICE;
+	default:
+		return LOG_INFO;
+	}
+}
+
+/* Drain or resume through a bounded child; log what happened. */
+static void slurm_act(const struct slurm_job *j)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int st;
+
+	if (slurm_conf_missing()) {
+		snctl_log(LOG_ERR, "%s: SLURM_CONF=%s does not exist: nothing %s",
+			  j->node, getenv("SLURM_CONF"),
+			  j->want_drain ? "drained" : "resumed");
+		return;
+	}
+	st = sn_run_in_child(slurm_child, (void *)j, HEALTH_SLURM_TIMEOUT_MS,
+			     4096, &buf, &len);
+	if (st >= HEALTH_CHILD_BASE && st <= HEALTH_CHILD_BASE + SN_DRAIN_ERROR &&
+	    len) {
+		snctl_log(outcome_priority(st - HEALTH_CHILD_BASE), "%.*s",
+			  (int)len, buf);
+	} else {
+		snctl_log(LOG_ERR, "%s: cannot talk to slurmctld (%s): nothing %s",
+			  j->node, st == -1 ? "timed out" :
+				   st == -2 ? "libslurm crashed" :
+					      "libslurm gave up, see above",
+			  j->want_drain ? "drained" : "resumed");
+	}
+	free(buf);
+}
+
+/* Run the checks and act on them; returns the exit code. */
+static int health_run(const struct health_args *a, const struct sn_config *cfg)
+{
+	struct sn_results res = { 0 };
+	char reason[SN_REASON_MAX + 1];
+	struct slurm_job job = { .node = a->node, .tag = cfg->drain_tag,
+				 .reason = reason };
+	struct sn_check_ctx ctx;
+	struct sn_error err;
+	enum sn_grade worst;
+
+	if (sn_check_ctx_init(&ctx, cfg, a->node, &err)) {
+		snctl_log(LOG_ERR, "%s: %s: nothing checked", a->node, err.msg);
+		return HEALTH_EXIT_USAGE;
+	}
+	sn_run_checks(&ctx, sn_check_groups, sn_check_groups_count,
+		      cfg->prolog.check_timeout_s * 1000,
+		      cfg->prolog.timeout_s * 1000, &res);
+	worst = sn_results_worst(&res);
+	results_print(&res);
+	printf("%s: %s: %zu checks, worst %s\n", SNCTL_NAME, a->node,
+	       res.count, sn_grade_name(worst));
+	fflush(stdout);
+	if (sn_drain_reason(&res, cfg->drain_tag, cfg->prolog.drain_on_unknown,
+			    reason, sizeof(reason))) {
+		job.want_drain = 1;
+		slurm_act(&job);
+	} else if (worst == SN_OK || worst == SN_WARN) {
+		slurm_act(&job);
+	} else {
+		snctl_log(LOG_WARNING, "%s: a check could not tell (%s): node left as it is",
+			  a->node, sn_grade_name(worst));
+	}
+	sn_results_free(&res);
+	return grade_exit(worst);
+}
+
+int snctl_health(const struct snctl_global *g, int argc, char **argv)
+{
+	struct health_args a = { .g = *g };
+	struct sn_config *cfg = NULL;
+	int rc;
+
+	if (health_args_parse(argc, argv, &a) || node_default(&a)) {
+		health_usage();
+		return HEALTH_EXIT_USAGE;
+	}
+	if (snctl_config_load(&a.g, &cfg)) {
+		snctl_log(LOG_ERR, "%s: config not loaded: nothing checked, drained or resumed",
+			  a.node);
+		return HEALTH_EXIT_USAGE;
+	}
+	if (!sn_config_find_node(cfg, a.node)) {
+		printf("%s: %s is in no supernode of %s: nothing to do\n",
+		       SNCTL_NAME, a.node, cfg->path);
+		rc = HEALTH_EXIT_OK;
+		goto out;
+	}
+	rc = health_run(&a, cfg);
+out:
+	sn_config_free(cfg);
+	return rc;
+}

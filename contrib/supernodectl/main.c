@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * supernodectl - admin tool of slurm-supernode.
+ *
+ *   supernodectl [--config PATH] report JOBID [--json]
+ *   supernodectl [--config PATH] report --node NAME [--last N] [--json]
+ *   supernodectl [--config PATH] health [--node NAME]
+ *   supernodectl [--config PATH] config validate [FILE]
+ *
+ * main() parses the global options and hands the rest to one command.
+ * Exit 2 on a usage error (health: 4, as the prolog's --check).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "snctl.h"
+
+static const struct snctl_cmd commands[] = {
+	{ "report", snctl_report,
+	  "report JOBID [--json] | report --node NAME [--last N] [--json]" },
+	{ "health", snctl_health, "health [--node NAME]" },
+	{ "config", snctl_config, "config validate [FILE]" },
+};
+
+void snctl_usage(FILE *f)
+{
+	fprintf(f, "usage: %s [--config PATH] COMMAND ...\n", SNCTL_NAME);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "       %s [--config PATH] %s\n", SNCTL_NAME,
+			commands[i].synopsis);
+	fprintf(f,
+		"  report JOBID        every node's record of a job, worst first\n"
+		"  report --node NAME  a node's most recent jobs (--last N, default 10)\n"
+		"  --json              the same as one JSON document\n"
+		"  health              run the prolog's checks on this node (--node NAME,\n"
+		"                      default $SLURMD_NODENAME, else the host name): a CRIT\n"
+		"                      drains, a node drained by us that passes is resumed,\n"
+		"                      anything else is left as it is\n"
+		"  config validate     load supernode.yaml (FILE, else --config) and summarise\n"
+		"  --config PATH       supernode.yaml (default: next to $SLURM_CONF, else %s)\n"
+		"exit: report 0 found, 1 no record; config 0 valid, 1 invalid; 2 usage;\n"
+		"      health 0 ok, 1 warn, 2 crit, 3 unknown, 4 usage/config\n",
+		SN_CONFIG_DEFAULT_PATH);
+}
+
+static const struct snctl_cmd *command_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+/* Global options, up to the command name ("+": stop at the first word). */
+static int global_parse(int argc, char **argv, struct snctl_global *g)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			g->config = optarg;
+			break;
+		case 'h':
+			snctl_usage(stdout);
+			return 1;
+		default:
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct snctl_global g = { 0 };
+	const struct snctl_cmd *cmd;
+	int rc;
+
+	openlog(SNCTL_NAME, LOG_PID, LOG_DAEMON);
+	/* getopt's own messages ("unrecognized option") carry argv[0]. */
+	argv[0] = (char *)SNCTL_NAME;
+	rc = global_parse(argc, argv, &g);
+	if (rc > 0)
+		return SNCTL_EXIT_OK;
+	if (rc < 0 || optind >= argc) {
+		if (rc == 0)
+			snctl_err("no command given");
+		snctl_usage(stderr);
+		return SNCTL_EXIT_USAGE;
+	}
+	cmd = command_find(argv[optind]);
+	if (!cmd) {
+		snctl_err("unknown command '%s'", argv[optind]);
+		snctl_usage(stderr);
+		return SNCTL_EXIT_USAGE;
+	}
+	/* The command parses argv from its own name on; reset getopt. */
+	argv += optind;
+	argc -= optind;
+	argv[0] = (char *)SNCTL_NAME;
+	optind = 0;
+	return cmd->run(&g, argc, argv);
+}

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * supernodectl report JOBID: every node's record of one job, as a table
+ * (header line, one row per node and port/accelerator, worst first, then
+ * the drain reasons and the nodes without a record) or as one JSON
+ * document {job_id, worst, nodes: [records], missing: [...], unreadable:
+ * [...]}.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* Load every <dir>/<job>/<node>.json into set. */
+static void scan_job_dir(struct snctl_set *set, const char *dir, int64_t job)
+{
+	char jobdir[PATH_MAX], path[PATH_MAX], node[256];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(jobdir, sizeof(jobdir), "%s/%lld", dir, (long long)job);
+	d = opendir(jobdir);
+	if (!d) {
+		if (errno != ENOENT)
+			snctl_problem_add(set, jobdir, "cannot list: %s",
+					  strerror(errno));
+		return;
+	}
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (de->d_name[0] == '.' || len <= 5 || len - 5 >= sizeof(node) ||
+		    strcmp(de->d_name + len - 5, ".json"))
+			continue;	/* ".", "..", temporaries, other files */
+		memcpy(node, de->d_name, len - 5);
+		node[len - 5] = '\0';
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", jobdir,
+				     de->d_name) >= sizeof(path) ||
+		    !snctl_node_name_ok(node))
+			continue;
+		if (snctl_record_load(set, path, job, node) < 0)
+			break;
+	}
+	closedir(d);
+}
+
+static bool have_record(const struct snctl_set *set, const char *node)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->recs[i].node, node))
+			return true;
+	return false;
+}
+
+static bool supernode_seen(const struct sn_config *cfg,
+			   const struct snctl_set *set, uint32_t sn)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		const struct sn_node *n = sn_config_find_node(cfg, set->recs[i].node);
+
+		if (n && n->supernode == sn)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The nodes that should have a record and have none: jobs take whole
+ * supernodes, so every member of a supernode that another record names.
+ */
+static json_object *missing_nodes(const struct sn_config *cfg,
+				  const struct snctl_set *set)
+{
+	json_object *a = json_object_new_array();
+
+	for (uint32_t s = 0; a && s < cfg->n_supernodes; s++) {
+		const struct sn_supernode *sn = &cfg->supernodes[s];
+
+		if (!supernode_seen(cfg, set, s))
+			continue;
+		for (size_t k = 0; k < sn->size; k++)
+			if (!have_record(set, sn->members[k]))
+				json_object_array_add(a,
+					json_object_new_string(sn->members[k]));
+	}
+	return a;
+}
+
+static enum snctl_grade set_worst(const struct snctl_set *set)
+{
+	enum snctl_grade w = SNCTL_OK;
+
+	for (size_t i = 0; i < set->n; i++)
+		if (set->recs[i].worst > w)
+			w = set->recs[i].worst;
+	return w;
+}
+
+/* "exit 0", or "exit mixed" when the nodes disagree, "exit ?" if none. */
+static void exit_text(const struct snctl_set *set, char *buf, size_t size)
+{
+	int64_t x = set->recs[0].exit_code;
+
+	for (size_t i = 1; i < set->n; i++)
+		if (set->recs[i].exit_code != x) {
+			snprintf(buf, size, "mixed");
+			return;
+		}
+	if (x == INT64_MIN)
+		snprintf(buf, size, "?");
+	else
+		snprintf(buf, size, "%lld", (long long)x);
+}
+
+static void header_print(const struct report_args *a,
+			 const struct snctl_set *set, size_t n_missing)
+{
+	int64_t start = INT64_MAX, end = 0;
+	char s[48], e[48], d[32], x[32], nodes[48];
+
+	for (size_t i = 0; i < set->n; i++) {
+		if (set->recs[i].start > 0 && set->recs[i].start < start)
+			start = set->recs[i].start;
+		if (set->recs[i].end > end)
+			end = set->recs[i].end;
+	}
+	if (start == INT64_MAX)
+		start = 0;
+	snctl_fmt_time(start, s, sizeof(s));
+	snctl_fmt_time(end, e, sizeof(e));
+	snctl_fmt_duration(start && end ? end - start : -1, d, sizeof(d));
+	exit_text(set, x, sizeof(x));
+	if (n_missing)
+		snprintf(nodes, sizeof(nodes), "%zu of %zu", set->n,
+			 set->n + n_missing);
+	else
+		snprintf(nodes, sizeof(nodes), "%zu", set->n);
+	printf("job %lld  user %s  start %s  end %s  duration %s  exit %s  nodes %s  worst %s\n",
+	       (long long)a->job, set->recs[0].user[0] ? set->recs[0].user : "?",
+	       s, e, d, x, nodes, snctl_grade_name(set_worst(set)));
+}
+
+static int rec_by_node(const void *pa, const void *pb)
+{
+	const struct snctl_record *a = pa, *b = pb;
+
+	if (a->worst != b->worst)
+		return a->worst > b->worst ? -1 : 1;
+	return strcmp(a->node, b->node);
+}
+
+static void footer_print(const struct snctl_set *set, json_object *missing)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (set->recs[i].drain_reason)
+			printf("drained: %s: %s\n", set->recs[i].node,
+			       set->recs[i].drain_reason);
+	for (size_t i = 0; i < json_object_array_length(missing); i++)
+		printf("missing: %s: no readable record\n",
+		       json_object_get_string(json_object_array_get_idx(missing, i)));
+}
+
+static int table_print(const struct report_args *a,
+		       const struct snctl_set *set, json_object *missing)
+{
+	struct report_rows rows = { 0 };
+	int rc = SNCTL_EXIT_OK;
+
+	for (size_t i = 0; i < set->n; i++)
+		if (report_rows_add(&rows, &set->recs[i])) {
+			snctl_err("out of memory");
+			rc = SNCTL_EXIT_NOTFOUND;
+			goto out;
+		}
+	report_rows_sort(&rows);
+	header_print(a, set, json_object_array_length(missing));
+	report_rows_print(stdout, &rows);
+	footer_print(set, missing);
+out:
+	report_rows_free(&rows);
+	return rc;
+}
+
+static void json_print(const struct report_args *a,
+		       const struct snctl_set *set, json_object *missing)
+{
+	json_object *doc = json_object_new_object();
+	json_object *nodes = json_object_new_array();
+
+	for (size_t i = 0; i < set->n; i++)
+		json_object_array_add(nodes, json_object_get(set->recs[i].doc));
+	json_object_object_add(doc, "job_id", json_object_new_int64(a->job));
+	json_object_object_add(doc, "worst",
+			       json_object_new_string(snctl_grade_name(set_worst(set))));
+	json_object_object_add(doc, "nodes", nodes);
+	json_object_object_add(doc, "missing", json_object_get(missing));
+	json_object_object_add(doc, "unreadable", report_problems_json(set));
+	snctl_json_print(doc);
+	json_object_put(doc);
+}
+
+int report_job(const struct report_args *a, const struct sn_config *cfg)
+{
+	struct snctl_set set = { 0 };
+	json_object *missing = NULL;
+	size_t ndirs = 0;
+	char **dirs;
+	int rc = SNCTL_EXIT_NOTFOUND;
+
+	dirs = snctl_record_dirs(cfg, NULL, &ndirs);
+	if (!dirs)
+		return SNCTL_EXIT_USAGE;
+	for (size_t i = 0; i < ndirs && !set.truncated; i++)
+		scan_job_dir(&set, dirs[i], a->job);
+	report_problems_print(&set);
+	if (!set.n) {
+		snctl_err("no record of job %lld in %s", (long long)a->job,
+			  cfg->epilog.record_dir);
+		goto out;
+	}
+	qsort(set.recs, set.n, sizeof(*set.recs), rec_by_node);
+	missing = missing_nodes(cfg, &set);
+	if (a->json) {
+		json_print(a, &set, missing);
+		rc = SNCTL_EXIT_OK;
+	} else {
+		rc = table_print(a, &set, missing);
+	}
+out:
+	json_object_put(missing);
+	snctl_strv_free(dirs, ndirs);
+	snctl_set_free(&set);
+	return rc;
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * supernode-epilog - slurmd's Epilog=.  From the prolog's baseline it
+ * records what happened on this node during the job: counter deltas of
+ * every fabric port and accelerator, the Xid events logged since the job
+ * started, a verdict per threshold; it writes record_dir/<jobid>/<node>.json
+ * atomically, updates the Prometheus textfile, and drains the node (tagged
+ * reason) when a verdict is CRIT.
+ *
+ *   supernode-epilog [--config PATH] [--node NAME]
+ *
+ * It always exits 0: a non-zero Epilog makes Slurm drain the node with
+ * "Epilog error", and our own precise reason must be the one that stays.
+ * Everything is bounded by epilog.timeout (snapshot in a child, an alarm one
+ * second after the budget).
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <slurm/slurm.h>
+
+#include "sn_baseline.h"
+#include "sn_drain.h"
+#include "sn_file.h"
+#include "sn_log.h"
+#include "sn_number.h"
+#include "sn_promfile.h"
+#include "sn_record.h"
+#include "sn_runner.h"
+
+#define SN_EPILOG_NAME "supernode-epilog"
+
+struct epilog_job {
+	uint32_t id;
+	const char *node;
+	const char *user;
+	bool has_exit;
+	int exit_code;
+};
+
+static int job_read(struct epilog_job *job, const char *node_arg)
+{
+	const char *s = getenv("SLURM_JOB_ID");
+	const char *ec = getenv("SLURM_JOB_EXIT_CODE2");	/* "exit:signal" */
+	long long v;
+
+	if (!s || !sn_number_parse(s, &v) || v < 1 || v > 0xfffffff0LL)
+		return -1;
+	job->id = (uint32_t)v;
+	job->node = node_arg ? node_arg : getenv("SLURMD_NODENAME");
+	job->user = getenv("SLURM_JOB_USER");
+	if (ec) {
+		char num[16];
+
+		snprintf(num, sizeof(num), "%.*s", (int)strcspn(ec, ":"), ec);
+		job->has_exit = sn_number_parse(num, &v);
+		job->exit_code = (int)v;
+	}
+	return job->node && *job->node ? 0 : -1;
+}
+
+/* record_dir/<jobid>/<node>.json, atomically; never drains on failure. */
+static int record_write(const struct sn_check_ctx *ctx,
+			const struct sn_config *cfg,
+			const struct epilog_job *job, json_object *record)
+{
+	char dir[PATH_MAX], path[PATH_MAX], base[PATH_MAX];
+	struct sn_error err;
+	const char *text;
+
+	if (sn_path_expand(cfg->epilog.record_dir, job->node, job->node, base,
+			   sizeof(base)) ||
+	    (size_t)snprintf(dir, sizeof(dir), "%s/%u", base, job->id) >= sizeof(dir) ||
+	    (size_t)snprintf(path, sizeof(path), "%s/%s.json", dir, job->node) >=
+		    sizeof(path)) {
+		sn_log(LOG_ERR, "job %u: epilog.record_dir: path too long", job->id);
+		return -1;
+	}
+	(void)ctx;
+	text = json_object_to_json_string_ext(record, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (sn_mkdir_p(dir, 0755, &err) ||
+	    sn_file_write_atomic(path, text, strlen(text), 0644, &err)) {
+		sn_log(LOG_ERR, "job %u: record not written (the node is not drained for it): %s",
+		       job->id, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static void node_drain(const char *node, const char *reason, const char *tag)
+{
+	struct sn_error err;
+
+	slurm_init(NULL);
+	switch (sn_node_drain(node, reason, tag, &err)) {
+	case SN_DRAIN_DONE:
+		sn_log(LOG_ERR, "drained %s: %s", node, reason);
+		break;
+	case SN_DRAIN_OURS_ALREADY:
+		sn_log(LOG_ERR, "%s already drained by us; would add: %s", node, reason);
+		break;
+	case SN_DRAIN_FOREIGN:
+		sn_log(LOG_ERR, "%s is drained or down by someone else: left as it is; would drain: %s",
+		       node, reason);
+		break;
+	default:
+		sn_log(LOG_ERR, "could not drain %s (%s): %s", node, err.msg, reason);
+		break;
+	}
+}
+
+static json_object *end_snapshot(const struct sn_check_ctx *ctx,
+				 uint32_t job_id, uint32_t timeout_ms)
+{
+	struct sn_error err;
+	json_object *end = NULL;
+	size_t len = 0;
+	char *doc = sn_baseline_snapshot(ctx, job_id, timeout_ms, &len, &err);
+
+	if (!doc) {
+		sn_log(LOG_WARNING, "job %u: end counters not read: %s", job_id, err.msg);
+		return NULL;
+	}
+	if (sn_baseline_parse(doc, len, 0, &end) != SN_BASELINE_OK)
+		end = NULL;
+	free(doc);
+	return end;
+}
+
+static void epilog_run(const struct sn_config *cfg, const struct epilog_job *job)
+{
+	const struct sn_node *sn = sn_config_find_node(cfg, job->node);
+	struct sn_record_input in = { 0 };
+	json_object *baseline = NULL, *end = NULL, *xids = NULL, *record;
+	char path[PATH_MAX], reason[SN_REASON_MAX + 1], prom[PATH_MAX];
+	struct sn_check_ctx ctx;
+	struct sn_error err;
+	size_t dropped = 0;
+	const char *drain;
+
+	if (sn_check_ctx_init(&ctx, cfg, job->node, &err)) {
+		sn_log(LOG_ERR, "job %u: %s: nothing recorded", job->id, err.msg);
+		return;
+	}
+	sn_baseline_path(&ctx, job->id, path, sizeof(path));
+	in.baseline_status = sn_baseline_load(path, job->id, &baseline);
+	if (in.baseline_status != SN_BASELINE_OK)
+		sn_log(LOG_WARNING, "job %u: baseline %s (%s): deltas unknown, no drain",
+		       job->id, sn_baseline_status_name(in.baseline_status), path);
+	end = end_snapshot(&ctx, job->id, cfg->epilog.timeout_s * 1000 / 2);
+	if (in.baseline_status == SN_BASELINE_OK)
+		in.xid_rc = sn_record_collect_xids(cfg, ctx.kmsg, baseline, end,
+						   &xids, &dropped);
+	in.job_id = job->id;
+	in.user = job->user;
+	in.node = job->node;
+	in.supernode = sn ? cfg->supernodes[sn->supernode].name : NULL;
+	in.has_exit_code = job->has_exit;
+	in.exit_code = job->exit_code;
+	in.end_time = (int64_t)time(NULL);
+	in.baseline = baseline;
+	in.end = end;
+	in.xid_events = xids;
+	in.xid_dropped = dropped;
+	record = sn_record_build(cfg, &in);
+	if (!record) {
+		sn_log(LOG_ERR, "job %u: cannot build the record", job->id);
+		goto out;
+	}
+	drain = json_object_get_string(json_object_object_get(record, "drain_reason"));
+	if (drain)
+		sn_record_drain_reason(record, cfg->drain_tag, reason, sizeof(reason));
+	record_write(&ctx, cfg, job, record);
+	if (cfg->epilog.textfile_dir &&
+	    (sn_path_expand(cfg->epilog.textfile_dir, job->node, job->node, prom,
+			    sizeof(prom)) ||
+	     sn_mkdir_p(prom, 0755, &err) ||
+	     sn_promfile_update(prom, end, record, in.end_time, &err)))
+		sn_log(LOG_WARNING, "job %u: Prometheus textfile not updated: %s",
+		       job->id, err.msg);
+	if (drain)
+		node_drain(job->node, reason, cfg->drain_tag);
+	unlink(path);	/* the baseline has served */
+	json_object_put(record);
+out:
+	json_object_put(baseline);
+	json_object_put(end);
+	json_object_put(xids);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "node", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char config_path[PATH_MAX];
+	const char *node = NULL, *spank = getenv("SPANK_SUPERNODE");
+	struct epilog_job job = { 0 };
+	struct sn_config *cfg;
+	struct sn_error err;
+	int c;
+
+	sn_log_open(SN_EPILOG_NAME);
+	sn_config_default_path(config_path, sizeof(config_path));
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'c')
+			snprintf(config_path, sizeof(config_path), "%s", optarg);
+		else if (c == 'n')
+			node = optarg;
+		else
+			return 0;	/* never fail the Epilog: see the top */
+	}
+	if (job_read(&job, node)) {
+		sn_log(LOG_ERR, "SLURM_JOB_ID or SLURMD_NODENAME missing: not run by slurmd?");
+		return 0;
+	}
+	cfg = sn_config_load(config_path, &err);
+	if (!cfg) {
+		sn_log(LOG_ERR, "job %u: config not loaded, nothing recorded or drained: %s",
+		       job.id, err.msg);
+		return 0;
+	}
+	if ((spank && *spank) || cfg->prolog.all_jobs) {
+		alarm(cfg->epilog.timeout_s + 1);
+		epilog_run(cfg, &job);
+	}
+	sn_config_free(cfg);
+	return 0;
+}

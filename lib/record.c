@@ -1,0 +1,814 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The epilog's per-job record (schema in sn_record.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sn_baseline.h"
+#include "sn_delta.h"
+#include "sn_drain.h"
+#include "sn_file.h"
+#include "sn_kmsg.h"
+#include "sn_record.h"
+
+#define DEFAULT_TAG "supernode:"
+
+/* Everything one build needs, passed along instead of many arguments. */
+struct build {
+	const struct sn_config *cfg;
+	const struct sn_record_input *in;
+	const char *why_no_baseline;	/* NULL when the baseline is OK */
+	enum sn_baseline_status status;	/* as judged here */
+	int64_t start;			/* baseline time */
+	json_object *verdicts;
+	int bad;			/* out of memory somewhere */
+};
+
+static int put(json_object *obj, const char *key, json_object *val)
+{
+	if (json_object_object_add(obj, key, val)) {
+		json_object_put(val);
+		return -1;
+	}
+	return 0;
+}
+
+static int append(json_object *arr, json_object *val)
+{
+	if (!val || json_object_array_add(arr, val)) {
+		json_object_put(val);
+		return -1;
+	}
+	return 0;
+}
+
+static json_object *str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+/* o[key] when o is an object and the member has type t, else NULL. */
+static json_object *get_typed(const json_object *o, const char *key,
+			      json_type t)
+{
+	json_object *v = NULL;
+
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, t))
+		return NULL;
+	return v;
+}
+
+const char *sn_baseline_status_name(enum sn_baseline_status s)
+{
+	switch (s) {
+	case SN_BASELINE_OK:
+		return "ok";
+	case SN_BASELINE_MISSING:
+		return "missing";
+	case SN_BASELINE_CORRUPT:
+		break;
+	}
+	return "corrupt";
+}
+
+static bool baseline_valid(const json_object *doc, uint32_t job_id)
+{
+	json_object *schema = get_typed(doc, "schema", json_type_int);
+	json_object *job = get_typed(doc, "job_id", json_type_int);
+
+	if (!schema || json_object_get_int64(schema) != SN_BASELINE_SCHEMA ||
+	    !get_typed(doc, "time", json_type_int) ||
+	    !get_typed(doc, "ports", json_type_object))
+		return false;
+	return !job_id || (job && json_object_get_int64(job) == job_id);
+}
+
+enum sn_baseline_status sn_baseline_parse(const char *text, size_t len,
+					  uint32_t job_id, json_object **out)
+{
+	json_tokener *tok = json_tokener_new_ex(32);
+	json_object *doc = NULL;
+	size_t used;
+
+	*out = NULL;
+	if (!tok || len > SN_BASELINE_MAX_BYTES)
+		goto cleanup;
+	doc = json_tokener_parse_ex(tok, text, (int)len);
+	if (json_tokener_get_error(tok) != json_tokener_success)
+		goto cleanup;
+	used = json_tokener_get_parse_end(tok);
+	while (used < len && isspace((unsigned char)text[used]))
+		used++;
+	if (used != len || !baseline_valid(doc, job_id))
+		goto cleanup;
+	*out = doc;
+	doc = NULL;
+cleanup:
+	json_object_put(doc);
+	if (tok)
+		json_tokener_free(tok);
+	return *out ? SN_BASELINE_OK : SN_BASELINE_CORRUPT;
+}
+
+enum sn_baseline_status sn_baseline_load(const char *path, uint32_t job_id,
+					 json_object **out)
+{
+	enum sn_baseline_status st = SN_BASELINE_CORRUPT;
+	char *buf = NULL;
+	long len;
+
+	*out = NULL;
+	len = sn_file_read(path, SN_BASELINE_MAX_BYTES + 1, &buf);
+	if (len < 0) {
+		if (errno == ENOENT)
+			st = SN_BASELINE_MISSING;
+		goto cleanup;
+	}
+	if ((size_t)len <= SN_BASELINE_MAX_BYTES)
+		st = sn_baseline_parse(buf, (size_t)len, job_id, out);
+cleanup:
+	free(buf);
+	return st;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The keys of a and b (either may be NULL), sorted, without duplicates,
+ * at most max.  The strings belong to the objects.  Returns the count.
+ */
+static size_t keys_union(const json_object *a, const json_object *b,
+			 const char **out, size_t max)
+{
+	const json_object *objs[2] = { a, b };
+	size_t n = 0, u = 0;
+
+	for (int i = 0; i < 2; i++) {
+		if (!objs[i] || !json_object_is_type(objs[i], json_type_object))
+			continue;
+		json_object_object_foreach((json_object *)objs[i], key, val) {
+			(void)val;
+			if (n >= max)
+				break;
+			out[n++] = key;
+		}
+	}
+	qsort(out, n, sizeof(*out), cmp_str);
+	for (size_t i = 0; i < n; i++)
+		if (!u || strcmp(out[u - 1], out[i]))
+			out[u++] = out[i];
+	return u;
+}
+
+static const char *grade_of(const struct sn_threshold *t, uint64_t v)
+{
+	if (t->has_crit && v >= t->crit)
+		return "CRIT";
+	if (t->has_warn && v >= t->warn)
+		return "WARN";
+	return "OK";
+}
+
+static json_object *limit_json(bool has, uint64_t v)
+{
+	return has ? json_object_new_uint64(v) : NULL;
+}
+
+/* A verdict for a known delta of a counter that has a threshold. */
+static void judge(struct build *b, const char *counter, const char *device,
+		  uint64_t v)
+{
+	const struct sn_threshold *t = sn_threshold_find(&b->cfg->epilog, counter);
+	json_object *o;
+
+	if (!t)
+		return;
+	if (!(o = json_object_new_object())) {
+		b->bad = 1;
+		return;
+	}
+	b->bad |= put(o, "counter", json_object_new_string(counter));
+	b->bad |= put(o, "device", json_object_new_string(device));
+	b->bad |= put(o, "delta", json_object_new_uint64(v));
+	b->bad |= put(o, "warn", limit_json(t->has_warn, t->warn));
+	b->bad |= put(o, "crit", limit_json(t->has_crit, t->crit));
+	b->bad |= put(o, "grade", json_object_new_string(grade_of(t, v)));
+	b->bad |= append(b->verdicts, o);
+}
+
+/* Put one delta into deltas/unknown (and judge it when known). */
+static void add_delta(struct build *b, json_object *deltas, json_object *unknown,
+		      const char *name, const char *device, struct sn_delta d)
+{
+	if (json_object_object_get_ex(deltas, name, NULL))
+		return;		/* counters/ wins over hw_counters/ */
+	if (!d.known) {
+		b->bad |= put(deltas, name, NULL);
+		b->bad |= put(unknown, name, json_object_new_string(d.why_unknown));
+		return;
+	}
+	b->bad |= put(deltas, name, json_object_new_uint64(d.value));
+	judge(b, name, device, d.value);
+}
+
+static struct sn_delta no_baseline(const struct build *b)
+{
+	struct sn_delta d = { false, 0, b->why_no_baseline };
+
+	return d;
+}
+
+/* Deltas of one counters group ("counters" or "hw_counters"). */
+static void port_group(struct build *b, const json_object *sp,
+		       const json_object *ep, const char *group,
+		       const char *device, json_object *deltas,
+		       json_object *unknown)
+{
+	json_object *sm = get_typed(sp, group, json_type_object);
+	json_object *em = get_typed(ep, group, json_type_object);
+	const char **names = calloc(SN_RECORD_MAX_COUNTERS, sizeof(*names));
+	size_t n;
+
+	if (!names) {
+		b->bad = 1;
+		return;
+	}
+	n = keys_union(b->why_no_baseline ? NULL : sm, em, names,
+		       SN_RECORD_MAX_COUNTERS);
+	for (size_t i = 0; i < n; i++)
+		add_delta(b, deltas, unknown, names[i], device,
+			  b->why_no_baseline ? no_baseline(b) :
+			  sn_delta_counter(names[i], sm, em));
+	free(names);
+}
+
+/* A counter delta from the deltas map (x word size), as JSON or null. */
+static json_object *moved(const json_object *deltas, const char *name,
+			  uint64_t *bytes, bool *known)
+{
+	struct sn_sample s = sn_sample_get(deltas, name);
+	struct sn_delta d = { s.state == SN_SAMPLE_OK, s.value, "unknown" };
+
+	d = sn_delta_bytes(name, d);
+	*known = d.known;
+	*bytes = d.value;
+	return d.known ? json_object_new_uint64(d.value) : NULL;
+}
+
+static json_object *gbps(const struct build *b, bool known, uint64_t bytes)
+{
+	int64_t secs = b->in->end_time - b->start;
+
+	if (!known || b->why_no_baseline || secs <= 0)
+		return NULL;
+	return json_object_new_double((double)bytes * 8.0 / (double)secs / 1e9);
+}
+
+static void port_traffic(struct build *b, json_object *o, json_object *deltas)
+{
+	uint64_t tx, rx, n;
+	bool ktx, krx, k;
+
+	b->bad |= put(o, "bytes_sent", moved(deltas, "port_xmit_data", &tx, &ktx));
+	b->bad |= put(o, "bytes_received", moved(deltas, "port_rcv_data", &rx, &krx));
+	b->bad |= put(o, "packets_sent", moved(deltas, "port_xmit_packets", &n, &k));
+	b->bad |= put(o, "packets_received",
+		      moved(deltas, "port_rcv_packets", &n, &k));
+	b->bad |= put(o, "mean_tx_gbps", gbps(b, ktx, tx));
+	b->bad |= put(o, "mean_rx_gbps", gbps(b, krx, rx));
+}
+
+static json_object *link_layer(const json_object *sp, const json_object *ep)
+{
+	json_object *v = get_typed(ep, "link_layer", json_type_string);
+
+	if (!v)
+		v = get_typed(sp, "link_layer", json_type_string);
+	return v ? json_object_new_string(json_object_get_string(v)) : NULL;
+}
+
+static json_object *port_entry(struct build *b, const char *key,
+			       const json_object *sp, const json_object *ep)
+{
+	json_object *o = json_object_new_object();
+	json_object *deltas = json_object_new_object();
+	json_object *unknown = json_object_new_object();
+	const char *slash = strrchr(key, '/');
+	char dev[SN_DEVICE_MAX];
+
+	if (!o || !deltas || !unknown)
+		goto oom;
+	snprintf(dev, sizeof(dev), "%.*s", slash ? (int)(slash - key) : (int)strlen(key),
+		 key);
+	b->bad |= put(o, "device", json_object_new_string(dev));
+	b->bad |= put(o, "port", slash ? json_object_new_int64(strtol(slash + 1, NULL, 10))
+				       : NULL);
+	b->bad |= put(o, "link_layer", link_layer(sp, ep));
+	port_group(b, sp, ep, "counters", key, deltas, unknown);
+	port_group(b, sp, ep, "hw_counters", key, deltas, unknown);
+	b->bad |= put(o, "deltas", json_object_get(deltas));
+	b->bad |= put(o, "unknown", unknown);
+	port_traffic(b, o, deltas);
+	json_object_put(deltas);
+	return o;
+oom:
+	json_object_put(o);
+	json_object_put(deltas);
+	json_object_put(unknown);
+	b->bad = 1;
+	return NULL;
+}
+
+static json_object *ports_json(struct build *b)
+{
+	json_object *sports = get_typed(b->in->baseline, "ports", json_type_object);
+	json_object *eports = get_typed(b->in->end, "ports", json_type_object);
+	const char **keys = calloc(2 * SN_RECORD_MAX_PORTS, sizeof(*keys));
+	json_object *arr = json_object_new_array();
+	size_t n;
+
+	if (!keys || !arr)
+		goto oom;
+	if (b->why_no_baseline)
+		sports = NULL;
+	n = keys_union(sports, eports, keys, 2 * SN_RECORD_MAX_PORTS);
+	for (size_t i = 0; i < n && i < SN_RECORD_MAX_PORTS; i++) {
+		json_object *sp = NULL, *ep = NULL;
+
+		if (sports)
+			json_object_object_get_ex(sports, keys[i], &sp);
+		if (eports)
+			json_object_object_get_ex(eports, keys[i], &ep);
+		b->bad |= append(arr, port_entry(b, keys[i], sp, ep));
+	}
+	free(keys);
+	return arr;
+oom:
+	free(keys);
+	json_object_put(arr);
+	b->bad = 1;
+	return NULL;
+}
+
+static json_object *accel_devices(const json_object *snap)
+{
+	return get_typed(get_typed(snap, "accelerators", json_type_object),
+			 "devices", json_type_object);
+}
+
+static json_object *accel_entry(struct build *b, const char *bus,
+				const json_object *sd, const json_object *ed)
+{
+	json_object *o = json_object_new_object();
+	json_object *deltas = json_object_new_object();
+	json_object *unknown = json_object_new_object();
+	json_object *idx = get_typed(ed, "index", json_type_int);
+
+	if (!o || !deltas || !unknown)
+		goto oom;
+	if (!idx)
+		idx = get_typed(sd, "index", json_type_int);
+	b->bad |= put(o, "bus_id", json_object_new_string(bus));
+	b->bad |= put(o, "index", idx ? json_object_new_int64(json_object_get_int64(idx))
+				      : NULL);
+	for (size_t i = 0; i < SN_ACCEL_DELTA_COUNT; i++) {
+		const char *name = sn_accel_delta_names[i];
+		struct sn_delta d;
+
+		if (!sn_delta_accel(name, b->why_no_baseline ? NULL : sd, ed, &d))
+			continue;
+		add_delta(b, deltas, unknown, name, bus,
+			  b->why_no_baseline ? no_baseline(b) : d);
+	}
+	b->bad |= put(o, "deltas", deltas);
+	b->bad |= put(o, "unknown", unknown);
+	return o;
+oom:
+	json_object_put(o);
+	json_object_put(deltas);
+	json_object_put(unknown);
+	b->bad = 1;
+	return NULL;
+}
+
+static json_object *accels_json(struct build *b)
+{
+	json_object *sdevs = b->why_no_baseline ? NULL : accel_devices(b->in->baseline);
+	json_object *edevs = accel_devices(b->in->end);
+	const char **keys = calloc(2 * SN_RECORD_MAX_ACCEL, sizeof(*keys));
+	json_object *arr = json_object_new_array();
+	size_t n;
+
+	if (!keys || !arr)
+		goto oom;
+	n = keys_union(sdevs, edevs, keys, 2 * SN_RECORD_MAX_ACCEL);
+	for (size_t i = 0; i < n && i < SN_RECORD_MAX_ACCEL; i++)
+		b->bad |= append(arr, accel_entry(b, keys[i],
+						  get_typed(sdevs, keys[i], json_type_object),
+						  get_typed(edevs, keys[i], json_type_object)));
+	free(keys);
+	return arr;
+oom:
+	free(keys);
+	json_object_put(arr);
+	b->bad = 1;
+	return NULL;
+}
+
+static const char *str_of(const json_object *o, const char *key);
+
+static void xid_verdict(struct build *b, const json_object *ev)
+{
+	json_object *sev = get_typed(ev, "severity", json_type_string);
+	json_object *bus = get_typed(ev, "bus_id", json_type_string);
+	json_object *xid = get_typed(ev, "xid", json_type_int);
+	json_object *meaning = get_typed(ev, "meaning", json_type_string);
+	const char *s = sev ? json_object_get_string(sev) : "";
+	json_object *o;
+
+	if (strcmp(s, "warn") && strcmp(s, "drain"))
+		return;
+	if (!(o = json_object_new_object())) {
+		b->bad = 1;
+		return;
+	}
+	b->bad |= put(o, "counter", json_object_new_string("xid"));
+	b->bad |= put(o, "device", json_object_new_string(bus ? json_object_get_string(bus) : "?"));
+	b->bad |= put(o, "delta", json_object_new_int(1));
+	b->bad |= put(o, "warn", NULL);
+	b->bad |= put(o, "crit", NULL);
+	b->bad |= put(o, "grade", json_object_new_string(strcmp(s, "drain") ? "WARN" : "CRIT"));
+	b->bad |= put(o, "xid", json_object_new_int64(xid ? json_object_get_int64(xid) : 0));
+	b->bad |= put(o, "meaning", str_or_null(meaning ? json_object_get_string(meaning) : NULL));
+	b->bad |= put(o, "kind", json_object_new_string(str_of(ev, "kind")));
+	b->bad |= append(b->verdicts, o);
+}
+
+static json_object *xids_json(struct build *b)
+{
+	json_object *arr = json_object_new_array();
+	const json_object *in = b->in->xid_events;
+	size_t n;
+
+	if (!arr || b->why_no_baseline || !in ||
+	    !json_object_is_type(in, json_type_array))
+		return arr;
+	n = json_object_array_length(in);
+	for (size_t i = 0; i < n && i < SN_RECORD_MAX_XID; i++) {
+		json_object *ev = json_object_array_get_idx(in, i), *copy = NULL;
+
+		if (json_object_deep_copy(ev, &copy, NULL)) {
+			b->bad = 1;
+			continue;
+		}
+		b->bad |= append(arr, copy);
+	}
+	return arr;
+}
+
+static const char *xid_scan_text(const struct build *b, char *buf, size_t size)
+{
+	int rc = b->in->xid_rc;
+
+	if (b->why_no_baseline)
+		return "no baseline";
+	if (rc == -ENODATA)
+		return "no log position in the baseline";
+	if (rc < 0) {
+		snprintf(buf, size, "not read: %s", strerror(-rc));
+		return buf;
+	}
+	if (rc & SN_KMSG_LOST)
+		return "records lost before they were read";
+	if (rc & SN_KMSG_RESTARTED)
+		return "log restarted since the baseline (reboot?)";
+	if (rc & SN_KMSG_MORE)
+		return "stopped at a bound: more records than read";
+	return "ok";
+}
+
+static const char *worst_of(const json_object *verdicts)
+{
+	const char *worst = "OK";
+	size_t n = json_object_array_length(verdicts);
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *g = get_typed(json_object_array_get_idx(verdicts, i),
+					   "grade", json_type_string);
+		const char *s = g ? json_object_get_string(g) : "";
+
+		if (!strcmp(s, "CRIT"))
+			return "CRIT";
+		if (!strcmp(s, "WARN"))
+			worst = "WARN";
+	}
+	return worst;
+}
+
+static void header(struct build *b, json_object *rec)
+{
+	const struct sn_record_input *in = b->in;
+	char buf[160];
+
+	b->bad |= put(rec, "schema", json_object_new_int(SN_RECORD_SCHEMA));
+	b->bad |= put(rec, "job_id", json_object_new_int64(in->job_id));
+	b->bad |= put(rec, "user", str_or_null(in->user));
+	b->bad |= put(rec, "node", str_or_null(in->node));
+	b->bad |= put(rec, "supernode", str_or_null(in->supernode));
+	b->bad |= put(rec, "start", b->why_no_baseline ? NULL :
+		      json_object_new_int64(b->start));
+	b->bad |= put(rec, "end", json_object_new_int64(in->end_time));
+	b->bad |= put(rec, "exit_code", in->has_exit_code ?
+		      json_object_new_int(in->exit_code) : NULL);
+	b->bad |= put(rec, "baseline", json_object_new_string(
+			      sn_baseline_status_name(b->status)));
+	b->bad |= put(rec, "xid_scan", json_object_new_string(
+			      xid_scan_text(b, buf, sizeof(buf))));
+}
+
+static void setup(struct build *b, const struct sn_config *cfg,
+		  const struct sn_record_input *in)
+{
+	json_object *t;
+
+	memset(b, 0, sizeof(*b));
+	b->cfg = cfg;
+	b->in = in;
+	b->status = in->baseline_status;
+	if (b->status == SN_BASELINE_OK &&
+	    (!in->baseline || !baseline_valid(in->baseline, 0)))
+		b->status = SN_BASELINE_CORRUPT;
+	if (b->status == SN_BASELINE_MISSING)
+		b->why_no_baseline = "baseline missing";
+	else if (b->status != SN_BASELINE_OK)
+		b->why_no_baseline = "baseline corrupt";
+	t = get_typed(in->baseline, "time", json_type_int);
+	b->start = t ? json_object_get_int64(t) : 0;
+}
+
+json_object *sn_record_build(const struct sn_config *cfg,
+			     const struct sn_record_input *in)
+{
+	json_object *rec = json_object_new_object(), *xids;
+	char reason[SN_REASON_MAX + 1];
+	struct build b;
+
+	setup(&b, cfg, in);
+	if (!rec || !(b.verdicts = json_object_new_array()))
+		goto fail;
+	header(&b, rec);
+	b.bad |= put(rec, "ports", ports_json(&b));
+	b.bad |= put(rec, "accelerators", accels_json(&b));
+	xids = xids_json(&b);
+	for (size_t i = 0; xids && i < json_object_array_length(xids); i++)
+		xid_verdict(&b, json_object_array_get_idx(xids, i));
+	b.bad |= put(rec, "xid_events", xids);
+	b.bad |= put(rec, "xid_events_dropped",
+		     json_object_new_uint64(b.why_no_baseline ? 0 : in->xid_dropped));
+	b.bad |= put(rec, "verdicts", json_object_get(b.verdicts));
+	b.bad |= put(rec, "worst", json_object_new_string(worst_of(b.verdicts)));
+	sn_record_drain_reason(rec, cfg->drain_tag ? cfg->drain_tag : DEFAULT_TAG,
+			       reason, sizeof(reason));
+	b.bad |= put(rec, "drain_reason", reason[0] ? json_object_new_string(reason)
+						    : NULL);
+	if (b.bad)
+		goto fail;
+	json_object_put(b.verdicts);
+	return rec;
+fail:
+	json_object_put(b.verdicts);
+	json_object_put(rec);
+	return NULL;
+}
+
+/* --- Xid events ------------------------------------------------------- */
+
+static const char *action_name(enum sn_xid_action a)
+{
+	return a == SN_XID_ACTION_DRAIN ? "drain" :
+	       a == SN_XID_ACTION_WARN ? "warn" : "record";
+}
+
+static const struct sn_xid_override *xid_override(const struct sn_config *cfg,
+						  unsigned xid)
+{
+	for (size_t i = 0; i < cfg->epilog.n_xid; i++)
+		if (cfg->epilog.xid[i].xid == xid)
+			return &cfg->epilog.xid[i];
+	return NULL;
+}
+
+/* Xid 63: drain when the end snapshot shows a pending or failed remap. */
+static const char *remap_decide(const json_object *end, const char *bus,
+				const char **meaning)
+{
+	json_object *rr = get_typed(get_typed(accel_devices(end), bus,
+					      json_type_object),
+				    "remapped_rows", json_type_object);
+	json_object *f = get_typed(rr, "failure", json_type_boolean);
+	json_object *p = get_typed(rr, "pending", json_type_boolean);
+
+	if (f && json_object_get_boolean(f)) {
+		*meaning = "row remap failure: RMA";
+		return "drain";
+	}
+	if (p && json_object_get_boolean(p)) {
+		*meaning = "row remap pending: reset the GPU";
+		return "drain";
+	}
+	return "record";
+}
+
+json_object *sn_record_xid_event(const struct sn_config *cfg,
+				 const struct sn_xid_event *ev,
+				 const json_object *end)
+{
+	const struct sn_xid_info *info = sn_xid_event_info(ev);
+	const struct sn_xid_override *ov = NULL;
+	const char *meaning = info->meaning, *sev;
+	json_object *o = json_object_new_object();
+	int bad = 0;
+
+	if (!o)
+		return NULL;
+	if (ev->kind != SN_XID_NVSWITCH)
+		ov = xid_override(cfg, ev->xid);
+	if (ov)
+		sev = action_name(ov->action);
+	else if (info->severity == SN_XID_REMAP)
+		sev = remap_decide(end, ev->busid, &meaning);
+	else
+		sev = sn_xid_severity_name(info->severity);
+	bad |= put(o, "bus_id", json_object_new_string(ev->busid));
+	bad |= put(o, "xid", json_object_new_int64(ev->xid));
+	bad |= put(o, "kind", json_object_new_string(
+			   ev->kind == SN_XID_NVSWITCH ? "sxid" :
+			   ev->kind == SN_XID_OFF_BUS ? "off_bus" : "xid"));
+	bad |= put(o, "severity", json_object_new_string(sev));
+	bad |= put(o, "meaning", json_object_new_string(meaning));
+	bad |= put(o, "text", json_object_new_string(ev->text));
+	if (bad) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+struct xid_walk {
+	const struct sn_config *cfg;
+	const json_object *end;
+	struct sn_xid_scan scan;
+	json_object *events;
+	size_t dropped;
+	uint64_t last_seq;
+};
+
+static int xid_line(const struct sn_kmsg_record *rec, void *arg)
+{
+	struct xid_walk *w = arg;
+	struct sn_xid_event ev;
+
+	w->last_seq = rec->seq;
+	if (sn_xid_scan_line(&w->scan, rec->msg, &ev))
+		return 0;
+	if (json_object_array_length(w->events) >= SN_RECORD_MAX_XID) {
+		w->dropped++;
+		return 0;
+	}
+	if (append(w->events, sn_record_xid_event(w->cfg, &ev, w->end)))
+		w->dropped++;
+	return 0;
+}
+
+int sn_record_collect_xids(const struct sn_config *cfg, const char *kmsg_path,
+			   const json_object *baseline, const json_object *end,
+			   json_object **events, size_t *dropped)
+{
+	json_object *seq = get_typed(baseline, "kmsg_seq", json_type_int);
+	struct xid_walk w = { .cfg = cfg, .end = end };
+	int rc = -ENODATA, flags = 0;
+
+	*dropped = 0;
+	*events = w.events = json_object_new_array();
+	if (!w.events)
+		return -ENOMEM;
+	if (!seq || json_object_get_int64(seq) < 0 || !kmsg_path)
+		return rc;
+	w.last_seq = (uint64_t)json_object_get_int64(seq);
+	for (int call = 0; call < SN_RECORD_KMSG_CALLS; call++) {
+		rc = sn_kmsg_read_since(kmsg_path, w.last_seq, xid_line, &w);
+		if (rc < 0)
+			break;
+		flags |= rc & ~SN_KMSG_MORE;
+		rc = flags | (rc & SN_KMSG_MORE);
+		if (!(rc & SN_KMSG_MORE))
+			break;
+	}
+	*dropped = w.dropped;
+	return rc;
+}
+
+/* --- drain reason ----------------------------------------------------- */
+
+static uint64_t u64_of(const json_object *o, const char *key)
+{
+	json_object *v = get_typed(o, key, json_type_int);
+
+	return v ? sn_sample_get(o, key).value : 0;
+}
+
+static const char *str_of(const json_object *o, const char *key)
+{
+	json_object *v = get_typed(o, key, json_type_string);
+
+	return v ? json_object_get_string(v) : "?";
+}
+
+static bool is_crit(const json_object *v)
+{
+	return !strcmp(str_of(v, "grade"), "CRIT");
+}
+
+static bool is_xid(const json_object *v)
+{
+	return !strcmp(str_of(v, "counter"), "xid");
+}
+
+/* a worse than b: Xid first, then larger delta / crit. */
+static bool worse(const json_object *a, const json_object *b)
+{
+	unsigned __int128 l, r;
+
+	if (is_xid(a) != is_xid(b))
+		return is_xid(a);
+	if (is_xid(a))
+		return false;
+	l = (unsigned __int128)u64_of(a, "delta") * u64_of(b, "crit");
+	r = (unsigned __int128)u64_of(b, "delta") * u64_of(a, "crit");
+	return l > r;
+}
+
+static void format_reason(const json_object *v, const char *tag, char *buf,
+			  size_t size)
+{
+	char counter[64];
+	size_t i;
+
+	if (is_xid(v)) {
+		snprintf(buf, size, "%s %s%llu %s %s", tag,
+			 strcmp(str_of(v, "kind"), "sxid") ? "XID" : "SXID",
+			 (unsigned long long)u64_of(v, "xid"), str_of(v, "device"),
+			 str_of(v, "meaning"));
+		return;
+	}
+	snprintf(counter, sizeof(counter), "%s", str_of(v, "counter"));
+	for (i = 0; counter[i]; i++)
+		counter[i] = (char)toupper((unsigned char)counter[i]);
+	snprintf(buf, size, "%s EPILOG_%s %s +%llu (crit %llu)", tag, counter,
+		 str_of(v, "device"), (unsigned long long)u64_of(v, "delta"),
+		 (unsigned long long)u64_of(v, "crit"));
+}
+
+size_t sn_record_drain_reason(const json_object *record, const char *tag,
+			      char *buf, size_t size)
+{
+	json_object *verdicts = get_typed(record, "verdicts", json_type_array);
+	const json_object *first = NULL;
+	char more[32] = "";
+	size_t n = 0, len;
+
+	if (!size)
+		return 0;
+	if (size > SN_REASON_MAX + 1)
+		size = SN_REASON_MAX + 1;
+	buf[0] = '\0';
+	for (size_t i = 0; verdicts && i < json_object_array_length(verdicts); i++) {
+		json_object *v = json_object_array_get_idx(verdicts, i);
+
+		if (!is_crit(v))
+			continue;
+		n++;
+		if (!first || worse(v, first))
+			first = v;
+	}
+	if (!first)
+		return 0;
+	if (n > 1)
+		snprintf(more, sizeof(more), " (+%zu more)", n - 1);
+	/* The count survives a long first reason: cut the reason instead. */
+	format_reason(first, tag ? tag : DEFAULT_TAG, buf,
+		      strlen(more) < size ? size - strlen(more) : 1);
+	len = strlen(buf);
+	if (len + strlen(more) < size)
+		memcpy(buf + len, more, strlen(more) + 1);
+	for (char *p = buf; *p; p++)
+		if (*p < 0x20 || *p > 0x7e)
+			*p = '?';
+	return n;
+}

@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# supernodectl against record fixtures (tests/unit/fixtures/records) and a
+# fake sysfs tree: exact report tables and JSON values, worst-first order,
+# exit codes, usage errors; health without any slurmctld.
+#   bash tests/supernodectl/test_cli.sh BUILD/contrib/supernodectl/supernodectl
+set -uo pipefail
+CTL=${1:?path of supernodectl}
+SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+REC=$SRC/tests/unit/fixtures/records
+export TZ=UTC
+unset SLURMD_NODENAME
+FAILS=0
+CHECKS=0
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+pass() { CHECKS=$((CHECKS + 1)); echo "ok   - $*"; }
+fail() { CHECKS=$((CHECKS + 1)); FAILS=$((FAILS + 1)); echo "FAIL - $*"; }
+assert_eq() {
+	if [[ $2 == "$3" ]]; then pass "$1"; else
+		fail "$1"; diff <(printf '%s\n' "$2") <(printf '%s\n' "$3") | sed 's/^/       /'; fi
+}
+# run ARGS...: sets OUT, ERR, RC
+run() {
+	"$CTL" "$@" >"$T/out" 2>"$T/err"
+	RC=$?
+	OUT=$(cat "$T/out")
+	ERR=$(cat "$T/err")
+}
+json() { python3 -c "import json,sys; d=json.load(open('$T/out')); print($1)"; }
+
+cat >"$T/sn.yaml" <<YAML
+supernodes:
+  - name: sn01
+    nodes: sna[1-3]
+  - name: sn02
+    nodes: snb[1-3]
+placement:
+  method: feature
+epilog:
+  record_dir: $REC
+YAML
+C=(--config "$T/sn.yaml")
+
+# ---- report JOBID: 4 readable records, snb2 corrupt, snb3 has none ----
+run "${C[@]}" report 1001
+assert_eq "report 1001 exit" 0 "$RC"
+assert_eq "report 1001 table" "$(cat <<'TXT'
+job 1001  user alice  start 2025-11-29T15:26:40+0000  end 2025-11-29T15:28:20+0000  duration 1m40s  exit 0  nodes 4 of 6  worst CRIT
+NODE  SUPERNODE  DEVICE             ERRORS                                                  TRAFFIC                                  VERDICT
+sna2  sn01       mlx5_0/1           symbol_error=1500 link_error_recovery=2                 tx 800.0 GB rx 790.0 GB, 64.0/63.2 Gb/s  CRIT symbol_error>=1000
+sna2  sn01       gpu1 0000:43:00.0  ecc_corrected=4 xid79(drain)                            -                                        CRIT xid79
+snb1  sn02       mlx5_0/1           symbol_error=40 link_downed=?(reset)                    tx ? rx ?, ?/? Gb/s                      WARN symbol_error>=10
+sna2  sn01       mlx5_1/1           symbol_error=12                                         tx 1.0 kB rx 999 B, 0.0/0.0 Gb/s         WARN symbol_error>=10
+sna3  sn01       mlx5_0/1           symbol_error=?(no baseline) link_downed=?(no baseline)  tx ? rx ?, ?/? Gb/s                      OK
+sna3  sn01       gpu0 0000:1b:00.0  ecc_uncorrected=?(no baseline)                          -                                        OK
+sna1  sn01       gpu0 0000:1b:00.0  -                                                       -                                        OK
+sna1  sn01       mlx5_0/1           port_xmit_wait=5000                                     tx 1.2 TB rx 1.2 TB, 96.0/95.2 Gb/s      OK
+sna2  sn01       gpu0 0000:1b:00.0  -                                                       -                                        OK
+drained: sna2: supernode: symbol_error mlx5_0/1 delta=1500 >= crit 1000
+missing: snb2: no readable record
+missing: snb3: no readable record
+TXT
+)" "$OUT"
+assert_eq "report 1001: the corrupt file is named, temporaries ignored" \
+	"supernodectl: $REC/1001/snb2.json: corrupt JSON: truncated" "$ERR"
+
+run "${C[@]}" report 1001 --json
+assert_eq "report --json exit" 0 "$RC"
+assert_eq "json job_id, worst" "1001 CRIT" "$(json 'd["job_id"], d["worst"]')"
+assert_eq "json nodes worst first" "['sna2', 'snb1', 'sna1', 'sna3']" "$(json '[n["node"] for n in d["nodes"]]')"
+assert_eq "json records kept as written" "1500 None reset" \
+	"$(json 'd["nodes"][0]["ports"][0]["deltas"]["symbol_error"], d["nodes"][1]["ports"][0]["deltas"]["link_downed"], d["nodes"][1]["ports"][0]["unknown"]["link_downed"]')"
+assert_eq "json missing" "['snb2', 'snb3']" "$(json 'd["missing"]')"
+assert_eq "json unreadable" "snb2.json corrupt JSON: truncated" \
+	"$(json 'd["unreadable"][0]["path"].rsplit("/",1)[1], d["unreadable"][0]["error"]')"
+
+# job 1002: sna2 has schema 2, sna3's file holds another job
+run "${C[@]}" report 1002
+assert_eq "report 1002 exit" 0 "$RC"
+assert_eq "report 1002 table" "$(cat <<'TXT'
+job 1002  user carol  start 2025-11-29T17:56:40+0000  end 2025-11-29T18:13:20+0000  duration 16m40s  exit 0  nodes 1 of 3  worst WARN
+NODE  SUPERNODE  DEVICE    ERRORS           TRAFFIC                      VERDICT
+sna1  sn01       mlx5_0/1  symbol_error=11  tx 5 B rx 5 B, 0.0/0.0 Gb/s  WARN symbol_error>=10
+missing: sna2: no readable record
+missing: sna3: no readable record
+TXT
+)" "$OUT"
+assert_eq "report 1002 problems" "supernodectl: $REC/1002/sna2.json: unsupported schema (want 1)
+supernodectl: $REC/1002/sna3.json: holds job 1003 node sna3, not what its path says" "$(sort <<<"$ERR")"
+
+run "${C[@]}" report 4242
+assert_eq "no record: exit 1" 1 "$RC"
+assert_eq "no record: message" "supernodectl: no record of job 4242 in $REC" "$ERR"
+
+# ---- report --node: most recent by end, not by job id ----
+run "${C[@]}" report --node sna1 --last 2
+assert_eq "--last 2 exit" 0 "$RC"
+assert_eq "--last 2 lines" "$(cat <<'TXT'
+JOB   USER   END                       WORST  DRAIN_REASON
+1002  carol  2025-11-29T18:13:20+0000  WARN   -
+990   bob    2025-11-29T16:50:00+0000  OK     -
+TXT
+)" "$OUT"
+run "${C[@]}" report --node sna2
+assert_eq "--node sna2 (default --last)" "$(cat <<'TXT'
+JOB   USER   END                       WORST  DRAIN_REASON
+1001  alice  2025-11-29T15:28:20+0000  CRIT   supernode: symbol_error mlx5_0/1 delta=1500 >= crit 1000
+TXT
+)" "$OUT"
+run "${C[@]}" report --node sna1 --json --last 5
+assert_eq "--node --json" "sna1 [1002, 990, 1001]" "$(json 'd["node"], [j["job_id"] for j in d["jobs"]]')"
+run "${C[@]}" report --node snz9
+assert_eq "--node without records: exit 1" 1 "$RC"
+
+# ---- bounds: a record over 1 MiB is refused, not read ----
+mkdir -p "$T/big/7"
+python3 -c "print('{\"schema\":1,\"job_id\":7,\"node\":\"sna1\",\"pad\":\"' + 'x'*(1<<20) + '\"}')" >"$T/big/7/sna1.json"
+sed "s|record_dir: .*|record_dir: $T/big|" "$T/sn.yaml" >"$T/big.yaml"
+run --config "$T/big.yaml" report 7
+assert_eq "oversized record: exit 1" 1 "$RC"
+assert_eq "oversized record: named" "supernodectl: $T/big/7/sna1.json: larger than 1048576 bytes: not read" "$(head -n1 <<<"$ERR")"
+
+# ---- usage errors: exit 2, message prefixed ----
+for args in "report" "report abc" "report 0" "report -1" "report 1 2" "report --last 3 1001" \
+	"report --node ../x" "report --node sna1 --last 0" "report --node sna1 --last" \
+	"report --node sna1 1001" "report --bogus 1" "bogus" "" "config" "config check" \
+	"config validate a b" "--config"; do
+	# shellcheck disable=SC2086
+	run "${C[@]}" $args
+	assert_eq "usage error '$args': exit 2" 2 "$RC"
+	[[ $ERR == supernodectl:* ]] && pass "'$args': message prefixed" || fail "'$args': message '$ERR'"
+done
+
+# ---- config validate ----
+run config validate "$T/sn.yaml"
+assert_eq "validate ok" "0 ok: 2 supernodes of 3 nodes, method feature" "$RC $OUT"
+run --config "$T/sn.yaml" config validate
+assert_eq "validate --config" "0 ok: 2 supernodes of 3 nodes, method feature" "$RC $OUT"
+printf 'supernodes:\n  - name: a\n    nodes: x[1-2]\n    bogus: 1\n' >"$T/bad.yaml"
+run config validate "$T/bad.yaml"
+assert_eq "validate error" "1 supernodectl: $T/bad.yaml:4:5: supernodes[0].bogus: unknown key (allowed here: name, nodes)" "$RC $ERR"
+run config validate "$T/none.yaml"
+assert_eq "validate missing file" 1 "$RC"
+mkdir -p "$T/etc" && cp "$T/sn.yaml" "$T/etc/supernode.yaml"
+SLURM_CONF=$T/etc/slurm.conf run config validate
+assert_eq "validate default path next to \$SLURM_CONF" "0 ok: 2 supernodes of 3 nodes, method feature" "$RC $OUT"
+
+# ---- health without slurmctld: checks on a fixture sysfs tree ----
+source "$SRC/tests/integration/sysfs.sh"
+ib_port "$T/fx/sna1/sys" mlx5_0 1 "4: ACTIVE" "5: LinkUp" "400 Gb/sec (4X NDR)"
+ib_port "$T/fx/sna2/sys" mlx5_0 1 "1: DOWN" "5: LinkUp" "400 Gb/sec (4X NDR)"
+: >"$T/fx/kmsg"
+cat >"$T/h.yaml" <<YAML
+supernodes:
+  - name: sn01
+    nodes: sna[1-2]
+placement:
+  method: feature
+node:
+  ports:
+    - {device: mlx5_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 400}
+prolog:
+  timeout: 20
+  check_timeout: 10
+paths:
+  sysfs: $T/fx/%n/sys
+  state_dir: $T/fx/%n/state
+  kmsg: $T/fx/kmsg
+YAML
+H=(--config "$T/h.yaml")
+SLURM_CONF=$T/nothing/slurm.conf run "${H[@]}" health --node sna1
+assert_eq "health pass, SLURM_CONF missing: exit 0" 0 "$RC"
+assert_eq "health pass: stdout" "supernodectl: sna1: 1 checks, worst OK" "$OUT"
+assert_eq "health pass: nothing resumed" "supernodectl: sna1: SLURM_CONF=$T/nothing/slurm.conf does not exist: nothing resumed" "$ERR"
+SLURMD_NODENAME=sna2 SLURM_CONF=$T/nothing/slurm.conf run "${H[@]}" health
+assert_eq "health CRIT (node from \$SLURMD_NODENAME): exit 2" 2 "$RC"
+assert_eq "health CRIT: stdout" "$(cat <<'TXT'
+GRADE    CHECK    CODE          DEVICE    EXPECTED  FOUND
+CRIT     ib_port  IB_PORT_DOWN  mlx5_0/1  ACTIVE    state=DOWN
+supernodectl: sna2: 1 checks, worst CRIT
+TXT
+)" "$OUT"
+assert_eq "health CRIT: nothing drained" "supernodectl: sna2: SLURM_CONF=$T/nothing/slurm.conf does not exist: nothing drained" "$ERR"
+# slurm.conf absent and no DNS SRV: libslurm's slurm_init() exit()s; only
+# the child that talks to Slurm dies, our verdict and exit code stand.
+if [[ ! -e /etc/slurm/slurm.conf ]]; then
+	# (glibc's resolver leaks 28 bytes on that libslurm path: not ours)
+	env -u SLURM_CONF ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
+		"$CTL" "${H[@]}" health --node sna2 >"$T/out" 2>"$T/err"
+	RC=$?
+	assert_eq "health, libslurm without any config: exit 2" 2 "$RC"
+	assert_eq "health, libslurm without any config: logged" \
+		"supernodectl: sna2: cannot talk to slurmctld (libslurm gave up, see above): nothing drained" "$(tail -n1 "$T/err")"
+fi
+run "${H[@]}" health --node snx1
+assert_eq "health on a node in no supernode" "0 supernodectl: snx1 is in no supernode of $T/h.yaml: nothing to do" "$RC $OUT"
+run --config "$T/bad.yaml" health --node sna1
+assert_eq "health, config that does not load: exit 4" 4 "$RC"
+assert_eq "health, config that does not load: said" "supernodectl: sna1: config not loaded: nothing checked, drained or resumed" "$(tail -n1 <<<"$ERR")"
+for args in "health extra" "health --bogus" "health --node" "health --node a/b"; do
+	# shellcheck disable=SC2086
+	run "${H[@]}" $args
+	assert_eq "health usage '$args': exit 4" 4 "$RC"
+done
+
+echo "$CHECKS checks, $FAILS failed"
+((FAILS == 0))

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Drain reasons and the drain/resume decision (lib/drain.c): the reason
+ * line (first draining result, "(+N more)", UNKNOWN only when asked,
+ * printable, bounded), and sn_node_state_decide for every row of field
+ * case 15 and each state we must never touch, with Slurm's own
+ * NODE_STATE_* bits.
+ */
+#include <slurm/slurm.h>
+
+#include "unit.h"
+
+#include "sn_drain.h"
+
+/* ---- sn_drain_reason ---------------------------------------------------- */
+
+static void add(struct sn_results *r, enum sn_grade g, const char *code,
+		const char *device, const char *expected, const char *found)
+{
+	assert_int_equal(sn_results_add(r, g, "chk", code, device, expected,
+					"%s", found), 0);
+}
+
+static void test_reason_first_crit(void **state)
+{
+	struct sn_results r = { 0 };
+	char buf[SN_REASON_MAX + 1];
+
+	(void)state;
+	add(&r, SN_OK, "OK", "mlx5_1/1", "ACTIVE", "state=ACTIVE");
+	add(&r, SN_WARN, "NVLINK_UNEXPECTED", "gpu0", "0 links", "18 active");
+	add(&r, SN_UNKNOWN, "NVML_UNAVAILABLE", "node", "NVML loads", "no lib");
+	add(&r, SN_CRIT, "IB_PORT_DOWN", "mlx5_0/1", "ACTIVE", "state=DOWN");
+	add(&r, SN_CRIT, "IB_PORT_PHYS", "mlx5_0/1", "LinkUp", "phys_state=Polling");
+	assert_int_equal(sn_drain_reason(&r, "supernode:", 0, buf, sizeof(buf)), 2);
+	assert_string_equal(buf, "supernode: IB_PORT_DOWN mlx5_0/1 state=DOWN expected ACTIVE (+1 more)");
+	/* With drain_unknown, the UNKNOWN comes first (it is first in the list). */
+	assert_int_equal(sn_drain_reason(&r, "supernode:", 1, buf, sizeof(buf)), 3);
+	assert_string_equal(buf, "supernode: NVML_UNAVAILABLE node no lib expected NVML loads (+2 more)");
+	sn_results_free(&r);
+}
+
+static void test_reason_single_no_more(void **state)
+{
+	struct sn_results r = { 0 };
+	char buf[SN_REASON_MAX + 1];
+
+	(void)state;
+	add(&r, SN_OK, "OK", "gpu0", "", "fine");
+	add(&r, SN_CRIT, "GPU_COUNT", "node", "8 gpus (manifest)", "nvml 7, pci 8, dev 8");
+	assert_int_equal(sn_drain_reason(&r, "sn:", 0, buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "sn: GPU_COUNT node nvml 7, pci 8, dev 8 expected 8 gpus (manifest)");
+	sn_results_free(&r);
+}
+
+/* No expected value: no " expected " either. */
+static void test_reason_no_expected(void **state)
+{
+	struct sn_results r = { 0 };
+	char buf[SN_REASON_MAX + 1];
+
+	(void)state;
+	add(&r, SN_CRIT, "CHECK_TIMEOUT", "accelerators", "", "timeout: accelerators > 15s");
+	assert_int_equal(sn_drain_reason(&r, "supernode:", 0, buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "supernode: CHECK_TIMEOUT accelerators timeout: accelerators > 15s");
+	sn_results_free(&r);
+}
+
+static void test_reason_unknown_only(void **state)
+{
+	struct sn_results r = { 0 };
+	char buf[SN_REASON_MAX + 1];
+
+	(void)state;
+	add(&r, SN_WARN, "W", "d", "e", "f");
+	add(&r, SN_UNKNOWN, "TOPO_UNAVAILABLE", "node", "hwloc topology", "no xml");
+	strcpy(buf, "stale");
+	assert_int_equal(sn_drain_reason(&r, "supernode:", 0, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(sn_drain_reason(&r, "supernode:", 1, buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "supernode: TOPO_UNAVAILABLE node no xml expected hwloc topology");
+	sn_results_free(&r);
+}
+
+static void test_reason_empty(void **state)
+{
+	struct sn_results r = { 0 };
+	char buf[SN_REASON_MAX + 1];
+
+	(void)state;
+	strcpy(buf, "stale");
+	assert_int_equal(sn_drain_reason(&r, "supernode:", 1, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	/* size 0: nothing written at all. */
+	strcpy(buf, "stale");
+	assert_int_equal(sn_drain_reason(&r, "supernode:", 1, buf, 0), 0);
+	assert_string_equal(buf, "stale");
+}
+
+/*
+ * Results built by hand (as a check child's record could arrive): control
+ * and high-bit bytes, and a tag with a newline, come out as '?'.
+ */
+static void test_reason_printable(void **state)
+{
+	struct sn_result item;
+	struct sn_results r = { &item, 1, 1 };
+	char buf[SN_REASON_MAX + 1];
+
+	(void)state;
+	memset(&item, 0, sizeof(item));
+	item.grade = SN_CRIT;
+	strcpy(item.code, "X\x1b[31m");
+	strcpy(item.device, "dev\tice");
+	strcpy(item.found, "bad\xff\xfe\r\nend");
+	strcpy(item.expected, "ok\x7f");
+	assert_int_equal(sn_drain_reason(&r, "sn\n:", 0, buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "sn?: X?[31m dev?ice bad????end expected ok?");
+	for (const char *p = buf; *p; p++)
+		assert_true(*p >= 0x20 && *p <= 0x7e);
+}
+
+/* The longest fields: the line stays within SN_REASON_MAX, count kept. */
+static void test_reason_bounded(void **state)
+{
+	struct sn_results r = { 0 };
+	char code[SN_CODE_MAX], dev[SN_DEVICE_MAX], val[SN_VALUE_MAX];
+	char big[1024], small[41];
+	size_t n;
+
+	(void)state;
+	memset(code, 'C', sizeof(code) - 1);
+	code[sizeof(code) - 1] = '\0';
+	memset(dev, 'D', sizeof(dev) - 1);
+	dev[sizeof(dev) - 1] = '\0';
+	memset(val, 'V', sizeof(val) - 1);
+	val[sizeof(val) - 1] = '\0';
+	add(&r, SN_CRIT, code, dev, val, val);
+	add(&r, SN_CRIT, "SECOND", "d", "e", "f");
+	add(&r, SN_CRIT, "THIRD", "d", "e", "f");
+
+	/* A buffer larger than a reason may be: still SN_REASON_MAX. */
+	memset(big, 'x', sizeof(big));
+	n = sn_drain_reason(&r, "supernode:", 0, big, sizeof(big));
+	assert_int_equal(n, 3);
+	assert_int_equal(strlen(big), SN_REASON_MAX);
+	assert_int_equal(strncmp(big, "supernode: CCCC", 15), 0);
+	assert_string_equal(big + SN_REASON_MAX - strlen(" (+2 more)"), " (+2 more)");
+	/* Beyond the terminator, the buffer is untouched. */
+	assert_int_equal(big[SN_REASON_MAX + 1], 'x');
+
+	/* A smaller buffer: it bounds the line, the count still shows. */
+	n = sn_drain_reason(&r, "supernode:", 0, small, sizeof(small));
+	assert_int_equal(n, 3);
+	assert_int_equal(strlen(small), 40);
+	assert_string_equal(small, "supernode: CCCCCCCCCCCCCCCCCCC (+2 more)");
+	sn_results_free(&r);
+}
+
+/* ---- sn_reason_is_ours -------------------------------------------------- */
+
+static void test_reason_is_ours(void **state)
+{
+	(void)state;
+	assert_true(sn_reason_is_ours("supernode: IB_PORT_DOWN mlx5_0/1", "supernode:"));
+	assert_true(sn_reason_is_ours("supernode:", "supernode:"));
+	assert_false(sn_reason_is_ours("supernode", "supernode:"));
+	assert_false(sn_reason_is_ours("supernode IB_PORT_DOWN", "supernode:"));
+	assert_false(sn_reason_is_ours(" supernode: x", "supernode:"));
+	assert_false(sn_reason_is_ours("Supernode: x", "supernode:"));
+	assert_false(sn_reason_is_ours("", "supernode:"));
+	assert_false(sn_reason_is_ours(NULL, "supernode:"));
+	assert_false(sn_reason_is_ours("supernode: x", ""));
+	assert_false(sn_reason_is_ours("supernode: x", NULL));
+	assert_true(sn_reason_is_ours("[supernode-hc] ib_rate: 200", "[supernode-hc]"));
+}
+
+/* ---- sn_node_state_decide: field case 15 -------------------------------- */
+
+#define IDLE_DRAIN (NODE_STATE_IDLE | NODE_STATE_DRAIN)
+#define ADMIN "bad dimm, ticket 4711 [admin@2026-11-20]"
+#define OURS "supernode: IB_PORT_DOWN mlx5_0/1 state=DOWN expected ACTIVE"
+#define TAG "supernode:"
+
+static void test_case15_admin_drain(void **state)
+{
+	(void)state;
+	/* An admin's drain: never resumed, never drained over. */
+	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, ADMIN, TAG, 0),
+			 SN_RESUME_NOT_OURS);
+	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, ADMIN, TAG, 1),
+			 SN_DRAIN_FOREIGN);
+	/* Drained without any reason: not ours either. */
+	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, NULL, TAG, 0),
+			 SN_RESUME_NOT_OURS);
+	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, "", TAG, 1),
+			 SN_DRAIN_FOREIGN);
+	/* Allocated and draining (DRAINING) by the admin: the same. */
+	assert_int_equal(sn_node_state_decide(NODE_STATE_ALLOCATED | NODE_STATE_DRAIN,
+					      ADMIN, TAG, 1),
+			 SN_DRAIN_FOREIGN);
+}
+
+static void test_case15_our_drain(void **state)
+{
+	(void)state;
+	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, OURS, TAG, 0),
+			 SN_RESUME_DONE);
+	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, OURS, TAG, 1),
+			 SN_DRAIN_OURS_ALREADY);
+	/* The field case's own tag ("[supernode-hc] ib_rate: ..."). */
+	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, "[supernode-hc] ib_rate: 200 < 400",
+					      "[supernode-hc]", 0),
+			 SN_RESUME_DONE);
+	/* That reason is not ours under the default tag. */
+	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, "[supernode-hc] ib_rate: 200 < 400",
+					      TAG, 0),
+			 SN_RESUME_NOT_OURS);
+	/* Our drain of a node still running a job (DRAINING). */
+	assert_int_equal(sn_node_state_decide(NODE_STATE_MIXED | NODE_STATE_DRAIN,
+					      OURS, TAG, 0),
+			 SN_RESUME_DONE);
+}
+
+/* Our tag's prefix exactly: "supernode" without the colon is someone else's. */
+static void test_tag_prefix_exact(void **state)
+{
+	(void)state;
+	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, "supernode", TAG, 0),
+			 SN_RESUME_NOT_OURS);
+	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, "supernode", TAG, 1),
+			 SN_DRAIN_FOREIGN);
+	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, "supernode IB_PORT_DOWN", TAG, 0),
+			 SN_RESUME_NOT_OURS);
+	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, "supernode:", TAG, 0),
+			 SN_RESUME_DONE);
+}
+
+static void test_case15_not_responding(void **state)
+{
+	unsigned st = NODE_STATE_DOWN | NODE_STATE_DRAIN;
+
+	(void)state;
+	assert_int_equal(sn_node_state_decide(st, "Not responding", TAG, 0),
+			 SN_RESUME_NOT_OURS);
+	assert_int_equal(sn_node_state_decide(st, "Not responding", TAG, 1),
+			 SN_DRAIN_FOREIGN);
+	/* Even with our reason: DOWN is Slurm's, not ours to resume. */
+	assert_int_equal(sn_node_state_decide(st, OURS, TAG, 0),
+			 SN_RESUME_NOT_OURS);
+	assert_int_equal(sn_node_state_decide(st, OURS, TAG, 1),
+			 SN_DRAIN_OURS_ALREADY);
+}
+
+static void test_plain_states(void **state)
+{
+	(void)state;
+	/* Healthy nodes: drained now; nothing to resume. */
+	assert_int_equal(sn_node_state_decide(NODE_STATE_IDLE, NULL, TAG, 1),
+			 SN_DRAIN_DONE);
+	assert_int_equal(sn_node_state_decide(NODE_STATE_ALLOCATED, NULL, TAG, 1),
+			 SN_DRAIN_DONE);
+	assert_int_equal(sn_node_state_decide(NODE_STATE_MIXED, "", TAG, 1),
+			 SN_DRAIN_DONE);
+	assert_int_equal(sn_node_state_decide(NODE_STATE_IDLE, NULL, TAG, 0),
+			 SN_RESUME_NOT_OURS);
+	/* A reason left on an undrained node (ours): nothing to resume. */
+	assert_int_equal(sn_node_state_decide(NODE_STATE_IDLE, OURS, TAG, 0),
+			 SN_RESUME_NOT_OURS);
+	assert_int_equal(sn_node_state_decide(NODE_STATE_IDLE, OURS, TAG, 1),
+			 SN_DRAIN_DONE);
+}
+
+/* DOWN, FAIL, MAINT, REBOOT_*: never resumed, never drained over. */
+static void test_held_states(void **state)
+{
+	static const unsigned held[] = {
+		NODE_STATE_DOWN,
+		NODE_STATE_IDLE | NODE_STATE_FAIL,
+		NODE_STATE_ALLOCATED | NODE_STATE_FAIL,
+		NODE_STATE_IDLE | NODE_STATE_MAINT,
+		NODE_STATE_IDLE | NODE_STATE_REBOOT_REQUESTED,
+		NODE_STATE_IDLE | NODE_STATE_REBOOT_ISSUED,
+		NODE_STATE_DOWN | NODE_STATE_REBOOT_ISSUED,
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++) {
+		unsigned st = held[i];
+
+		if (sn_node_state_decide(st, NULL, TAG, 1) != SN_DRAIN_FOREIGN ||
+		    sn_node_state_decide(st, ADMIN, TAG, 1) != SN_DRAIN_FOREIGN ||
+		    sn_node_state_decide(st, OURS, TAG, 0) != SN_RESUME_NOT_OURS ||
+		    sn_node_state_decide(st | NODE_STATE_DRAIN, OURS, TAG, 0) !=
+			    SN_RESUME_NOT_OURS ||
+		    sn_node_state_decide(st | NODE_STATE_DRAIN, ADMIN, TAG, 1) !=
+			    SN_DRAIN_FOREIGN)
+			fail_msg("state 0x%x: touched", st);
+		/* Drained by us, then held: we keep our reason, not resume. */
+		assert_int_equal(sn_node_state_decide(st | NODE_STATE_DRAIN, OURS,
+						      TAG, 1),
+				 SN_DRAIN_OURS_ALREADY);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reason_first_crit),
+		cmocka_unit_test(test_reason_single_no_more),
+		cmocka_unit_test(test_reason_no_expected),
+		cmocka_unit_test(test_reason_unknown_only),
+		cmocka_unit_test(test_reason_empty),
+		cmocka_unit_test(test_reason_printable),
+		cmocka_unit_test(test_reason_bounded),
+		cmocka_unit_test(test_reason_is_ours),
+		cmocka_unit_test(test_case15_admin_drain),
+		cmocka_unit_test(test_case15_our_drain),
+		cmocka_unit_test(test_tag_prefix_exact),
+		cmocka_unit_test(test_case15_not_responding),
+		cmocka_unit_test(test_plain_states),
+		cmocka_unit_test(test_held_states),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sn_promfile_*: the exact text for a small snapshot, the cross-job state,
+ * the atomic update in a folder, and `promtool check metrics` on the
+ * result (skipped when promtool is not installed; Debian: prometheus).
+ */
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "unit.h"
+
+#include "sn_file.h"
+#include "sn_ib_port.h"
+#include "sn_promfile.h"
+
+#define IB_TREE SN_SHARED_FIXTURES "/sysfs-infiniband/gpud-h100/sys"
+
+static json_object *parse(const char *text)
+{
+	json_object *o = json_tokener_parse(text);
+
+	if (!o)
+		fail_msg("bad JSON in test: %s", text);
+	return o;
+}
+
+static const char *small_snapshot =
+	"{\"schema\": 1, \"time\": 5, \"ports\": {"
+	" \"mlx5_0/1\": {\"counters\": {\"symbol_error\": 3, \"port_xmit_data\": 10,"
+	"   \"port_rcv_data\": null, \"VL15_dropped\": 0},"
+	"  \"hw_counters\": {\"np_cnp_sent\": 9, \"symbol_error\": 1}},"
+	" \"we\\\"ird\\\\dev/2\": {\"counters\": {\"port_rcv_data\": 5}}},"
+	" \"accelerators\": {\"vendor\": \"nvidia\", \"devices\": {"
+	"  \"0000:1b:00.0\": {\"index\": 0, \"ecc_corrected_volatile\": 4,"
+	"   \"ecc_uncorrected_volatile\": null, \"pcie_replay_counter\": 2,"
+	"   \"nvlink\": {\"10\": {\"replay\": 1, \"recovery\": 0, \"crc_flit\": 0, \"crc_data\": 0},"
+	"               \"2\": {\"replay\": 3, \"recovery\": 0, \"crc_flit\": 0, \"crc_data\": null}}}}}}";
+
+static const char *small_expected =
+	"# HELP supernode_port_vl15_dropped_total RDMA port counter VL15_dropped (sysfs counters/VL15_dropped).\n"
+	"# TYPE supernode_port_vl15_dropped_total counter\n"
+	"supernode_port_vl15_dropped_total{device=\"mlx5_0\",port=\"1\"} 0\n"
+	"# HELP supernode_port_receive_bytes_total Bytes the port received (sysfs counters/port_rcv_data, 4-byte words, x 4).\n"
+	"# TYPE supernode_port_receive_bytes_total counter\n"
+	"supernode_port_receive_bytes_total{device=\"we\\\"ird\\\\dev\",port=\"2\"} 20\n"
+	"# HELP supernode_port_transmit_bytes_total Bytes the port transmitted (sysfs counters/port_xmit_data, 4-byte words, x 4).\n"
+	"# TYPE supernode_port_transmit_bytes_total counter\n"
+	"supernode_port_transmit_bytes_total{device=\"mlx5_0\",port=\"1\"} 40\n"
+	"# HELP supernode_port_symbol_error_total RDMA port counter symbol_error (sysfs counters/symbol_error).\n"
+	"# TYPE supernode_port_symbol_error_total counter\n"
+	"supernode_port_symbol_error_total{device=\"mlx5_0\",port=\"1\"} 3\n"
+	"# HELP supernode_port_np_cnp_sent_total RDMA port counter np_cnp_sent (sysfs hw_counters/np_cnp_sent).\n"
+	"# TYPE supernode_port_np_cnp_sent_total counter\n"
+	"supernode_port_np_cnp_sent_total{device=\"mlx5_0\",port=\"1\"} 9\n"
+	"# HELP supernode_gpu_ecc_corrected_errors_total Corrected ECC errors since the driver loaded (NVML volatile).\n"
+	"# TYPE supernode_gpu_ecc_corrected_errors_total counter\n"
+	"supernode_gpu_ecc_corrected_errors_total{bus_id=\"0000:1b:00.0\"} 4\n"
+	"# HELP supernode_gpu_pcie_replays_total PCIe replays of the GPU (NVML pcie replay counter).\n"
+	"# TYPE supernode_gpu_pcie_replays_total counter\n"
+	"supernode_gpu_pcie_replays_total{bus_id=\"0000:1b:00.0\"} 2\n"
+	"# HELP supernode_gpu_nvlink_replay_errors_total NVLink replay errors per link (NVML).\n"
+	"# TYPE supernode_gpu_nvlink_replay_errors_total counter\n"
+	"supernode_gpu_nvlink_replay_errors_total{bus_id=\"0000:1b:00.0\",link=\"2\"} 3\n"
+	"supernode_gpu_nvlink_replay_errors_total{bus_id=\"0000:1b:00.0\",link=\"10\"} 1\n"
+	"# HELP supernode_gpu_nvlink_recovery_errors_total NVLink recovery errors per link (NVML).\n"
+	"# TYPE supernode_gpu_nvlink_recovery_errors_total counter\n"
+	"supernode_gpu_nvlink_recovery_errors_total{bus_id=\"0000:1b:00.0\",link=\"2\"} 0\n"
+	"supernode_gpu_nvlink_recovery_errors_total{bus_id=\"0000:1b:00.0\",link=\"10\"} 0\n"
+	"# HELP supernode_gpu_nvlink_crc_flit_errors_total NVLink flit CRC errors per link (NVML).\n"
+	"# TYPE supernode_gpu_nvlink_crc_flit_errors_total counter\n"
+	"supernode_gpu_nvlink_crc_flit_errors_total{bus_id=\"0000:1b:00.0\",link=\"2\"} 0\n"
+	"supernode_gpu_nvlink_crc_flit_errors_total{bus_id=\"0000:1b:00.0\",link=\"10\"} 0\n"
+	"# HELP supernode_gpu_nvlink_crc_data_errors_total NVLink data CRC errors per link (NVML).\n"
+	"# TYPE supernode_gpu_nvlink_crc_data_errors_total counter\n"
+	"supernode_gpu_nvlink_crc_data_errors_total{bus_id=\"0000:1b:00.0\",link=\"10\"} 0\n"
+	"# HELP supernode_xid_events_total NVIDIA Xid events logged during jobs, by Xid number.\n"
+	"# TYPE supernode_xid_events_total counter\n"
+	"supernode_xid_events_total{xid=\"13\"} 1\n"
+	"supernode_xid_events_total{xid=\"79\"} 2\n"
+	"# HELP supernode_epilog_jobs_total Jobs whose record the epilog wrote on this node.\n"
+	"# TYPE supernode_epilog_jobs_total counter\n"
+	"supernode_epilog_jobs_total 3\n"
+	"# HELP supernode_epilog_drains_total Epilog runs that drained this node.\n"
+	"# TYPE supernode_epilog_drains_total counter\n"
+	"supernode_epilog_drains_total 1\n"
+	"# HELP supernode_epilog_last_run_timestamp_seconds When the epilog last ran, seconds since the epoch.\n"
+	"# TYPE supernode_epilog_last_run_timestamp_seconds gauge\n"
+	"supernode_epilog_last_run_timestamp_seconds 1764430000\n";
+
+static void test_render_small(void **state)
+{
+	json_object *snap = parse(small_snapshot);
+	json_object *st = parse("{\"schema\": 1, \"jobs\": 3, \"drains\": 1,"
+				" \"xid\": {\"79\": 2, \"13\": 1}}");
+	char *text = sn_promfile_render(snap, st, 1764430000);
+
+	(void)state;
+	assert_non_null(text);
+	assert_string_equal(text, small_expected);
+	free(text);
+	json_object_put(snap);
+	json_object_put(st);
+}
+
+static void test_render_empty(void **state)
+{
+	char *text = sn_promfile_render(NULL, NULL, 7);
+
+	(void)state;
+	assert_non_null(text);
+	assert_string_equal(text,
+		"# HELP supernode_xid_events_total NVIDIA Xid events logged during jobs, by Xid number.\n"
+		"# TYPE supernode_xid_events_total counter\n"
+		"# HELP supernode_epilog_jobs_total Jobs whose record the epilog wrote on this node.\n"
+		"# TYPE supernode_epilog_jobs_total counter\n"
+		"supernode_epilog_jobs_total 0\n"
+		"# HELP supernode_epilog_drains_total Epilog runs that drained this node.\n"
+		"# TYPE supernode_epilog_drains_total counter\n"
+		"supernode_epilog_drains_total 0\n"
+		"# HELP supernode_epilog_last_run_timestamp_seconds When the epilog last ran, seconds since the epoch.\n"
+		"# TYPE supernode_epilog_last_run_timestamp_seconds gauge\n"
+		"supernode_epilog_last_run_timestamp_seconds 7\n");
+	free(text);
+}
+
+static void test_state_add(void **state)
+{
+	json_object *rec = parse("{\"drain_reason\": \"supernode: XID79 ...\", \"xid_events\": ["
+				 "{\"xid\": 79}, {\"xid\": 94}, {\"xid\": 94}]}");
+	json_object *rec2 = parse("{\"drain_reason\": null, \"xid_events\": []}");
+	json_object *s1, *s2, *s3;
+
+	(void)state;
+	s1 = sn_promfile_state_add(NULL, rec);
+	assert_string_equal(json_object_to_json_string_ext(s1, JSON_C_TO_STRING_PLAIN),
+			    "{\"schema\":1,\"jobs\":1,\"drains\":1,\"xid\":{\"79\":1,\"94\":2}}");
+	s2 = sn_promfile_state_add(s1, rec2);
+	assert_string_equal(json_object_to_json_string_ext(s2, JSON_C_TO_STRING_PLAIN),
+			    "{\"schema\":1,\"jobs\":2,\"drains\":1,\"xid\":{\"79\":1,\"94\":2}}");
+	/* a run without a record changes no count; junk state starts at 0 */
+	s3 = sn_promfile_state_add(rec2, NULL);
+	assert_string_equal(json_object_to_json_string_ext(s3, JSON_C_TO_STRING_PLAIN),
+			    "{\"schema\":1,\"jobs\":0,\"drains\":0,\"xid\":{}}");
+	json_object_put(s1);
+	json_object_put(s2);
+	json_object_put(s3);
+	json_object_put(rec);
+	json_object_put(rec2);
+}
+
+static void tmpdir(char *dir)
+{
+	strcpy(dir, "/tmp/sn-prom-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+}
+
+static void rmdir_all(const char *dir)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static char *read_file(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	char *buf = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (sn_file_read(path, 1 << 24, &buf) < 0)
+		return NULL;
+	return buf;
+}
+
+static void test_update(void **state)
+{
+	json_object *snap = parse(small_snapshot);
+	json_object *rec = parse("{\"drain_reason\": null, \"xid_events\": [{\"xid\": 13}]}");
+	struct sn_error err;
+	char dir[64], *text;
+
+	(void)state;
+	tmpdir(dir);
+	assert_int_equal(sn_promfile_update(dir, snap, rec, 100, &err), 0);
+	assert_int_equal(sn_promfile_update(dir, snap, rec, 200, &err), 0);
+	text = read_file(dir, SN_PROM_STATE_FILE);
+	assert_string_equal(text, "{\"schema\":1,\"jobs\":2,\"drains\":0,\"xid\":{\"13\":2}}");
+	free(text);
+	text = read_file(dir, SN_PROM_FILE);
+	assert_contains(text, "supernode_epilog_jobs_total 2\n");
+	assert_contains(text, "supernode_xid_events_total{xid=\"13\"} 2\n");
+	assert_contains(text, "supernode_epilog_last_run_timestamp_seconds 200\n");
+	free(text);
+	/* a corrupt state starts again from zero */
+	{
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, SN_PROM_STATE_FILE);
+		assert_int_equal(sn_file_write_atomic(path, "{\"jobs\": ", 9, 0644, &err), 0);
+	}
+	assert_int_equal(sn_promfile_update(dir, snap, NULL, 300, &err), 0);
+	text = read_file(dir, SN_PROM_FILE);
+	assert_contains(text, "supernode_epilog_jobs_total 0\n");
+	free(text);
+	rmdir_all(dir);
+	/* an unwritable folder: an error, no crash */
+	err_reset(&err);
+	assert_int_equal(sn_promfile_update("/nonexistent/dir", snap, rec, 1, &err), -1);
+	assert_contains(err.msg, "/nonexistent/dir");
+	json_object_put(snap);
+	json_object_put(rec);
+}
+
+static bool have_promtool(void)
+{
+	return access("/usr/bin/promtool", X_OK) == 0;
+}
+
+/* promtool check metrics < file: exit 0 and nothing printed. */
+static void promtool_ok(const char *path)
+{
+	char cmd[PATH_MAX + 64];
+	FILE *p;
+	char line[512];
+	int lines = 0;
+
+	snprintf(cmd, sizeof(cmd), "/usr/bin/promtool check metrics < '%s' 2>&1", path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		fprintf(stderr, "promtool: %s", line);
+		lines++;
+	}
+	assert_int_equal(pclose(p), 0);
+	assert_int_equal(lines, 0);
+}
+
+/* The real sysfs counters of an H100 node (all ports) through promtool. */
+static void test_promtool(void **state)
+{
+	json_object *snap = parse("{\"ports\": {}}"), *ports, *small;
+	json_object *rec = parse("{\"drain_reason\": \"x\", \"xid_events\": [{\"xid\": 79}]}");
+	static const char *const devs[] = { "mlx5_0", "mlx5_1", "mlx5_4", "mlx5_5",
+					    "mlx5_6", "mlx5_7", "mlx5_8", "mlx5_9" };
+	struct sn_error err;
+	char dir[64], path[PATH_MAX];
+
+	(void)state;
+	if (!have_promtool())
+		skip();
+	json_object_object_get_ex(snap, "ports", &ports);
+	for (size_t i = 0; i < sizeof(devs) / sizeof(devs[0]); i++) {
+		json_object *c = sn_ib_port_counters_json(IB_TREE, devs[i], 1);
+		char key[32];
+
+		if (!c)
+			continue;	/* shared/ absent: the small case below still runs */
+		snprintf(key, sizeof(key), "%s/1", devs[i]);
+		json_object_object_add(ports, key, c);
+	}
+	small = parse(small_snapshot);
+	json_object_object_add(snap, "accelerators",
+			       json_object_get(json_object_object_get(small, "accelerators")));
+	json_object_put(small);
+	tmpdir(dir);
+	assert_int_equal(sn_promfile_update(dir, snap, rec, 1764430000, &err), 0);
+	snprintf(path, sizeof(path), "%s/%s", dir, SN_PROM_FILE);
+	promtool_ok(path);
+	rmdir_all(dir);
+	json_object_put(snap);
+	json_object_put(rec);
+}
+
+static void test_promtool_small(void **state)
+{
+	json_object *snap = parse(small_snapshot);
+	struct sn_error err;
+	char dir[64], path[PATH_MAX];
+
+	(void)state;
+	if (!have_promtool())
+		skip();
+	tmpdir(dir);
+	assert_int_equal(sn_promfile_update(dir, snap, NULL, 1, &err), 0);
+	snprintf(path, sizeof(path), "%s/%s", dir, SN_PROM_FILE);
+	promtool_ok(path);
+	rmdir_all(dir);
+	json_object_put(snap);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_render_small),
+		cmocka_unit_test(test_render_empty),
+		cmocka_unit_test(test_state_add),
+		cmocka_unit_test(test_update),
+		cmocka_unit_test(test_promtool_small),
+		cmocka_unit_test(test_promtool),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
