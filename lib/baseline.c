@@ -183,6 +183,8 @@ int sn_baseline_save(const struct sn_check_ctx *ctx, uint32_t job_id,
 	}
 	if (sn_mkdir_p(dir, 0700, err))
 		return -1;
+	/* A requeued job's old baseline must not outlive a failed save. */
+	unlink(path);
 	doc = sn_baseline_snapshot(ctx, job_id, timeout_ms, &len, &serr);
 	if (!doc) {
 		sn_error_set(err, "baseline: %s", serr.msg);
