@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,7 +59,7 @@ static json_object *ports_collect(const struct sn_check_ctx *ctx)
 			continue;
 		ndev++;
 		for (unsigned p = 1; p <= SN_BASELINE_MAX_PORTS; p++) {
-			char key[96];
+			char key[NAME_MAX + 16];
 			json_object *c;
 
 			if ((size_t)snprintf(path, sizeof(path),

@@ -367,7 +367,7 @@ static void judge_verbs(struct judge *j)
 
 static void judge_ok(struct judge *j)
 {
-	char expected[SN_VALUE_MAX], rate[SN_VALUE_MAX] = "";
+	char expected[SN_VALUE_MAX], rate[32] = "";
 	bool roce = j->m->link_layer == SN_LINK_ETHERNET;
 
 	if (j->m->min_rate_gbps > 0)

@@ -6,7 +6,7 @@
 # resumes it; an admin-drained node is never resumed; `supernodectl report`
 # shows the job across both nodes.
 source "$(dirname "$0")/lib.sh"
-source "$(dirname "$0")/sysfs.sh"
+source "$SRC/contrib/local-cluster/fake-sysfs.sh"
 PROLOG=$BUILD/prolog/supernode-prolog
 EPILOG=$BUILD/epilog/supernode-epilog
 CTL=$BUILD/contrib/supernodectl/supernodectl

@@ -4,7 +4,7 @@
 # health resumes it; a node drained by an admin, or DOWN, is never resumed
 # nor re-drained; a config that does not load changes nothing.
 source "$(dirname "$0")/lib.sh"
-source "$(dirname "$0")/sysfs.sh"
+source "$SRC/contrib/local-cluster/fake-sysfs.sh"
 CTL=$BUILD/contrib/supernodectl/supernodectl
 [[ -x $CTL ]] || { echo "SKIP: $CTL not built"; exit 77; }
 

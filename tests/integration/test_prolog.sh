@@ -4,7 +4,7 @@
 # node is drained with our precise reason; both jobs run on B.  A node an
 # admin drained keeps the admin's reason; a broken config drains nothing.
 source "$(dirname "$0")/lib.sh"
-source "$(dirname "$0")/sysfs.sh"
+source "$SRC/contrib/local-cluster/fake-sysfs.sh"
 PROLOG=$BUILD/prolog/supernode-prolog
 [[ -x $PROLOG ]] || { echo "SKIP: $PROLOG not built"; exit 77; }
 

@@ -147,7 +147,7 @@ SLURM_CONF=$T/etc/slurm.conf run config validate
 assert_eq "validate default path next to \$SLURM_CONF" "0 ok: 2 supernodes of 3 nodes, method feature" "$RC $OUT"
 
 # ---- health without slurmctld: checks on a fixture sysfs tree ----
-source "$SRC/tests/integration/sysfs.sh"
+source "$SRC/contrib/local-cluster/fake-sysfs.sh"
 ib_port "$T/fx/sna1/sys" mlx5_0 1 "4: ACTIVE" "5: LinkUp" "400 Gb/sec (4X NDR)"
 ib_port "$T/fx/sna2/sys" mlx5_0 1 "1: DOWN" "5: LinkUp" "400 Gb/sec (4X NDR)"
 : >"$T/fx/kmsg"

@@ -263,7 +263,7 @@ static void test_odd_names(void **state)
 
 static void eight_hdr_ports(struct tree *t, size_t n)
 {
-	char dev[16];
+	char dev[32];
 
 	for (size_t i = 0; i < n; i++) {
 		snprintf(dev, sizeof(dev), "mlx5_%zu", i);
