@@ -96,3 +96,17 @@ const char *sn_grade_name(enum sn_grade g)
 	}
 	return "?";
 }
+
+int sn_grade_exit(enum sn_grade g)
+{
+	switch (g) {
+	case SN_OK:
+		return 0;
+	case SN_WARN:
+		return 1;
+	case SN_CRIT:
+		return 2;
+	default:
+		return 3;
+	}
+}

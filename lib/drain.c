@@ -83,8 +83,8 @@ enum sn_drain_outcome sn_node_state_decide(unsigned node_state,
 	return SN_RESUME_NOT_OURS;
 }
 
-static int node_load(const char *node, unsigned *state, char *reason,
-		     size_t size, struct sn_error *err)
+int sn_node_load(const char *node, unsigned *state, char *reason,
+		 size_t size, struct sn_error *err)
 {
 	node_info_msg_t *msg = NULL;
 
@@ -127,7 +127,7 @@ enum sn_drain_outcome sn_node_drain(const char *node, const char *reason,
 	unsigned state;
 	enum sn_drain_outcome o;
 
-	if (node_load(node, &state, current, sizeof(current), err))
+	if (sn_node_load(node, &state, current, sizeof(current), err))
 		return SN_DRAIN_ERROR;
 	o = sn_node_state_decide(state, current, tag, 1);
 	if (o != SN_DRAIN_DONE)
@@ -144,7 +144,7 @@ enum sn_drain_outcome sn_node_resume(const char *node, const char *tag,
 	unsigned state;
 	enum sn_drain_outcome o;
 
-	if (node_load(node, &state, current, sizeof(current), err))
+	if (sn_node_load(node, &state, current, sizeof(current), err))
 		return SN_DRAIN_ERROR;
 	o = sn_node_state_decide(state, current, tag, 0);
 	if (o != SN_RESUME_DONE)

@@ -59,6 +59,12 @@ void sn_results_free(struct sn_results *r);
 /* sn_results_worst - the worst grade: CRIT > UNKNOWN > WARN > OK. */
 enum sn_grade sn_results_worst(const struct sn_results *r);
 
+/*
+ * sn_grade_exit - the Nagios/NHC exit code of a worst grade: 0 OK, 1 WARN,
+ * 2 CRIT, 3 UNKNOWN (supernode-prolog --check, supernodectl health).
+ */
+int sn_grade_exit(enum sn_grade g);
+
 /* sn_grade_name - "OK", "WARN", "CRIT", "UNKNOWN". */
 const char *sn_grade_name(enum sn_grade g);
 

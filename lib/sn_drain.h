@@ -43,6 +43,13 @@ size_t sn_drain_reason(const struct sn_results *r, const char *tag,
 int sn_reason_is_ours(const char *reason, const char *tag);
 
 /*
+ * sn_node_load - read node's Slurm state bits and reason (into reason,
+ * size bytes; "" when none) from slurmctld.  Returns 0, or -1 with err set.
+ */
+int sn_node_load(const char *node, unsigned *state, char *reason, size_t size,
+		 struct sn_error *err);
+
+/*
  * sn_node_drain - drain node with reason unless someone else's state must be
  * kept (see enum).  slurm_init() must have been called.
  */

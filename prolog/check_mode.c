@@ -8,20 +8,6 @@
 #include "sn_report.h"
 #include "sn_runner.h"
 
-static int grade_exit(enum sn_grade g)
-{
-	switch (g) {
-	case SN_OK:
-		return SN_EXIT_OK;
-	case SN_WARN:
-		return SN_EXIT_WARN;
-	case SN_CRIT:
-		return SN_EXIT_CRIT;
-	default:
-		return SN_EXIT_UNKNOWN;
-	}
-}
-
 int sn_prolog_check(const struct sn_prolog_args *args, struct sn_config *cfg)
 {
 	struct sn_results res = { 0 };
@@ -45,7 +31,7 @@ int sn_prolog_check(const struct sn_prolog_args *args, struct sn_config *cfg)
 	} else {
 		sn_report_table(stdout, &res);
 	}
-	rc = grade_exit(sn_results_worst(&res));
+	rc = sn_grade_exit(sn_results_worst(&res));
 	sn_results_free(&res);
 	return rc;
 }

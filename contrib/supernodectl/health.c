@@ -109,20 +109,6 @@ static int node_default(struct health_args *a)
 	return 0;
 }
 
-static int grade_exit(enum sn_grade g)
-{
-	switch (g) {
-	case SN_OK:
-		return HEALTH_EXIT_OK;
-	case SN_WARN:
-		return HEALTH_EXIT_WARN;
-	case SN_CRIT:
-		return HEALTH_EXIT_CRIT;
-	default:
-		return HEALTH_EXIT_UNKNOWN;
-	}
-}
-
 /* Print the results that are not OK (an all-OK run prints none). */
 static void results_print(const struct sn_results *r)
 {
@@ -138,27 +124,6 @@ static void results_print(const struct sn_results *r)
 	if (bad.count)
 		sn_report_table(stdout, &bad);
 	sn_results_free(&bad);
-}
-
-/* Child: read the node's state and reason from slurmctld. */
-static int node_read(const char *node, unsigned *state, char *reason,
-		     size_t size, char *msg, size_t msize)
-{
-	node_info_msg_t *info = NULL;
-
-	if (slurm_load_node_single(&info, (char *)node, SHOW_ALL) || !info ||
-	    info->record_count < 1) {
-		snprintf(msg, msize, "cannot read node %s from slurmctld: %s",
-			 node, slurm_strerror(errno));
-		if (info)
-			slurm_free_node_info_msg(info);
-		return -1;
-	}
-	*state = info->node_array[0].node_state;
-	snprintf(reason, size, "%s", info->node_array[0].reason ?
-			     info->node_array[0].reason : "");
-	slurm_free_node_info_msg(info);
-	return 0;
 }
 
 /* "IDLE+DRAIN", "DOWN+NOT_RESPONDING": enough to say why we keep out. */
@@ -233,8 +198,7 @@ static int slurm_child(void *arg, int fd)
 	ssize_t n;
 
 	slurm_init(NULL);
-	if (node_read(j->node, &state, cur, sizeof(cur), err.msg,
-		      sizeof(err.msg))) {
+	if (sn_node_load(j->node, &state, cur, sizeof(cur), &err)) {
 		o = SN_DRAIN_ERROR;
 		goto out;
 	}
@@ -338,7 +302,7 @@ static int health_run(const struct health_args *a, const struct sn_config *cfg)
 			  a->node, sn_grade_name(worst));
 	}
 	sn_results_free(&res);
-	return grade_exit(worst);
+	return sn_grade_exit(worst);
 }
 
 int snctl_health(const struct snctl_global *g, int argc, char **argv)
