@@ -94,28 +94,6 @@ static int record_write(const struct sn_check_ctx *ctx,
 	return 0;
 }
 
-static void node_drain(const char *node, const char *reason, const char *tag)
-{
-	struct sn_error err;
-
-	slurm_init(NULL);
-	switch (sn_node_drain(node, reason, tag, &err)) {
-	case SN_DRAIN_DONE:
-		sn_log(LOG_ERR, "drained %s: %s", node, reason);
-		break;
-	case SN_DRAIN_OURS_ALREADY:
-		sn_log(LOG_ERR, "%s already drained by us; would add: %s", node, reason);
-		break;
-	case SN_DRAIN_FOREIGN:
-		sn_log(LOG_ERR, "%s is drained or down by someone else: left as it is; would drain: %s",
-		       node, reason);
-		break;
-	default:
-		sn_log(LOG_ERR, "could not drain %s (%s): %s", node, err.msg, reason);
-		break;
-	}
-}
-
 static json_object *end_snapshot(const struct sn_check_ctx *ctx,
 				 uint32_t job_id, uint32_t timeout_ms)
 {
@@ -186,7 +164,8 @@ static void epilog_run(const struct sn_config *cfg, const struct epilog_job *job
 		sn_log(LOG_WARNING, "job %u: Prometheus textfile not updated: %s",
 		       job->id, err.msg);
 	if (drain)
-		node_drain(job->node, reason, cfg->drain_tag);
+		sn_drain_logged(job->node, reason, cfg->drain_tag,
+				cfg->epilog.timeout_s * 1000 / 2);
 	unlink(path);	/* the baseline has served */
 	json_object_put(record);
 out:

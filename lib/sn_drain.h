@@ -57,6 +57,15 @@ enum sn_drain_outcome sn_node_drain(const char *node, const char *reason,
 				    const char *tag, struct sn_error *err);
 
 /*
+ * sn_drain_logged - sn_node_drain() in a child limited to budget_ms
+ * (slurm_init() exits without a readable slurm.conf, and an RPC to a
+ * slurmctld that does not answer is retried for MessageTimeout), with one
+ * log line (sn_log) saying what happened.  Calls slurm_init() itself.
+ */
+void sn_drain_logged(const char *node, const char *reason, const char *tag,
+		     unsigned budget_ms);
+
+/*
  * sn_node_resume - resume node only if it is drained with our tag and not
  * DOWN, FAIL, MAINT or rebooting for another reason.
  */

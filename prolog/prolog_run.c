@@ -64,74 +64,10 @@ static void results_log(const struct sn_results *r)
 	}
 }
 
-struct drain_arg {
-	const char *node, *reason, *tag;
-};
-
-/*
- * The drain, in a child: slurm_init() fatal()s (exits) without a readable
- * slurm.conf, and an RPC to a slurmctld that does not answer is retried
- * for MessageTimeout (10 s by default), longer than a prolog may take.
- * Writes "OUTCOME MESSAGE".
- */
-static int drain_child(void *arg, int fd)
-{
-	const struct drain_arg *a = arg;
-	struct sn_error err = { "" };
-	char line[sizeof(err.msg) + 16];
-	enum sn_drain_outcome o;
-	int n;
-
-	slurm_init(NULL);
-	o = sn_node_drain(a->node, a->reason, a->tag, &err);
-	n = snprintf(line, sizeof(line), "%d %s", (int)o, err.msg);
-	if (n < 0 || write(fd, line, strlen(line)) < 0)
-		return 1;
-	return 0;
-}
-
 static int node_drain(const char *node, const char *reason, const char *tag,
 		      uint32_t budget_ms)
 {
-	struct drain_arg a = { node, reason, tag };
-	enum sn_drain_outcome o = SN_DRAIN_ERROR;
-	const char *why = "";
-	char *out = NULL;
-	size_t len = 0;
-	int rc;
-
-	rc = sn_run_in_child(drain_child, &a, budget_ms, 2048, &out, &len);
-	if (rc == 0 && out && out[0] >= '0' && out[0] <= '9' && out[1] == ' ') {
-		o = (enum sn_drain_outcome)(out[0] - '0');
-		why = out + 2;
-	}
-	switch (o) {
-	case SN_DRAIN_DONE:
-		sn_log(LOG_ERR, "drained %s: %s", node, reason);
-		break;
-	case SN_DRAIN_OURS_ALREADY:
-		sn_log(LOG_ERR, "%s already drained by us; now: %s", node, reason);
-		break;
-	case SN_DRAIN_FOREIGN:
-		sn_log(LOG_ERR, "%s is drained or down by someone else: left as it is; would drain: %s",
-		       node, reason);
-		break;
-	default:
-		if (rc == -1)
-			sn_log(LOG_ERR, "could not drain %s (libslurm or slurmctld did not answer within %u ms): %s",
-			       node, budget_ms, reason);
-		else if (rc == -2 || rc == -3)
-			sn_log(LOG_ERR, "could not drain %s (the drain process %s): %s",
-			       node, rc == -2 ? "died" : "did not start", reason);
-		else if (rc != 0)
-			sn_log(LOG_ERR, "could not drain %s (libslurm exited %d, see its message above): %s",
-			       node, rc, reason);
-		else
-			sn_log(LOG_ERR, "could not drain %s (%s): %s", node, why,
-			       reason);
-		break;
-	}
-	free(out);
+	sn_drain_logged(node, reason, tag, budget_ms);
 	/* stdout ends up in slurmd's log next to "prolog failed". */
 	printf("%s\n", reason);
 	return SN_EXIT_CRIT;
