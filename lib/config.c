@@ -220,8 +220,95 @@ static int env_port_range(struct yaml_walk *w, yaml_node_t *v,
 	return 0;
 }
 
+/* A list of names (NIC devices, variables): each matching the character set. */
+static int name_list(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		     const char *charset, size_t max, char ***out, size_t *n)
+{
+	yaml_node_item_t *item;
+	char sub[128];
+
+	if (v->type != YAML_SEQUENCE_NODE)
+		return yaml_walk_fail(w, v, path, "expected a list of names");
+	*n = 0;
+	*out = calloc(max, sizeof(**out));
+	if (!*out)
+		return yaml_walk_fail(w, v, path, "out of memory");
+	for (item = v->data.sequence.items.start;
+	     item < v->data.sequence.items.top; item++) {
+		yaml_node_t *e;
+		const char *s;
+
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, *n);
+		if (*n >= max)
+			return yaml_walk_fail(w, v, path, "more than %zu names", max);
+		if (!(e = yaml_walk_node(w, *item, sub)) ||
+		    yaml_walk_string(w, e, sub, &s))
+			return -1;
+		if (strlen(s) > 63 || strspn(s, charset) != strlen(s))
+			return yaml_walk_fail(w, e, sub, "'%.64s' is not a valid name", s);
+		for (size_t k = 0; k < *n; k++)
+			if (!strcmp((*out)[k], s))
+				return yaml_walk_fail(w, e, sub, "'%s' is listed twice", s);
+		if (!((*out)[(*n)++] = strdup(s)))
+			return yaml_walk_fail(w, e, sub, "out of memory");
+	}
+	return 0;
+}
+
+#define SN_NIC_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
+#define SN_VAR_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
+static int env_socket_ifname(struct yaml_walk *w, yaml_node_t *v,
+			     const char *path, void *target)
+{
+	struct sn_config *cfg = target;
+
+	if (sn_config_set_string(w, v, path, &cfg->socket_ifname))
+		return -1;
+	if (strlen(cfg->socket_ifname) > 15 ||
+	    strspn(cfg->socket_ifname, SN_NIC_CHARS) != strlen(cfg->socket_ifname))
+		return yaml_walk_fail(w, v, path,
+				      "'%.40s' is not a network interface name (at most 15 of A-Z a-z 0-9 _ . -)",
+				      cfg->socket_ifname);
+	return 0;
+}
+
+static int env_hca(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		   void *target)
+{
+	struct sn_config *cfg = target;
+
+	return name_list(w, v, path, SN_NIC_CHARS, 64, &cfg->hca, &cfg->n_hca);
+}
+
+static int env_force(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		     void *target)
+{
+	struct sn_config *cfg = target;
+
+	return name_list(w, v, path, SN_VAR_CHARS, 64, &cfg->force,
+			 &cfg->n_force);
+}
+
+static int env_mnnvl(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		     void *target)
+{
+	return yaml_walk_bool(w, v, path, &((struct sn_config *)target)->mnnvl);
+}
+
+static int env_pytorch(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		       void *target)
+{
+	return yaml_walk_bool(w, v, path, &((struct sn_config *)target)->pytorch);
+}
+
 static const struct yaml_key_rule env_rules[] = {
 	{ "master_port_range", env_port_range, false },
+	{ "socket_ifname", env_socket_ifname, false },
+	{ "hca", env_hca, false },
+	{ "mnnvl", env_mnnvl, false },
+	{ "pytorch", env_pytorch, false },
+	{ "force", env_force, false },
 	{ NULL, NULL, false },
 };
 
@@ -514,6 +601,7 @@ static void defaults_set(struct sn_config *cfg)
 {
 	cfg->method = SN_PLACE_FEATURE;
 	cfg->switch_wait = 300;
+	cfg->pytorch = true;
 	cfg->master_port_lo = 20000;
 	cfg->master_port_hi = 29999;
 }
@@ -718,6 +806,13 @@ void sn_config_free(struct sn_config *cfg)
 	free(cfg->state_dir);
 	sn_config_node_free(cfg);
 	sn_config_epilog_free(cfg);
+	for (size_t i = 0; i < cfg->n_hca; i++)
+		free(cfg->hca[i]);
+	free(cfg->hca);
+	for (size_t i = 0; i < cfg->n_force; i++)
+		free(cfg->force[i]);
+	free(cfg->force);
+	free(cfg->socket_ifname);
 	free(cfg->path);
 	free(cfg);
 }

@@ -2,6 +2,7 @@
 #ifndef SN_CONFIG_H
 #define SN_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,6 +60,13 @@ struct sn_config {
 
 	uint16_t master_port_lo;		/* env.master_port_range[0] */
 	uint16_t master_port_hi;		/* env.master_port_range[1] */
+	char *socket_ifname;			/* env.socket_ifname: NCCL/HCCL/GLOO, exact */
+	char **hca;				/* env.hca: NICs NCCL/UCX may use; NULL = node.ports */
+	size_t n_hca;
+	bool mnnvl;				/* env.mnnvl: multi-node NVLink fabric */
+	bool pytorch;				/* env.pytorch: RANK, LOCAL_RANK, ... (default true) */
+	char **force;				/* env.force: variables set even when the user did */
+	size_t n_force;
 
 	char *sysfs;				/* paths.sysfs (may hold %n, %h) */
 	char *dev;				/* paths.dev */

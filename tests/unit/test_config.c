@@ -216,7 +216,7 @@ static void test_unknown_key(void **state)
 	fails_with("supernodes:\n  - name: sn01\n    node: a[1-2]\n",
 		   F ":3:5: supernodes[0].node: unknown key (allowed here: name, nodes)");
 	fails_with(SN2 "env:\n  master_port: 1\n",
-		   F ":7:3: env.master_port: unknown key (allowed here: master_port_range)");
+		   F ":7:3: env.master_port: unknown key (allowed here: master_port_range, socket_ifname, hca, mnnvl, pytorch, force)");
 	fails_with(SN2 "paths:\n  sys: /sys\n",
 		   F ":7:3: paths.sys: unknown key (allowed here: sysfs, dev, state_dir, nvml, hwloc_xml, kmsg)");
 }
