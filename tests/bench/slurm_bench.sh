@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Benchmarks against real local Slurm clusters started side by side and
+# the same in every other way; rounds alternate between them so that the
+# machine's noise falls on both.
+#   1. srun of STEPS small steps inside one allocation: --supernode=1 on a
+#      cluster with our plugins against -N2 --exclusive on a cluster without
+#      any (target: at most 5% slower);
+#   2. SUBMITS held sbatch submissions of the same request, on a cluster with
+#      the job_submit plugin against one without it, both with the SPANK
+#      plugin, so the difference is slurmctld's (target: at least 95% of the
+#      throughput); and, for the whole cost a user sees, against the cluster
+#      without any plugin.
+#
+#   tests/bench/slurm_bench.sh [BUILD_DIR] [STEPS] [SUBMITS]     (as root)
+set -euo pipefail
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=$(cd "${1:-$SRC/build}" && pwd)
+STEPS=${2:-100}
+SUBMITS=${3:-500}
+ROUNDS=5
+TOOL=$SRC/contrib/local-cluster/cluster
+on=bench-on-$$ off=bench-off-$$ spank=bench-spank-$$
+work=$(mktemp -d)
+trap 'for c in "$on" "$off" "$spank"; do "$TOOL" stop "$c" >/dev/null 2>&1; done; rm -rf "$work"' EXIT
+mkdir -p "$work/spank-only/spank"
+cp "$BUILD/spank/supernode.so" "$work/spank-only/spank/"
+"$TOOL" start "$on" --build "$BUILD" >/dev/null
+"$TOOL" start "$off" >/dev/null
+"$TOOL" start "$spank" --build "$work/spank-only" >/dev/null
+conf() { sed -n 's/^export SLURM_CONF=//p' <<<"$("$TOOL" env "$1")"; }
+con=$(conf "$on") coff=$(conf "$off") cspank=$(conf "$spank")
+cd "$work"
+
+ms() { date +%s%3N; }
+# steps CONF N ALLOC_ARGS...: wall ms of N `srun -N2 true` in one allocation.
+steps() {
+	local c=$1 n=$2
+	shift 2
+	SLURM_CONF=$c salloc "$@" bash -c '
+		s=$(date +%s%3N)
+		for ((i = 0; i < '"$n"'; i++)); do srun -N2 true; done
+		echo $(( $(date +%s%3N) - s ))' 2>/dev/null | tail -n 1
+}
+# submits CONF N ARGS...: wall ms of N held submissions.
+submits() {
+	local c=$1 n=$2 s
+	shift 2
+	s=$(ms)
+	for ((i = 0; i < n; i++)); do SLURM_CONF=$c sbatch --hold -o /dev/null "$@" --wrap true >/dev/null; done
+	echo $(($(ms) - s))
+}
+
+t_on=0 t_off=0
+for ((r = 0; r < ROUNDS; r++)); do
+	t_on=$((t_on + $(steps "$con" $((STEPS / ROUNDS)) --supernode=1)))
+	t_off=$((t_off + $(steps "$coff" $((STEPS / ROUNDS)) -N2 --exclusive)))
+done
+printf 'srun steps: %d with the plugin (--supernode=1) %d ms, without (-N2 --exclusive) %d ms: %.3f x (target <= 1.05)\n' \
+	"$STEPS" "$t_on" "$t_off" "$(bc -l <<<"$t_on/$t_off")"
+
+s_on=0 s_sp=0 s_off=0
+for ((r = 0; r < ROUNDS; r++)); do
+	s_on=$((s_on + $(submits "$con" $((SUBMITS / ROUNDS)) --supernode=1)))
+	s_sp=$((s_sp + $(submits "$cspank" $((SUBMITS / ROUNDS)) --supernode=1 -N2 --exclusive)))
+	s_off=$((s_off + $(submits "$coff" $((SUBMITS / ROUNDS)) -N2 --exclusive)))
+done
+for c in "$con" "$cspank" "$coff"; do SLURM_CONF=$c scancel -u root; done
+rate() { bc -l <<<"$SUBMITS*1000/$1"; }
+printf 'submissions: %d each; with job_submit %.1f/s, without it (same SPANK plugin) %.1f/s: throughput %.3f x (target >= 0.95)\n' \
+	"$SUBMITS" "$(rate "$s_on")" "$(rate "$s_sp")" "$(bc -l <<<"$s_sp/$s_on")"
+printf 'submissions: with both plugins %.1f/s, with no plugin at all %.1f/s: %.3f x (what a user sees, sbatch included)\n' \
+	"$(rate "$s_on")" "$(rate "$s_off")" "$(bc -l <<<"$s_off/$s_on")"
