@@ -7,6 +7,10 @@
  *                                         drain and exit 2 on a CRIT
  *   supernode-prolog --check [--json]     print every check; drains nothing
  *   supernode-prolog --learn              print this node's manifest (node:)
+ *   supernode-prolog --controller         as PrologSlurmctld: is the job's
+ *                                         allocation N whole supernodes?
+ *                                         (also when SLURM_SCRIPT_CONTEXT is
+ *                                         prolog_slurmctld)
  *   options: --config PATH  --node NAME
  *
  * Exit codes: see enum in sn_prolog.h (README: "Prolog").
@@ -23,15 +27,21 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s [--config PATH] [--node NAME] [--check [--json] | --learn]\n"
+		"       %s [--config PATH] --controller\n"
 		"  (no mode)   run as slurmd's Prolog=: check this node, save the job's\n"
 		"              baseline, drain the node and exit 2 on a failed check\n"
 		"  --check     print every check as a table; drains nothing\n"
 		"  --json      with --check: print JSON instead\n"
 		"  --learn     print the node: manifest of this node (for supernode.yaml)\n"
+		"  --controller  run as slurmctld's PrologSlurmctld (also chosen by\n"
+		"              SLURM_SCRIPT_CONTEXT=prolog_slurmctld): exit 2, so Slurm\n"
+		"              requeues the job, unless SLURM_JOB_NODELIST is exactly\n"
+		"              SPANK_SUPERNODE whole supernodes; drains nothing\n"
 		"  --config    supernode.yaml (default: next to $SLURM_CONF, else %s)\n"
 		"  --node      Slurm node name for %%n in paths (default $SLURMD_NODENAME)\n"
-		"exit: 0 ok, 1 warn, 2 crit (prolog: node drained), 3 unknown, 4 usage/config\n",
-		SN_PROLOG_NAME, SN_CONFIG_DEFAULT_PATH);
+		"exit: 0 ok, 1 warn, 2 crit (prolog: node drained; controller: job\n"
+		"      requeued), 3 unknown, 4 usage/config\n",
+		SN_PROLOG_NAME, SN_PROLOG_NAME, SN_CONFIG_DEFAULT_PATH);
 }
 
 static int args_parse(int argc, char **argv, struct sn_prolog_args *a)
@@ -42,6 +52,7 @@ static int args_parse(int argc, char **argv, struct sn_prolog_args *a)
 		{ "check", no_argument, NULL, 'k' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "learn", no_argument, NULL, 'l' },
+		{ "controller", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -69,6 +80,9 @@ static int args_parse(int argc, char **argv, struct sn_prolog_args *a)
 		case 'l':
 			a->learn = true;
 			break;
+		case 'C':
+			a->controller = true;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(SN_EXIT_OK);
@@ -86,7 +100,15 @@ static int args_parse(int argc, char **argv, struct sn_prolog_args *a)
 			SN_PROLOG_NAME);
 		return -1;
 	}
-	if (!a->node)
+	if (a->controller && (a->check || a->learn || a->node)) {
+		fprintf(stderr, "%s: --controller takes only --config\n",
+			SN_PROLOG_NAME);
+		return -1;
+	}
+	/* PrologSlurmctld= takes no arguments: slurmctld's context says it. */
+	if (!a->check && !a->learn && sn_prolog_controller_context())
+		a->controller = true;
+	if (!a->node && !a->controller)
 		a->node = getenv("SLURMD_NODENAME");
 	return 0;
 }
@@ -103,14 +125,25 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return SN_EXIT_USAGE;
 	}
+	if (args.controller && !sn_prolog_controller_wanted())
+		return SN_EXIT_OK;	/* not a --supernode job: nothing to verify */
 	cfg = sn_config_load(args.config, &err);
+	if (!cfg && args.controller) {
+		/* controller.c says why a broken config lets the job run. */
+		sn_log(LOG_ERR, "job %s: config not loaded, allocation NOT verified, job runs: %s",
+		       getenv("SLURM_JOB_ID") ? getenv("SLURM_JOB_ID") : "?",
+		       err.msg);
+		return SN_EXIT_OK;
+	}
 	if (!cfg) {
 		/* A config that does not load never drains anything. */
 		sn_log(LOG_ERR, "config not loaded, nothing checked or drained: %s",
 		       err.msg);
 		return (args.check || args.learn) ? SN_EXIT_USAGE : SN_EXIT_OK;
 	}
-	if (args.check)
+	if (args.controller)
+		rc = sn_prolog_controller(&args, cfg);
+	else if (args.check)
 		rc = sn_prolog_check(&args, cfg);
 	else if (args.learn)
 		rc = sn_prolog_learn(&args, cfg);

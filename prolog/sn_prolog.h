@@ -25,6 +25,7 @@ struct sn_prolog_args {
 	bool check;		/* --check: print every check, drain nothing */
 	bool json;		/* --json: the same as JSON */
 	bool learn;		/* --learn: print this node's manifest */
+	bool controller;	/* --controller (or SLURM_SCRIPT_CONTEXT=prolog_slurmctld) */
 };
 
 /* prolog_run.c: the Prolog= flow (slurmd's environment). */
@@ -35,6 +36,21 @@ int sn_prolog_check(const struct sn_prolog_args *args, struct sn_config *cfg);
 
 /* learn.c: --learn. */
 int sn_prolog_learn(const struct sn_prolog_args *args, struct sn_config *cfg);
+
+/*
+ * controller.c: --controller, slurmctld's PrologSlurmctld.  Exit 0 if the
+ * job's allocation (SLURM_JOB_NODELIST) is exactly SPANK_SUPERNODE whole
+ * supernodes, SN_EXIT_CRIT (Slurm requeues, drains nothing) if not or if it
+ * cannot be verified.
+ */
+int sn_prolog_controller(const struct sn_prolog_args *args,
+			 const struct sn_config *cfg);
+
+/* True when slurmctld runs us as PrologSlurmctld (SLURM_SCRIPT_CONTEXT). */
+bool sn_prolog_controller_context(void);
+
+/* True when the job asked for --supernode (SPANK_SUPERNODE is set). */
+bool sn_prolog_controller_wanted(void);
 
 
 #endif

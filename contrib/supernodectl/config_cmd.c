@@ -3,13 +3,17 @@
  * supernodectl config validate [FILE]: load supernode.yaml with the same
  * loader as every other component and summarise it, or print the loader's
  * error (file:line:col: key: problem) and exit 1.
+ *
+ * Also the dispatch of the other config subcommands:
+ *   config check   (config_check.c)  against the running cluster
+ *   config slurm   (config_slurm.c)  the matching Slurm configuration
  */
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "snctl.h"
+#include "snctl_config.h"
 
 int snctl_config_load(const struct snctl_global *g, struct sn_config **cfg)
 {
@@ -30,13 +34,31 @@ int snctl_config_load(const struct snctl_global *g, struct sn_config **cfg)
 
 static void config_usage(void)
 {
-	fprintf(stderr, "usage: %s [--config PATH] config validate [FILE]\n",
-		SNCTL_NAME);
+	fprintf(stderr,
+		"usage: %s [--config PATH] config validate [FILE]\n"
+		"       %s [--config PATH] config check\n"
+		"       %s [--config PATH] config slurm [--section nodes|topology|plugstack]\n"
+		"                                   [--topology tree|block|none]\n",
+		SNCTL_NAME, SNCTL_NAME, SNCTL_NAME);
 }
 
-/* Parse "config validate [FILE] [--config PATH]" into g and *file. */
+/* A subcommand with its own arguments (argv[0] is its name). */
+struct config_sub {
+	const char *name;
+	int (*run)(const struct snctl_global *g, int argc, char **argv);
+};
+
+static const struct config_sub config_subs[] = {
+	{ "check", snctl_config_check },
+	{ "slurm", snctl_config_slurm },
+};
+
+/*
+ * Parse "config [--config PATH] SUB ..." into g and *sub (optind at SUB);
+ * for validate, its FILE into *file.
+ */
 static int config_args(int argc, char **argv, struct snctl_global *g,
-		       const char **file)
+		       const char **file, const struct config_sub **sub)
 {
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
@@ -44,16 +66,30 @@ static int config_args(int argc, char **argv, struct snctl_global *g,
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	*sub = NULL;
+	/* "+": options after the subcommand belong to it. */
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
 		if (c != 'c')
 			return -1;
 		g->config = optarg;
 	}
 	if (optind >= argc) {
-		snctl_err("config: missing subcommand (validate)");
+		snctl_err("config: missing subcommand (validate, check, slurm)");
 		return -1;
 	}
-	if (strcmp(argv[optind], "validate")) {
+	for (size_t i = 0; i < sizeof(config_subs) / sizeof(config_subs[0]); i++)
+		if (!strcmp(argv[optind], config_subs[i].name))
+			*sub = &config_subs[i];
+	if (*sub)
+		return 0;
+	/* validate: options anywhere ("validate FILE --config PATH"). */
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c != 'c')
+			return -1;
+		g->config = optarg;
+	}
+	if (optind >= argc || strcmp(argv[optind], "validate")) {
 		snctl_err("config: unknown subcommand '%s'", argv[optind]);
 		return -1;
 	}
@@ -69,12 +105,25 @@ static int config_args(int argc, char **argv, struct snctl_global *g,
 int snctl_config(const struct snctl_global *g0, int argc, char **argv)
 {
 	struct snctl_global g = *g0;
+	const struct config_sub *sub;
 	struct sn_config *cfg = NULL;
 	const char *file = NULL;
+	int rc;
 
-	if (config_args(argc, argv, &g, &file)) {
+	if (config_args(argc, argv, &g, &file, &sub)) {
 		config_usage();
 		return SNCTL_EXIT_USAGE;
+	}
+	if (sub) {
+		/* The subcommand parses from its own name on. */
+		argv += optind;
+		argc -= optind;
+		argv[0] = (char *)SNCTL_NAME;	/* for getopt's messages */
+		optind = 0;
+		rc = sub->run(&g, argc, argv);
+		if (rc == SNCTL_EXIT_USAGE)
+			config_usage();
+		return rc;
 	}
 	if (file)
 		g.config = file;

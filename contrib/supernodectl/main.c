@@ -6,6 +6,8 @@
  *   supernodectl [--config PATH] report --node NAME [--last N] [--json]
  *   supernodectl [--config PATH] health [--node NAME]
  *   supernodectl [--config PATH] config validate [FILE]
+ *   supernodectl [--config PATH] config check
+ *   supernodectl [--config PATH] config slurm [--section S] [--topology T]
  *
  * main() parses the global options and hands the rest to one command.
  * Exit 2 on a usage error (health: 4, as the prolog's --check).
@@ -21,7 +23,8 @@ static const struct snctl_cmd commands[] = {
 	{ "report", snctl_report,
 	  "report JOBID [--json] | report --node NAME [--last N] [--json]" },
 	{ "health", snctl_health, "health [--node NAME]" },
-	{ "config", snctl_config, "config validate [FILE]" },
+	{ "config", snctl_config,
+	  "config validate [FILE] | config check | config slurm [--section nodes|topology|plugstack] [--topology tree|block|none]" },
 };
 
 void snctl_usage(FILE *f)
@@ -39,8 +42,14 @@ void snctl_usage(FILE *f)
 		"                      drains, a node drained by us that passes is resumed,\n"
 		"                      anything else is left as it is\n"
 		"  config validate     load supernode.yaml (FILE, else --config) and summarise\n"
+		"  config check        compare it with the running cluster: every node exists,\n"
+		"                      features (method feature) or leaf switches (method\n"
+		"                      switch) match; one line per mismatch\n"
+		"  config slurm        print the matching NodeName ... Feature= lines,\n"
+		"                      topology.conf (tree or block) and the plugstack line\n"
 		"  --config PATH       supernode.yaml (default: next to $SLURM_CONF, else %s)\n"
-		"exit: report 0 found, 1 no record; config 0 valid, 1 invalid; 2 usage;\n"
+		"exit: report 0 found, 1 no record; config 0 valid/matching, 1 invalid,\n"
+		"      mismatch or slurmctld not reachable; 2 usage;\n"
 		"      health 0 ok, 1 warn, 2 crit, 3 unknown, 4 usage/config\n",
 		SN_CONFIG_DEFAULT_PATH);
 }

@@ -124,7 +124,7 @@ assert_eq "oversized record: named" "supernodectl: $T/big/7/sna1.json: larger th
 # ---- usage errors: exit 2, message prefixed ----
 for args in "report" "report abc" "report 0" "report -1" "report 1 2" "report --last 3 1001" \
 	"report --node ../x" "report --node sna1 --last 0" "report --node sna1 --last" \
-	"report --node sna1 1001" "report --bogus 1" "bogus" "" "config" "config check" \
+	"report --node sna1 1001" "report --bogus 1" "bogus" "" "config" "config frobnicate" \
 	"config validate a b" "--config"; do
 	# shellcheck disable=SC2086
 	run "${C[@]}" $args
