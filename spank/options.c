@@ -18,6 +18,7 @@
 #include "sn_spank.h"
 
 #define SN_OPT_VAL 1
+#define SN_OPT_ENV_VAL 2
 
 /*
  * Validate N against the config: the range, and the feature method's one
@@ -80,6 +81,72 @@ int sn_options_register(spank_t sp)
 
 	if (rc != ESPANK_SUCCESS) {
 		slurm_error("%s: cannot register --supernode: %s", SN_PLUGIN,
+			    spank_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+static const char *const env_mode_names[] = {
+	[SN_ENV_AUTO] = "auto",
+	[SN_ENV_NONE] = "none",
+	[SN_ENV_SHOW] = "show",
+};
+
+const char *sn_env_mode_name(enum sn_env_mode mode)
+{
+	return (unsigned)mode < 3 ? env_mode_names[mode] : "?";
+}
+
+int sn_env_mode_parse(const char *s, enum sn_env_mode *mode)
+{
+	for (unsigned i = 0; s && i < 3; i++)
+		if (!strcmp(s, env_mode_names[i])) {
+			*mode = (enum sn_env_mode)i;
+			return 0;
+		}
+	return -1;
+}
+
+/*
+ * --supernode-env=MODE.  Strict: exactly auto, none or show; refused at
+ * submission (local/allocator context).  Idempotent: the last value wins.
+ */
+static int env_option_cb(int val, const char *optarg, int remote)
+{
+	enum sn_env_mode mode;
+
+	(void)val;
+	if (sn_env_mode_parse(optarg, &mode)) {
+		if (remote) {
+			/* Refused at submission; a step must never fail on it. */
+			slurm_error("%s: --supernode-env=%s: expected auto, none or show; using auto",
+				    SN_PLUGIN, optarg ? optarg : "");
+			return 0;
+		}
+		slurm_error("%s: --supernode-env=%s: expected auto, none or show",
+			    SN_PLUGIN, optarg ? optarg : "");
+		return -1;
+	}
+	sn_state.env_mode = mode;
+	sn_state.env_mode_given = 1;
+	return 0;
+}
+
+int sn_env_option_register(spank_t sp)
+{
+	static struct spank_option opt = {
+		.name = "supernode-env",
+		.arginfo = "MODE",
+		.usage = "With --supernode: auto (default) sets the NCCL/UCX/PyTorch environment where the job left it unset; none sets nothing; show also prints each variable, its value and why",
+		.has_arg = 1,
+		.val = SN_OPT_ENV_VAL,
+		.cb = env_option_cb,
+	};
+	spank_err_t rc = spank_option_register(sp, &opt);
+
+	if (rc != ESPANK_SUCCESS) {
+		slurm_error("%s: cannot register --supernode-env: %s", SN_PLUGIN,
 			    spank_strerror(rc));
 		return -1;
 	}
@@ -150,6 +217,10 @@ int sn_options_post_opt(spank_t sp)
 
 	if (env_apply())
 		return -1;
+	/* The steps of this job (srun inside sbatch/salloc) inherit the mode. */
+	if (sn_state.env_mode_given &&
+	    setenv(SN_ENV_MODE_VAR, sn_env_mode_name(sn_state.env_mode), 1))
+		slurm_error("%s: cannot export %s", SN_PLUGIN, SN_ENV_MODE_VAR);
 	if (!sn_state.option_given)
 		return 0;
 	snprintf(value, sizeof(value), "%u", sn_state.supernodes);

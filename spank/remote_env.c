@@ -28,8 +28,8 @@ static int job_getenv(spank_t sp, const char *name, char *buf, int size)
  * (slurmstepd sets SLURMD_NODENAME only later, per task).  The batch step
  * runs on the first node of the allocation.
  */
-static int self_name(spank_t sp, const char *job_nodelist, char *out,
-		     size_t size, struct sn_error *err)
+int sn_self_name(spank_t sp, const char *job_nodelist, char *out, size_t size,
+		 struct sn_error *err)
 {
 	static char step_nodelist[65536];
 	const char *list = job_nodelist;
@@ -59,14 +59,44 @@ static int self_name(spank_t sp, const char *job_nodelist, char *out,
 	return 0;
 }
 
+void sn_env_mode_resolve(spank_t sp)
+{
+	char value[16];
+	enum sn_env_mode mode;
+
+	if (sn_state.env_mode_given ||
+	    job_getenv(sp, SN_ENV_MODE_VAR, value, sizeof(value)))
+		return;
+	if (sn_env_mode_parse(value, &mode)) {
+		slurm_error("%s: %s=%s: expected auto, none or show; using auto",
+			    SN_PLUGIN, SN_ENV_MODE_VAR, value);
+		return;
+	}
+	sn_state.env_mode = mode;
+}
+
+char *sn_marker_update(const char *old, const struct sn_jobenv *env,
+		       const bool *set, const char *const *names, size_t n)
+{
+	char *fresh = sn_envmark_build(env, set), *out;
+
+	if (!fresh)
+		return NULL;
+	out = sn_taskenv_marker_merge(old, names, n, fresh);
+	free(fresh);
+	return out;
+}
+
 /*
  * Set each variable where it is unset, or where it still holds the value
  * an earlier step of ours set (sn_envmark.h); a user's own value stays.
+ * The marker keeps the entries of the per-task variables (task_env.c).
  */
 static void env_export(spank_t sp, const struct sn_jobenv *env)
 {
 	static char marker[2048], current[65536];
 	bool set[SN_JOBENV_MAX] = { false };
+	const char *names[SN_JOBENV_MAX];
 	char *new_marker;
 
 	if (job_getenv(sp, SN_ENVMARK_VAR, marker, sizeof(marker)))
@@ -75,6 +105,7 @@ static void env_export(spank_t sp, const struct sn_jobenv *env)
 		const char *name = env->vars[i].name;
 		spank_err_t rc;
 
+		names[i] = name;
 		if (!job_getenv(sp, name, current, sizeof(current)) &&
 		    !sn_envmark_owns(marker, name, current))
 			continue;	/* the user's own value */
@@ -85,7 +116,7 @@ static void env_export(spank_t sp, const struct sn_jobenv *env)
 		else
 			set[i] = true;
 	}
-	new_marker = sn_envmark_build(env, set);
+	new_marker = sn_marker_update(marker, env, set, names, env->count);
 	if (new_marker)
 		spank_setenv(sp, SN_ENVMARK_VAR, new_marker, 1);
 	free(new_marker);
@@ -102,8 +133,8 @@ int sn_remote_env_set(spank_t sp)
 	if (!sn_state.option_given && !job_getenv(sp, "SLURM_SPANK_SUPERNODE",
 						   self, sizeof(self)))
 		sn_state.option_given = self[0] != '\0';
-	if (!sn_state.option_given)
-		return 0;	/* jobs without --supernode get nothing */
+	if (!sn_state.option_given || sn_state.env_mode == SN_ENV_NONE)
+		return 0;	/* without --supernode, or --supernode-env=none */
 	if (!sn_config_get()) {
 		slurm_error("%s: job environment not set: %s", SN_PLUGIN,
 			    sn_state.cfg_err.msg);
@@ -115,7 +146,7 @@ int sn_remote_env_set(spank_t sp)
 			    SN_PLUGIN);
 		return 0;
 	}
-	if (self_name(sp, job_nodelist, self, sizeof(self), &err))
+	if (sn_self_name(sp, job_nodelist, self, sizeof(self), &err))
 		goto fail;
 	if (spank_get_item(sp, S_JOB_ID, &in.job_id) != ESPANK_SUCCESS) {
 		sn_error_set(&err, "cannot read the job id");

@@ -3,14 +3,28 @@
 #define SN_SPANK_H
 
 #include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <slurm/spank.h>
 
 #include "sn_config.h"
 #include "sn_error.h"
+#include "sn_jobenv.h"
+#include "sn_taskenv.h"
 
 #define SN_PLUGIN "supernode"
+
+/* --supernode-env=MODE: what the plugin does to the job's environment. */
+enum sn_env_mode {
+	SN_ENV_AUTO = 0,	/* set what is unset (the default) */
+	SN_ENV_NONE,		/* set nothing at all */
+	SN_ENV_SHOW,		/* as auto, and task 0 of each node prints why */
+};
+
+/* Carries the mode into the job's steps (srun inside sbatch/salloc). */
+#define SN_ENV_MODE_VAR "SLURM_SPANK_SUPERNODE_ENV"
 
 /*
  * struct sn_spank - the plugin's only mutable state, one per process
@@ -26,6 +40,10 @@ struct sn_spank {
 	int option_given;		/* --supernode seen (CLI, #SBATCH, env form) */
 	char option_arg[64];		/* its text, for messages */
 	uint32_t supernodes;		/* N, valid when option_given */
+	int env_mode_given;		/* --supernode-env seen */
+	enum sn_env_mode env_mode;	/* its value; auto unless given */
+	int task_env_ready;		/* user_init gathered task_node */
+	struct sn_taskenv_node task_node;	/* this node's ports, topology */
 };
 
 extern struct sn_spank sn_state;
@@ -48,7 +66,50 @@ int sn_options_register(spank_t sp);
  * prolog/epilog with spank_job_control_setenv.  Local/allocator context. */
 int sn_options_post_opt(spank_t sp);
 
+/* options.c: register --supernode-env (from slurm_spank_init). */
+int sn_env_option_register(spank_t sp);
+
+/*
+ * options.c: "auto", "none" or "show" into *mode; 0, or -1 for anything
+ * else (case and spaces count).
+ */
+int sn_env_mode_parse(const char *s, enum sn_env_mode *mode);
+
+/* options.c: the mode's name. */
+const char *sn_env_mode_name(enum sn_env_mode mode);
+
+/*
+ * remote_env.c: the step's --supernode-env mode (the option, else the
+ * SLURM_SPANK_SUPERNODE_ENV the submission left in the job's environment)
+ * into sn_state.env_mode.  Remote context.
+ */
+void sn_env_mode_resolve(spank_t sp);
+
 /* remote_env.c: set SUPERNODE_* and MASTER_* in the step (user_init). */
 int sn_remote_env_set(spank_t sp);
+
+/*
+ * remote_env.c: this node's Slurm name (element S_JOB_NODEID of the step's
+ * node list; the batch step runs on the first node of job_nodelist).
+ * Returns 0, or -1 with err set.
+ */
+int sn_self_name(spank_t sp, const char *job_nodelist, char *out, size_t size,
+		 struct sn_error *err);
+
+/*
+ * remote_env.c: the new ownership marker: old entries of other names kept,
+ * names[0..n-1] replaced by those of env with set[i].  NULL on no memory.
+ */
+char *sn_marker_update(const char *old, const struct sn_jobenv *env,
+		       const bool *set, const char *const *names, size_t n);
+
+/*
+ * task_env.c (user_init, remote): read this node's ports and, when a task
+ * will need it, its topology, once per step, in a child with a time limit.
+ */
+int sn_task_env_prepare(spank_t sp);
+
+/* task_env.c (task_init, remote): set one task's NCCL/UCX/PyTorch variables. */
+int sn_task_env_set(spank_t sp);
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * supernode.so - SPANK entry points.  Only dispatch lives here: each
  * callback switches on spank_context() and calls the module that owns the
- * work (args.c, options.c, remote_env.c).
+ * work (args.c, options.c, remote_env.c, task_env.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +37,9 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	}
 	if (sn_args_parse(ac, av, &sn_state))
 		return -1;
-	return sn_options_register(sp);
+	if (sn_options_register(sp))
+		return -1;
+	return sn_env_option_register(sp);
 }
 
 int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
@@ -59,7 +61,20 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av)
 	(void)av;
 	if (spank_context() != S_CTX_REMOTE)
 		return 0;
-	return sn_remote_env_set(sp);
+	sn_env_mode_resolve(sp);
+	sn_remote_env_set(sp);
+	/* Once per step, before the tasks are forked: they share the result. */
+	return sn_task_env_prepare(sp);
+}
+
+/* Per task, in the task's process just before exec: its own variables. */
+int slurm_spank_task_init(spank_t sp, int ac, char **av)
+{
+	(void)ac;
+	(void)av;
+	if (spank_context() != S_CTX_REMOTE)
+		return 0;
+	return sn_task_env_set(sp);
 }
 
 int slurm_spank_exit(spank_t sp, int ac, char **av)

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# The per-task environment on a real local Slurm: each task gets its own
+# RANK/LOCAL_RANK and UCX_NET_DEVICES (nearest NICs of its GPU, from an
+# hwloc XML fixture: the nodes have no GPUs), every task of a node the
+# node's NCCL_IB_HCA (exact form, DOWN ports left out) and
+# NCCL_SOCKET_IFNAME=bond0; --supernode-env=none sets nothing,
+# --supernode-env=show prints the table from task 0 of each node, a bad
+# value is refused at submission, a user's own NCCL_IB_HCA stays unless
+# env.force names it.
+source "$(dirname "$0")/lib.sh"
+source "$SRC/contrib/local-cluster/fake-sysfs.sh"
+
+# Topology (tests/unit/fixtures/topo/README.md): gpu0, gpu1 near mlx5_0;
+# gpu2, gpu3 near mlx5_1.  Node *1 of each supernode: both ports ACTIVE;
+# node *2: mlx5_1 DOWN.
+fx=$(mktemp -d)
+for n in sna1 sna2 snb1 snb2; do
+	ib_port "$fx/$n/sys" mlx5_0 1 "4: ACTIVE" "5: LinkUp" "200 Gb/sec (4X HDR)"
+	if [[ $n == *2 ]]; then
+		ib_port "$fx/$n/sys" mlx5_1 1 "1: DOWN" "2: Polling" "10 Gb/sec (4X SDR)"
+	else
+		ib_port "$fx/$n/sys" mlx5_1 1 "4: ACTIVE" "5: LinkUp" "200 Gb/sec (4X HDR)"
+	fi
+	for i in bond0 bond0.2973 lo; do
+		mkdir -p "$fx/$n/sys/class/net/$i"
+		echo up >"$fx/$n/sys/class/net/$i/operstate"
+	done
+done
+cat >"$fx/supernode.yaml" <<YAML
+supernodes:
+  - name: sn01
+    nodes: sna[1-2]
+  - name: sn02
+    nodes: snb[1-2]
+placement:
+  method: feature
+env:
+  master_port_range: [20000, 29999]
+  socket_ifname: bond0
+paths:
+  sysfs: $fx/%n/sys
+  hwloc_xml: $SRC/tests/unit/fixtures/topo/small-4gpu-2nic.xml
+  state_dir: $fx/%n/state
+YAML
+chmod -R a+rX "$fx"
+cluster_up "it-taskenv-$$" --config "$fx/supernode.yaml"
+trap 'cluster_down; rm -rf "$fx"' EXIT
+
+# env_of OUTPUT TASK VAR: VAR as task TASK of `srun -l env` printed it.
+env_of() { sed -n "s/^$2: $3=//p" <<<"$1" | head -n 1; }
+# has_var OUTPUT TASK VAR: 1 when task TASK printed VAR at all.
+has_var() { grep -c "^$2: $3=" <<<"$1" || true; }
+
+out=$(srun --supernode=1 -n4 --ntasks-per-node=2 -l env)
+for t in 0 1 2 3; do
+	node=$(env_of "$out" "$t" SLURMD_NODENAME)
+	assert_eq "task $t: RANK" "$t" "$(env_of "$out" "$t" RANK)"
+	assert_eq "task $t: LOCAL_RANK" "$((t % 2))" "$(env_of "$out" "$t" LOCAL_RANK)"
+	assert_eq "task $t: WORLD_SIZE" 4 "$(env_of "$out" "$t" WORLD_SIZE)"
+	assert_eq "task $t: LOCAL_WORLD_SIZE" 2 "$(env_of "$out" "$t" LOCAL_WORLD_SIZE)"
+	assert_eq "task $t: NCCL_SOCKET_IFNAME" "=bond0" "$(env_of "$out" "$t" NCCL_SOCKET_IFNAME)"
+	assert_eq "task $t: GLOO_SOCKET_IFNAME" "bond0" "$(env_of "$out" "$t" GLOO_SOCKET_IFNAME)"
+	assert_eq "task $t: no NCCL_TOPO_FILE" 0 "$(has_var "$out" "$t" NCCL_TOPO_FILE)"
+	assert_eq "task $t: no NCCL_IB_GID_INDEX (InfiniBand)" 0 "$(has_var "$out" "$t" NCCL_IB_GID_INDEX)"
+	# two tasks on four GPUs: each task uses all four, so all usable NICs
+	if [[ $node == *1 ]]; then
+		assert_eq "task $t on $node: NCCL_IB_HCA" "=mlx5_0:1,mlx5_1:1" "$(env_of "$out" "$t" NCCL_IB_HCA)"
+		assert_eq "task $t on $node: UCX_NET_DEVICES" "mlx5_0:1,mlx5_1:1" "$(env_of "$out" "$t" UCX_NET_DEVICES)"
+	else
+		assert_eq "task $t on $node (mlx5_1 DOWN): NCCL_IB_HCA" "=mlx5_0:1" "$(env_of "$out" "$t" NCCL_IB_HCA)"
+		assert_eq "task $t on $node (mlx5_1 DOWN): UCX_NET_DEVICES" "mlx5_0:1" "$(env_of "$out" "$t" UCX_NET_DEVICES)"
+	fi
+done
+assert_contains "SUPERNODE_* still set" "0: SUPERNODE_NAME=sn0" "$out"
+
+# One GPU per task by local rank: CUDA_VISIBLE_DEVICES=0,3 for both tasks
+# of a node -> local rank 0 uses gpu0 (mlx5_0), local rank 1 gpu3 (mlx5_1).
+out=$(CUDA_VISIBLE_DEVICES=0,3 srun --supernode=1 -n4 --ntasks-per-node=2 -l env)
+for t in 0 1 2 3; do
+	node=$(env_of "$out" "$t" SLURMD_NODENAME)
+	if ((t % 2 == 0)); then
+		want=mlx5_0:1
+	elif [[ $node == *1 ]]; then
+		want=mlx5_1:1
+	else
+		want=''		# its nearest NIC is DOWN: not set
+	fi
+	assert_eq "CUDA_VISIBLE_DEVICES=0,3, task $t on $node: UCX_NET_DEVICES" "$want" "$(env_of "$out" "$t" UCX_NET_DEVICES)"
+done
+
+# --supernode-env=none: nothing at all.
+out=$(srun --supernode=1 --supernode-env=none -n4 --ntasks-per-node=2 -l env)
+assert_eq "--supernode-env=none: our variables" 0 \
+	"$(grep -cE '^[0-9]+: (SUPERNODE_(COUNT|NAMES|NAME|INDEX|SIZE|NODE_RANK|ENV_SET)|MASTER_ADDR|MASTER_PORT|NCCL_[A-Z_]*|UCX_NET_DEVICES|GLOO_SOCKET_IFNAME|RANK|LOCAL_RANK|WORLD_SIZE|LOCAL_WORLD_SIZE)=' <<<"$out" || true)"
+assert_eq "--supernode-env=none: the step ran" 4 "$(grep -c '^[0-9]: SLURM_PROCID=' <<<"$out" || true)"
+
+# --supernode-env=show: task 0 of each node prints the table on stderr.
+err=$(srun --supernode=1 --supernode-env=show -n4 --ntasks-per-node=2 -l true 2>&1)
+assert_contains "show: NCCL_IB_HCA line" \
+	"supernode: --supernode-env=show: task 0: NCCL_IB_HCA==mlx5_0:1,mlx5_1:1 (ACTIVE InfiniBand/RoCE ports of this node)" "$err"
+assert_contains "show: DOWN port said" \
+	"NCCL_IB_HCA==mlx5_0:1 (ACTIVE InfiniBand/RoCE ports of this node; left out: mlx5_1:1 (DOWN))" "$err"
+assert_contains "show: NCCL_SOCKET_IFNAME line" \
+	"task 0: NCCL_SOCKET_IFNAME==bond0 (env.socket_ifname, exact match (a bare name is a prefix))" "$err"
+assert_contains "show: RANK line" "task 0: RANK=2 (SLURM_PROCID)" "$err"
+assert_contains "show: UCX line" "task 0: UCX_NET_DEVICES=mlx5_0:1,mlx5_1:1 (nearest NICs of the task's accelerators: 0->mlx5_0, 1->mlx5_0, 2->mlx5_1, 3->mlx5_1)" "$err"
+assert_contains "show: MASTER_PORT line" "task 0: MASTER_PORT=" "$err"
+assert_eq "show: one header per node" 2 "$(grep -c 'supernode-env=show: node sn.., task 0 of 2' <<<"$err" || true)"
+assert_eq "show: nothing from task 1" 0 "$(grep -c 'show: task 1:' <<<"$err" || true)"
+
+# A user's own NCCL_IB_HCA stays (and show says so).
+out=$(NCCL_IB_HCA=mlx5_5 srun --supernode=1 --supernode-env=show -n2 --ntasks-per-node=1 -l env 2>&1)
+assert_eq "user's NCCL_IB_HCA, task 0" mlx5_5 "$(env_of "$out" 0 NCCL_IB_HCA)"
+assert_eq "user's NCCL_IB_HCA, task 1" mlx5_5 "$(env_of "$out" 1 NCCL_IB_HCA)"
+assert_contains "show: kept" "NCCL_IB_HCA=mlx5_5 (kept: user set it)" "$out"
+assert_eq "the user's other variables are ours: UCX" "mlx5_0:1,mlx5_1:1" \
+	"$(grep -h 'UCX_NET_DEVICES=' <<<"$out" | grep -v supernode | sed -n 's/^[0-9]: UCX_NET_DEVICES=//p' | sort | tail -n 1)"
+
+# A bad value is refused before submission, naming the option and values.
+for v in bogus '' AUTO ' none' show,none; do
+	for prog in srun sbatch; do
+		rest=(true)
+		[[ $prog == sbatch ]] && rest=(--wrap true)
+		set +e
+		msg=$($prog --supernode=1 --supernode-env="$v" "${rest[@]}" 2>&1 </dev/null)
+		rc=$?
+		set -e
+		if ((rc != 0)); then pass "$prog --supernode-env='$v' refused ($rc)"; else fail "$prog --supernode-env='$v' was accepted"; fi
+		assert_contains "$prog --supernode-env='$v' message" "--supernode-env=$v: expected auto, none or show" "$msg"
+	done
+done
+assert_eq "no job was created by a refused submission" "" "$(squeue -h)"
+
+# Batch: the script gets the node-wide variables but is no rank; its
+# steps get per-task values; --supernode-env=none reaches the steps.
+cat >job.sh <<'SH'
+#!/bin/bash
+echo "batch: HCA=${NCCL_IB_HCA:-unset} RANK=${RANK:-unset} UCX=${UCX_NET_DEVICES:-unset}"
+srun -n4 --ntasks-per-node=2 -l bash -c 'echo "step: $RANK $LOCAL_RANK ${NCCL_IB_HCA:-unset}"' | sort
+SH
+j=$(sbatch --parsable --supernode=1 -n4 --ntasks-per-node=2 -o job.out job.sh)
+wait_state "$j" COMPLETED
+n0=$(scontrol show hostnames "$(job_field "$j" NodeList)" | head -n 1)
+hca0="=mlx5_0:1,mlx5_1:1"
+[[ $n0 == *2 ]] && hca0="=mlx5_0:1"
+assert_eq "batch script" "batch: HCA=$hca0 RANK=unset UCX=unset" "$(grep '^batch:' job.out)"
+assert_eq "batch: step task 0" "0: step: 0 0 $hca0" "$(grep '^0:' job.out)"
+assert_eq "batch: step task 3 local rank" "3: step: 3 1" "$(grep '^3:' job.out | cut -d' ' -f1-4)"
+j=$(sbatch --parsable --supernode=1 --supernode-env=none -n4 --ntasks-per-node=2 -o none.out job.sh)
+wait_state "$j" COMPLETED
+assert_eq "batch --supernode-env=none: script" "batch: HCA=unset RANK=unset UCX=unset" "$(grep '^batch:' none.out)"
+assert_eq "batch --supernode-env=none: step" "0: step:   unset" "$(grep '^0:' none.out)"
+
+# env.force: the site's value replaces the user's.
+sed -i 's/^  socket_ifname: bond0$/  socket_ifname: bond0\n  force: [NCCL_IB_HCA]/' "$SUPERNODE_CLUSTER_DIR/etc/supernode.yaml"
+out=$(NCCL_IB_HCA=mlx5_5 srun --supernode=1 -n2 --ntasks-per-node=1 -l env)
+for t in 0 1; do
+	node=$(env_of "$out" "$t" SLURMD_NODENAME)
+	want="=mlx5_0:1,mlx5_1:1"
+	[[ $node == *2 ]] && want="=mlx5_0:1"
+	assert_eq "env.force, task $t on $node: NCCL_IB_HCA" "$want" "$(env_of "$out" "$t" NCCL_IB_HCA)"
+done
+assert_eq "no node drained" "" "$(sinfo -h -t drain,drained,draining -o %N)"
+finish
