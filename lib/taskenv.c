@@ -287,6 +287,20 @@ static uint16_t accel_pci_vendor(const struct sn_config *cfg)
 	}
 }
 
+static bool port_usable(const struct sn_taskenv_port *p)
+{
+	return p->allowed && p->active && p->layer_ok;
+}
+
+static size_t usable_ports(const struct sn_taskenv_node *node)
+{
+	size_t n = 0;
+
+	for (size_t p = 0; p < node->n_ports; p++)
+		n += port_usable(&node->ports[p]);
+	return n;
+}
+
 void sn_taskenv_node_gather(const struct sn_config *cfg, const char *sysfs,
 			    const char *hwloc_xml, bool want_topo,
 			    struct sn_taskenv_node *node)
@@ -294,6 +308,12 @@ void sn_taskenv_node_gather(const struct sn_config *cfg, const char *sysfs,
 	memset(node, 0, sizeof(*node));
 	ports_gather(cfg, sysfs, node);
 	ifstate_gather(cfg, sysfs, node);
+	/*
+	 * Live hwloc discovery costs tens of milliseconds per step: only pay
+	 * it when there is a choice of NIC to make (two usable ports or more).
+	 */
+	if (want_topo && node->ports_ok && usable_ports(node) < 2)
+		want_topo = false;
 	if (want_topo) {
 		struct sn_error err;
 		struct sn_topo *t;
@@ -611,11 +631,6 @@ static const char *ports_source(const struct sn_config *cfg)
 	return "ACTIVE InfiniBand/RoCE ports of this node";
 }
 
-static bool port_usable(const struct sn_taskenv_port *p)
-{
-	return p->allowed && p->active && p->layer_ok;
-}
-
 /* "; left out: mlx5_2:1 (DOWN)" for allowed ports that are not usable. */
 static void left_out(const struct sn_taskenv_node *node, char *buf,
 		     size_t size)
@@ -774,13 +789,38 @@ static int rank_add(struct sn_taskenv *out, const char *name, uint32_t v,
 	return 0;
 }
 
+/* The one usable port of the node, or NULL when there are none or several. */
+static const struct sn_taskenv_port *only_port(const struct sn_taskenv_node *node)
+{
+	const struct sn_taskenv_port *one = NULL;
+
+	for (size_t p = 0; p < node->n_ports; p++) {
+		if (!port_usable(&node->ports[p]))
+			continue;
+		if (one)
+			return NULL;
+		one = &node->ports[p];
+	}
+	return one;
+}
+
 static int ucx_add(const struct sn_taskenv_node *node, const unsigned *acc,
 		   int nacc, struct sn_taskenv *out)
 {
+	const struct sn_taskenv_port *one = node->ports_ok ? only_port(node) : NULL;
 	struct sbuf b = { 0 };
 	char nics[160] = "";
 	size_t used = 0, n = 0;
 
+	if (one) {
+		char *v = NULL;
+
+		if (asprintf(&v, "%s:%u", one->dev, one->port) < 0)
+			return -1;
+		add(out, "UCX_NET_DEVICES", v, true,
+		    "the node's only usable port: no topology needed");
+		return 0;
+	}
 	if (!node->topo.valid) {
 		add(out, "UCX_NET_DEVICES", NULL, true, "%s",
 		    node->topo_note[0] ? node->topo_note : "no topology");

@@ -689,6 +689,7 @@ static void test_hwloc_env_scrubbed(void **state)
 	(void)state;
 	assert_non_null(node);
 	tree_new(&t);
+	hcas(&t, 2);	/* a choice of NIC, so the topology is loaded */
 	setenv("HWLOC_XMLFILE", "/nonexistent/evil.xml", 1);
 	setenv("HWLOC_PLUGINS_PATH", "/tmp/evil", 1);
 	setenv("HWLOC_COMPONENTS", "xml", 1);
@@ -704,6 +705,32 @@ static void test_hwloc_env_scrubbed(void **state)
 	assert_true(node->topo.valid);
 	assert_int_equal(node->topo.n_accels, 4);
 	assert_null(getenv("HWLOC_COMPONENTS"));
+	tree_free(&t);
+	free(node);
+	sn_config_free(cfg);
+}
+
+/* One usable port: nothing to choose, so no topology and that port. */
+static void test_single_port_no_topology(void **state)
+{
+	struct sn_config *cfg = cfg_load("");
+	struct sn_taskenv_node *node = calloc(1, sizeof(*node));
+	struct sn_taskenv_task task = task_of(0, 4);
+	struct sn_taskenv env;
+	struct tree t;
+
+	(void)state;
+	assert_non_null(node);
+	tree_new(&t);
+	hcas(&t, 1);
+	sn_taskenv_node_gather(cfg, t.root, "/nonexistent/topology.xml", true,
+			       node);
+	assert_false(node->topo.valid);
+	assert_int_equal(node->topo_note[0], '\0');
+	build(cfg, node, &task, &env);
+	assert_string_equal(val(&env, "UCX_NET_DEVICES"), "mlx5_0:1");
+	assert_contains(why(&env, "UCX_NET_DEVICES"), "only usable port");
+	sn_taskenv_free(&env);
 	tree_free(&t);
 	free(node);
 	sn_config_free(cfg);
@@ -725,6 +752,7 @@ int main(void)
 		cmocka_unit_test(test_marker_merge),
 		cmocka_unit_test(test_gather_bounded),
 		cmocka_unit_test(test_hwloc_env_scrubbed),
+		cmocka_unit_test(test_single_port_no_topology),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
