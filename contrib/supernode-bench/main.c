@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * supernode-bench: collective bandwidth of a supernode, nccl-tests style.
+ *
+ *   srun --supernode=1 --mpi=pmix supernode-bench --backend mpi -b 1K -e 1M
+ *   supernode-bench --backend nccl -g 2 -b 1M -e 8G -o allreduce
+ *
+ * Exit status: 0 pass, 1 fail (wrong elements, or busbw below
+ * --min-busbw), 2 usage, 3 could not run.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sb_backend.h"
+
+enum { EXIT_PASS, EXIT_FAILED, EXIT_USAGE, EXIT_ERROR };
+
+static void usage(FILE *f)
+{
+	fputs("usage: supernode-bench [--backend mpi|nccl] [-b SIZE] [-e SIZE] [-f FACTOR]\n"
+	      "         [-w N] [-n N] [-c 0|1] [-o OP[,OP...]|all] [-g NGPUS]\n"
+	      "         [--min-busbw GB/s] [--json FILE|-] [--plot FILE.svg]\n"
+	      "         [--groups supernode] [--id-file PATH]\n"
+	      "  SIZE: bytes with K, M, G or T (powers of 1024); OP: allreduce,\n"
+	      "  allgather, reducescatter, alltoall, broadcast, sendrecv.\n"
+	      "  Times in us, bandwidths in GB/s (1e9 B/s) as nccl-tests.\n"
+	      "  Exit: 0 pass, 1 fail (wrong elements or busbw of the largest\n"
+	      "  size below --min-busbw), 2 usage, 3 could not run.\n", f);
+}
+
+static int bad(const char *opt, const char *val)
+{
+	fprintf(stderr, SB_PREFIX "invalid %s '%s'\n", opt, val ? val : "");
+	usage(stderr);
+	return -1;
+}
+
+static int parse_ops(char *s, bool ops[SB_NOPS])
+{
+	char *save = NULL, *tok;
+
+	memset(ops, 0, SB_NOPS * sizeof(*ops));
+	if (!strcmp(s, "all")) {
+		for (int i = 0; i < SB_NOPS; i++)
+			ops[i] = true;
+		return 0;
+	}
+	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		enum sb_op op;
+
+		if (sb_op_parse(tok, &op))
+			return -1;
+		ops[op] = true;
+	}
+	return 0;
+}
+
+static const struct option longopts[] = {
+	{ "backend", required_argument, NULL, 'B' },
+	{ "minbytes", required_argument, NULL, 'b' },
+	{ "maxbytes", required_argument, NULL, 'e' },
+	{ "stepfactor", required_argument, NULL, 'f' },
+	{ "warmup_iters", required_argument, NULL, 'w' },
+	{ "iters", required_argument, NULL, 'n' },
+	{ "check", required_argument, NULL, 'c' },
+	{ "op", required_argument, NULL, 'o' },
+	{ "ngpus", required_argument, NULL, 'g' },
+	{ "min-busbw", required_argument, NULL, 'M' },
+	{ "json", required_argument, NULL, 'J' },
+	{ "plot", required_argument, NULL, 'P' },
+	{ "groups", required_argument, NULL, 'G' },
+	{ "id-file", required_argument, NULL, 'I' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* One option; 0, 1 for --help, -1 for an error (printed). */
+static int parse_one(int c, char *arg, struct sb_opts *o, const char **backend)
+{
+	long v;
+
+	switch (c) {
+	case 'B':
+		if (strcmp(arg, "mpi") && strcmp(arg, "nccl"))
+			return bad("--backend", arg);
+		*backend = arg;
+		return 0;
+	case 'b': return sb_parse_size(arg, &o->min_bytes) ? bad("-b", arg) : 0;
+	case 'e': return sb_parse_size(arg, &o->max_bytes) ? bad("-e", arg) : 0;
+	case 'f':
+		if (sb_parse_uint(arg, 2, 1024, &o->factor))
+			return bad("-f (2..1024)", arg);
+		return 0;
+	case 'w':
+		return sb_parse_uint(arg, 0, 100000, &o->warmup) ? bad("-w", arg) : 0;
+	case 'n':
+		return sb_parse_uint(arg, 1, 1000000, &o->iters) ? bad("-n", arg) : 0;
+	case 'c':
+		if (sb_parse_uint(arg, 0, 1, &v))
+			return bad("-c (0 or 1)", arg);
+		o->check = v;
+		return 0;
+	case 'o': return parse_ops(arg, o->ops) ? bad("-o", arg) : 0;
+	case 'g':
+		if (sb_parse_uint(arg, 1, 64, &v))
+			return bad("-g (1..64)", arg);
+		o->ngpus = (int)v;
+		return 0;
+	case 'M':
+		if (sb_parse_double(arg, 0, &o->min_busbw) || o->min_busbw <= 0)
+			return bad("--min-busbw (GB/s > 0)", arg);
+		return 0;
+	case 'J': o->json = arg; o->quiet = !strcmp(arg, "-"); return 0;
+	case 'P': o->plot = arg; return 0;
+	case 'G':
+		if (strcmp(arg, "supernode"))
+			return bad("--groups (supernode)", arg);
+		o->groups = arg;
+		return 0;
+	case 'I': o->id_file = arg; return 0;
+	case 'h': usage(stdout); return 1;
+	default: usage(stderr); return -1;
+	}
+}
+
+static int parse_args(int argc, char **argv, struct sb_opts *o,
+		      const char **backend)
+{
+	int c, rc;
+
+	*o = (struct sb_opts){ .min_bytes = 32 << 20, .max_bytes = 32 << 20,
+			       .factor = 2, .warmup = 1, .iters = 20,
+			       .check = true, .ngpus = 1 };
+	for (int i = 0; i < SB_NOPS; i++)
+		o->ops[i] = true;
+	*backend = "mpi";
+	while ((c = getopt_long(argc, argv, "b:e:f:w:n:c:o:g:h", longopts, NULL)) != -1)
+		if ((rc = parse_one(c, optarg, o, backend)))
+			return rc;
+	if (optind < argc) {
+		fprintf(stderr, SB_PREFIX "unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	if (o->min_bytes > o->max_bytes) {
+		fprintf(stderr, SB_PREFIX "-b is larger than -e\n");
+		return -1;
+	}
+	if (o->min_bytes < sizeof(float)) {
+		fprintf(stderr, SB_PREFIX "-b must be at least 4 bytes (one float)\n");
+		return -1;
+	}
+	if (o->ngpus > 1 && strcmp(*backend, "nccl")) {
+		fprintf(stderr, SB_PREFIX "-g needs --backend nccl\n");
+		return -1;
+	}
+	return 0;
+}
+
+/** What one run gathered: the results and whether they pass. */
+struct run {
+	struct sb_result res[3 * SB_NOPS];
+	size_t nres;
+	bool pass;
+	bool print;		/* this process prints and writes files */
+};
+
+/* Judge @r against @o: wrong elements always fail, busbw when asked. */
+static void judge(struct run *run, const struct sb_result *r,
+		  const struct sb_opts *o, int64_t wrong_everywhere)
+{
+	const struct sb_row *last = r->nrows ? &r->rows[r->nrows - 1] : NULL;
+	double bw = last ? sb_row_busbw(last) : 0;
+
+	if (wrong_everywhere) {
+		run->pass = false;
+		if (run->print)
+			fprintf(stderr, SB_PREFIX "FAIL: %s (%s): %lld wrong elements\n",
+				sb_op_name(r->op), r->group,
+				(long long)wrong_everywhere);
+	}
+	if (o->min_busbw > 0 && strcmp(r->group, "across") && bw < o->min_busbw) {
+		run->pass = false;
+		if (run->print)
+			fprintf(stderr, SB_PREFIX "FAIL: %s (%s, %d ranks): busbw %.2f GB/s at %zu B is below --min-busbw %.2f GB/s\n",
+				sb_op_name(r->op), r->group, r->nranks, bw,
+				last ? last->bytes : 0, o->min_busbw);
+	}
+}
+
+/* Every selected operation in one group; world sums the wrong counts. */
+static int run_group(struct run *run, struct sb_backend *b,
+		     struct sb_ctl *world, const struct sb_opts *o,
+		     const char *group)
+{
+	for (int op = 0; op < SB_NOPS; op++) {
+		struct sb_result *r = &run->res[run->nres];
+		double w;
+
+		if (!o->ops[op])
+			continue;
+		if (b->nranks < 2 && op != SB_BROADCAST) {
+			if (run->print)
+				fprintf(stderr, SB_PREFIX "%s (%s): one rank only, skipped\n",
+					sb_op_name(op), group);
+			continue;
+		}
+		if (sb_measure(b, o, op, group, run->print && !o->quiet, r))
+			return -1;
+		run->nres++;
+		w = (double)sb_total_wrong(r);
+		if (strcmp(group, "all") && world->sum(world, &w, 1))
+			return -1;
+		judge(run, r, o, (int64_t)w);
+	}
+	return 0;
+}
+
+static int write_outputs(const struct run *run, const struct sb_opts *o,
+			 const char *backend)
+{
+	FILE *f;
+
+	if (!run->print)
+		return 0;
+	if (o->groups)
+		sb_write_groups(stdout, run->res, run->nres);
+	if (o->json) {
+		f = strcmp(o->json, "-") ? fopen(o->json, "w") : stdout;
+		if (!f || sb_write_json(f, run->res, run->nres, backend,
+					o->min_busbw, run->pass) ||
+		    (f != stdout && fclose(f))) {
+			fprintf(stderr, SB_PREFIX "cannot write %s\n", o->json);
+			return -1;
+		}
+	}
+	if (o->plot) {
+		f = fopen(o->plot, "w");
+		if (!f || sb_write_svg(f, run->res, run->nres,
+				       "supernode-bench: bus bandwidth") ||
+		    fclose(f)) {
+			fprintf(stderr, SB_PREFIX "cannot write %s\n", o->plot);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+#ifdef SB_HAVE_MPI
+/* Started by an MPI launcher (mpirun, srun --mpi=pmix/pmi2)? */
+static bool under_mpi(void)
+{
+	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") ||
+	       getenv("PMI_RANK") || getenv("PMI_SIZE");
+}
+
+/* The supernode groups: inside each supernode, then across them. */
+static int run_supernode_groups(struct run *run, struct sb_ctl *world,
+				const struct sb_opts *o)
+{
+	struct sb_ctl *intra, *across;
+	struct sb_backend bi, ba;
+	long idx;
+	int rc = -1;
+
+	if (sb_parse_uint(getenv("SUPERNODE_INDEX"), 0, 1 << 20, &idx)) {
+		fprintf(stderr, SB_PREFIX "--groups supernode needs SUPERNODE_INDEX (run under --supernode=N)\n");
+		return -1;
+	}
+	intra = sb_mpi_split(world, (int)idx, world->prank);
+	across = intra ? sb_mpi_split(world, intra->prank, (int)idx) : NULL;
+	if (across && !sb_mpi_backend(intra, o->max_bytes, &bi)) {
+		if (!sb_mpi_backend(across, o->max_bytes, &ba)) {
+			rc = run_group(run, &bi, world, o, "intra") ||
+			     run_group(run, &ba, world, o, "across") ? -1 : 0;
+			ba.fini(&ba);
+		}
+		bi.fini(&bi);
+	}
+	sb_mpi_ctl_free(across);
+	sb_mpi_ctl_free(intra);
+	return rc;
+}
+#endif
+
+/* Measure with @backend; @world is NULL without MPI. */
+static int run_all(struct run *run, struct sb_ctl *world, const char *backend,
+		   const struct sb_opts *o)
+{
+	struct sb_backend b;
+	int rc;
+
+	if (!strcmp(backend, "nccl"))
+		rc = sb_nccl_backend(world, o, &b);
+#ifdef SB_HAVE_MPI
+	else
+		rc = sb_mpi_backend(world, o->max_bytes, &b);
+#else
+	else
+		rc = -1;
+#endif
+	if (rc) {
+		if (b.fini)
+			b.fini(&b);
+		return -1;
+	}
+	run->print = b.ctl->prank == 0;
+	rc = run_group(run, &b, b.ctl, o, "all");
+#ifdef SB_HAVE_MPI
+	if (!rc && o->groups)
+		rc = run_supernode_groups(run, world, o);
+#endif
+	if (!rc)
+		rc = write_outputs(run, o, backend);
+	b.fini(&b);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static struct run run = { .pass = true };
+	struct sb_ctl *world = NULL;
+	const char *backend;
+	struct sb_opts o;
+	int rc;
+
+	rc = parse_args(argc, argv, &o, &backend);
+	if (rc)
+		return rc > 0 ? EXIT_PASS : EXIT_USAGE;
+#ifdef SB_HAVE_MPI
+	if ((!strcmp(backend, "mpi") || under_mpi()) &&
+	    sb_mpi_init(&argc, &argv, &world)) {
+		fprintf(stderr, SB_PREFIX "MPI_Init failed\n");
+		return EXIT_ERROR;
+	}
+#else
+	if (!strcmp(backend, "mpi")) {
+		fprintf(stderr, SB_PREFIX "built without MPI: only --backend nccl\n");
+		return EXIT_ERROR;
+	}
+#endif
+	if (o.groups && !world) {
+		fprintf(stderr, SB_PREFIX "--groups supernode needs MPI\n");
+		return EXIT_USAGE;
+	}
+	rc = run_all(&run, world, backend, &o);
+	for (size_t i = 0; i < run.nres; i++)
+		free(run.res[i].rows);
+	if (run.print && !rc)
+		fprintf(stderr, SB_PREFIX "%s\n", run.pass ? "PASS" : "FAIL");
+#ifdef SB_HAVE_MPI
+	if (world) {
+		sb_mpi_ctl_free(world);
+		sb_mpi_fini();
+	}
+#endif
+	if (rc)
+		return EXIT_ERROR;
+	return run.pass ? EXIT_PASS : EXIT_FAILED;
+}

@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sb_nccl.c: the NCCL backend.  NCCL and the CUDA runtime are loaded with
+ * dlopen, so the build needs neither.  One process drives -g GPUs (as
+ * nccl-tests' -g); processes join through the control plane given (MPI:
+ * the unique id is broadcast over it) or, without MPI, through a shared
+ * file (--id-file) with rank and size from SLURM_PROCID/SLURM_NTASKS;
+ * then NCCL itself carries the timings and counts between processes.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sb_backend.h"
+
+#define NCCL_ID_BYTES 128
+#define NCCL_FLOAT 7
+#define NCCL_DOUBLE 8
+#define NCCL_SUM 0
+#define CUDA_H2D 1
+#define CUDA_D2H 2
+#define SB_MAX_GPUS 64
+
+typedef struct { char b[NCCL_ID_BYTES]; } nccl_id_t;
+typedef void *nccl_comm_t;
+typedef void *cuda_stream_t;
+
+/* The entry points we use, with their C signatures. */
+struct nccl_api {
+	int (*get_id)(nccl_id_t *);
+	int (*init_rank)(nccl_comm_t *, int, nccl_id_t, int);
+	int (*group_start)(void);
+	int (*group_end)(void);
+	int (*allreduce)(const void *, void *, size_t, int, int, nccl_comm_t, cuda_stream_t);
+	int (*allgather)(const void *, void *, size_t, int, nccl_comm_t, cuda_stream_t);
+	int (*reducescatter)(const void *, void *, size_t, int, int, nccl_comm_t, cuda_stream_t);
+	int (*broadcast)(const void *, void *, size_t, int, int, nccl_comm_t, cuda_stream_t);
+	int (*send)(const void *, size_t, int, int, nccl_comm_t, cuda_stream_t);
+	int (*recv)(void *, size_t, int, int, nccl_comm_t, cuda_stream_t);
+	int (*destroy)(nccl_comm_t);
+	const char *(*error)(int);
+	int (*version)(int *);
+	int (*set_device)(int);
+	int (*device_count)(int *);
+	int (*malloc)(void **, size_t);
+	int (*free)(void *);
+	int (*memcpy)(void *, const void *, size_t, int);
+	int (*stream_create)(cuda_stream_t *, unsigned int);
+	int (*stream_sync)(cuda_stream_t);
+	int (*stream_query)(cuda_stream_t);
+	int (*device_sync)(void);
+	const char *(*cuda_error)(int);
+};
+
+struct gpu {
+	int dev;
+	int rank;
+	nccl_comm_t comm;
+	cuda_stream_t stream;
+	float *send, *recv;
+	double *scratch;	/* control plane over NCCL */
+};
+
+struct nccl_be {
+	struct nccl_api api;
+	void *lib_nccl, *lib_cuda;
+	int ngpu;
+	struct gpu gpu[SB_MAX_GPUS];
+	float *host;		/* staging for fill and check */
+	size_t max_floats;
+	struct sb_ctl own_ctl;	/* when started without MPI */
+};
+
+static struct nccl_be *be_of(struct sb_backend *b)
+{
+	return b->priv;
+}
+
+/* Load one symbol; -1 with a message when missing. */
+static int sym(void *lib, const char *name, void *fp)
+{
+	void *p = dlsym(lib, name);
+
+	if (!p) {
+		fprintf(stderr, SB_PREFIX "%s not found: %s\n", name, dlerror());
+		return -1;
+	}
+	memcpy(fp, &p, sizeof(p));
+	return 0;
+}
+
+static void *open_first(const char *env, const char *const *names)
+{
+	const char *e = getenv(env);
+	void *h;
+
+	if (e && *e)
+		return dlopen(e, RTLD_NOW | RTLD_GLOBAL);
+	for (; *names; names++)
+		if ((h = dlopen(*names, RTLD_NOW | RTLD_GLOBAL)))
+			return h;
+	return NULL;
+}
+
+static int load_api(struct nccl_be *n)
+{
+	static const char *const cudart[] = { "libcudart.so", "libcudart.so.13",
+		"libcudart.so.12", "libcudart.so.11.0", NULL };
+	static const char *const nccl[] = { "libnccl.so.2", "libnccl.so", NULL };
+	struct nccl_api *a = &n->api;
+
+	n->lib_cuda = open_first("SUPERNODE_BENCH_CUDART", cudart);
+	if (!n->lib_cuda) {
+		fprintf(stderr, SB_PREFIX "cannot load the CUDA runtime (libcudart.so; SUPERNODE_BENCH_CUDART=path): %s\n",
+			dlerror());
+		return -1;
+	}
+	n->lib_nccl = open_first("SUPERNODE_BENCH_NCCL", nccl);
+	if (!n->lib_nccl) {
+		fprintf(stderr, SB_PREFIX "cannot load NCCL (libnccl.so.2; SUPERNODE_BENCH_NCCL=path): %s\n",
+			dlerror());
+		return -1;
+	}
+	return sym(n->lib_nccl, "ncclGetUniqueId", &a->get_id) |
+	       sym(n->lib_nccl, "ncclCommInitRank", &a->init_rank) |
+	       sym(n->lib_nccl, "ncclGroupStart", &a->group_start) |
+	       sym(n->lib_nccl, "ncclGroupEnd", &a->group_end) |
+	       sym(n->lib_nccl, "ncclAllReduce", &a->allreduce) |
+	       sym(n->lib_nccl, "ncclAllGather", &a->allgather) |
+	       sym(n->lib_nccl, "ncclReduceScatter", &a->reducescatter) |
+	       sym(n->lib_nccl, "ncclBroadcast", &a->broadcast) |
+	       sym(n->lib_nccl, "ncclSend", &a->send) |
+	       sym(n->lib_nccl, "ncclRecv", &a->recv) |
+	       sym(n->lib_nccl, "ncclCommDestroy", &a->destroy) |
+	       sym(n->lib_nccl, "ncclGetErrorString", &a->error) |
+	       sym(n->lib_nccl, "ncclGetVersion", &a->version) |
+	       sym(n->lib_cuda, "cudaSetDevice", &a->set_device) |
+	       sym(n->lib_cuda, "cudaGetDeviceCount", &a->device_count) |
+	       sym(n->lib_cuda, "cudaMalloc", &a->malloc) |
+	       sym(n->lib_cuda, "cudaFree", &a->free) |
+	       sym(n->lib_cuda, "cudaMemcpy", &a->memcpy) |
+	       sym(n->lib_cuda, "cudaStreamCreateWithFlags", &a->stream_create) |
+	       sym(n->lib_cuda, "cudaStreamSynchronize", &a->stream_sync) |
+	       sym(n->lib_cuda, "cudaStreamQuery", &a->stream_query) |
+	       sym(n->lib_cuda, "cudaDeviceSynchronize", &a->device_sync) |
+	       sym(n->lib_cuda, "cudaGetErrorString", &a->cuda_error) ? -1 : 0;
+}
+
+#define NCCL_CHECK(n, call)						\
+	({ int _rc = (call);						\
+	   if (_rc) fprintf(stderr, SB_PREFIX "%s: %s\n", #call,	\
+			    (n)->api.error(_rc));			\
+	   _rc ? -1 : 0; })
+#define CUDA_CHECK(n, call)						\
+	({ int _rc = (call);						\
+	   if (_rc) fprintf(stderr, SB_PREFIX "%s: %s\n", #call,	\
+			    (n)->api.cuda_error(_rc));			\
+	   _rc ? -1 : 0; })
+
+#define CUDA_NOT_READY 600	/* cudaErrorNotReady */
+
+/*
+ * Wait for every local GPU's stream, polling as nccl-tests does (a
+ * blocking synchronize adds microseconds to small messages).
+ */
+static int sync_all(struct nccl_be *n)
+{
+	int left = n->ngpu, done[SB_MAX_GPUS] = { 0 };
+
+	while (left) {
+		for (int g = 0; g < n->ngpu; g++) {
+			int rc;
+
+			if (done[g])
+				continue;
+			rc = n->api.stream_query(n->gpu[g].stream);
+			if (rc == CUDA_NOT_READY)
+				continue;
+			if (CUDA_CHECK(n, rc))
+				return -1;
+			done[g] = 1;
+			left--;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Control plane over NCCL (no MPI): an allreduce of doubles over all
+ * ranks; the first local GPU carries this process's values, the others
+ * zeros, so the sum is over processes.
+ */
+static int nccl_sum(struct sb_ctl *ctl, double *v, int cnt)
+{
+	struct nccl_be *n = ctl->priv;
+	struct nccl_api *a = &n->api;
+	size_t sz = cnt * sizeof(double);
+	double zero[16] = { 0 };
+
+	if (cnt > 16)
+		return -1;
+	for (int g = 0; g < n->ngpu; g++) {
+		a->set_device(n->gpu[g].dev);
+		if (CUDA_CHECK(n, a->memcpy(n->gpu[g].scratch, g ? zero : v, sz, CUDA_H2D)) ||
+		    CUDA_CHECK(n, a->device_sync()))
+			return -1;
+	}
+	a->group_start();
+	for (int g = 0; g < n->ngpu; g++) {
+		a->set_device(n->gpu[g].dev);
+		a->allreduce(n->gpu[g].scratch, n->gpu[g].scratch, cnt,
+			     NCCL_DOUBLE, NCCL_SUM, n->gpu[g].comm, n->gpu[g].stream);
+	}
+	if (NCCL_CHECK(n, a->group_end()) || sync_all(n))
+		return -1;
+	a->set_device(n->gpu[0].dev);
+	return CUDA_CHECK(n, a->memcpy(v, n->gpu[0].scratch, sz, CUDA_D2H));
+}
+
+static int nccl_barrier(struct sb_ctl *ctl)
+{
+	double x = 0;
+
+	return nccl_sum(ctl, &x, 1);
+}
+
+/* Wait for @path to hold a whole unique id (rank 0 renames it in place). */
+static int read_id(const char *path, nccl_id_t *id)
+{
+	for (int i = 0; i < 6000; i++) {	/* 60 s */
+		int fd = open(path, O_RDONLY);
+
+		if (fd >= 0) {
+			ssize_t r = read(fd, id, sizeof(*id));
+
+			close(fd);
+			if (r == (ssize_t)sizeof(*id))
+				return 0;
+		}
+		usleep(10000);
+	}
+	fprintf(stderr, SB_PREFIX "no NCCL id in %s after 60 s\n", path);
+	return -1;
+}
+
+static int write_id(const char *path, const nccl_id_t *id)
+{
+	char tmp[4096];
+	int fd;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
+		return -1;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || write(fd, id, sizeof(*id)) != (ssize_t)sizeof(*id) ||
+	    fsync(fd) || close(fd) || rename(tmp, path)) {
+		fprintf(stderr, SB_PREFIX "cannot write %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Process rank and count without MPI: Slurm's, else one process. */
+static void env_rank(int *prank, int *nprocs)
+{
+	const char *r = getenv("SLURM_PROCID"), *s = getenv("SLURM_NTASKS");
+	long v;
+
+	*prank = 0;
+	*nprocs = 1;
+	if (r && s && !sb_parse_uint(s, 1, 1 << 20, &v)) {
+		*nprocs = (int)v;
+		if (!sb_parse_uint(r, 0, v - 1, &v))
+			*prank = (int)v;
+	}
+}
+
+/* The unique id, the same in every process of the group. */
+static int share_id(struct nccl_be *n, struct sb_ctl *ctl,
+		    const struct sb_opts *o, nccl_id_t *id)
+{
+	if (ctl->prank == 0 && NCCL_CHECK(n, n->api.get_id(id)))
+		return -1;
+	if (ctl->nprocs == 1)
+		return 0;
+	if (ctl->bcast)
+		return ctl->bcast(ctl, id, sizeof(*id));
+	if (!o->id_file) {
+		fprintf(stderr, SB_PREFIX "%d processes without MPI: give --id-file PATH on a shared file system\n",
+			ctl->nprocs);
+		return -1;
+	}
+	if (ctl->prank == 0)
+		return write_id(o->id_file, id);
+	return read_id(o->id_file, id);
+}
+
+/* This process's first device: -g GPUs per process, by local rank. */
+static int first_device(int ngpus)
+{
+	static const char *const vars[] = { "SLURM_LOCALID",
+		"OMPI_COMM_WORLD_LOCAL_RANK", "LOCAL_RANK", NULL };
+	long v;
+
+	for (int i = 0; vars[i]; i++)
+		if (!sb_parse_uint(getenv(vars[i]), 0, 1 << 20, &v))
+			return (int)v * ngpus;
+	return 0;
+}
+
+static int setup_gpus(struct nccl_be *n, struct sb_ctl *ctl, int ngpus,
+		      const nccl_id_t *id)
+{
+	struct nccl_api *a = &n->api;
+	int ndev, first = first_device(ngpus);
+	size_t bytes = n->max_floats * sizeof(float);
+
+	if (CUDA_CHECK(n, a->device_count(&ndev)))
+		return -1;
+	if (first + ngpus > ndev) {
+		fprintf(stderr, SB_PREFIX "process %d wants GPUs %d..%d, this node has %d\n",
+			ctl->prank, first, first + ngpus - 1, ndev);
+		return -1;
+	}
+	n->ngpu = ngpus;
+	for (int g = 0; g < ngpus; g++) {
+		struct gpu *u = &n->gpu[g];
+
+		u->dev = first + g;
+		u->rank = ctl->prank * ngpus + g;
+		if (CUDA_CHECK(n, a->set_device(u->dev)) ||
+		    CUDA_CHECK(n, a->stream_create(&u->stream, 1)) ||
+		    CUDA_CHECK(n, a->malloc((void **)&u->send, bytes)) ||
+		    CUDA_CHECK(n, a->malloc((void **)&u->recv, bytes)) ||
+		    CUDA_CHECK(n, a->malloc((void **)&u->scratch, 16 * sizeof(double))))
+			return -1;
+	}
+	if (NCCL_CHECK(n, a->group_start()))
+		return -1;
+	for (int g = 0; g < ngpus; g++) {
+		a->set_device(n->gpu[g].dev);
+		a->init_rank(&n->gpu[g].comm, ctl->nprocs * ngpus, *id,
+			     n->gpu[g].rank);
+	}
+	return NCCL_CHECK(n, a->group_end());
+}
+
+static bool nccl_supports(struct sb_backend *b, enum sb_op op, bool inplace)
+{
+	(void)b;
+	/* send and receive from one buffer would race */
+	return !(inplace && (op == SB_ALLTOALL || op == SB_SENDRECV));
+}
+
+static int nccl_fill(struct sb_backend *b, enum sb_op op,
+		     const struct sb_counts *c, bool inplace)
+{
+	struct nccl_be *n = be_of(b);
+	size_t off, len, all = c->count * sizeof(float);
+
+	for (int g = 0; g < n->ngpu; g++) {
+		struct gpu *u = &n->gpu[g];
+		float *in = inplace ? u->recv : u->send;
+
+		sb_input_layout(op, inplace, u->rank, c, &off, &len);
+		memset(n->host, 0, all);
+		n->api.set_device(u->dev);
+		if (CUDA_CHECK(n, n->api.memcpy(u->recv, n->host, all, CUDA_H2D)))
+			return -1;
+		sb_fill(n->host + off, len, u->rank, 0);
+		if (CUDA_CHECK(n, n->api.memcpy(in, n->host, (off + len) * sizeof(float),
+						CUDA_H2D)) ||
+		    CUDA_CHECK(n, n->api.device_sync()))
+			return -1;
+	}
+	return 0;
+}
+
+/* Enqueue one operation of GPU @u (inside a group). */
+static int enqueue(struct nccl_be *n, int nranks, struct gpu *u, enum sb_op op,
+		   const struct sb_counts *c, bool ip)
+{
+	struct nccl_api *a = &n->api;
+	float *r = u->recv, *s = ip ? u->recv : u->send;
+	size_t blk = c->block;
+
+	switch (op) {
+	case SB_ALLREDUCE:
+		return a->allreduce(s, r, c->count, NCCL_FLOAT, NCCL_SUM, u->comm, u->stream);
+	case SB_ALLGATHER:
+		return a->allgather(ip ? r + (size_t)u->rank * blk : s, r, blk,
+				    NCCL_FLOAT, u->comm, u->stream);
+	case SB_REDUCESCATTER:
+		return a->reducescatter(s, ip ? r + (size_t)u->rank * blk : r, blk,
+					NCCL_FLOAT, NCCL_SUM, u->comm, u->stream);
+	case SB_BROADCAST:
+		return a->broadcast(s, r, c->count, NCCL_FLOAT, 0, u->comm, u->stream);
+	case SB_SENDRECV:
+		return a->send(s, c->count, NCCL_FLOAT, (u->rank + 1) % nranks,
+			       u->comm, u->stream) ||
+		       a->recv(r, c->count, NCCL_FLOAT, (u->rank + nranks - 1) % nranks,
+			       u->comm, u->stream);
+	case SB_ALLTOALL:
+		for (int p = 0; p < nranks; p++)
+			if (a->send(s + p * blk, blk, NCCL_FLOAT, p, u->comm, u->stream) ||
+			    a->recv(r + p * blk, blk, NCCL_FLOAT, p, u->comm, u->stream))
+				return -1;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static int nccl_run(struct sb_backend *b, enum sb_op op,
+		    const struct sb_counts *c, bool inplace, int iters)
+{
+	struct nccl_be *n = be_of(b);
+
+	for (int i = 0; i < iters; i++) {
+		int rc = 0;
+
+		n->api.group_start();
+		for (int g = 0; g < n->ngpu; g++) {
+			n->api.set_device(n->gpu[g].dev);
+			rc |= enqueue(n, b->nranks, &n->gpu[g], op, c, inplace);
+		}
+		if (NCCL_CHECK(n, n->api.group_end()) || rc) {
+			fprintf(stderr, SB_PREFIX "%s failed\n", sb_op_name(op));
+			return -1;
+		}
+	}
+	return sync_all(n);
+}
+
+static int64_t nccl_check(struct sb_backend *b, enum sb_op op,
+			  const struct sb_counts *c, bool inplace)
+{
+	struct nccl_be *n = be_of(b);
+	int64_t wrong = 0;
+
+	for (int g = 0; g < n->ngpu; g++) {
+		struct gpu *u = &n->gpu[g];
+		size_t loc = sb_result_location(op, inplace, u->rank, c, false);
+
+		n->api.set_device(u->dev);
+		if (CUDA_CHECK(n, n->api.memcpy(n->host, u->recv + loc,
+						c->recv * sizeof(float), CUDA_D2H)))
+			return -1;
+		wrong += sb_check(op, n->host, c->recv, u->rank, b->nranks, c);
+	}
+	return wrong;
+}
+
+static void nccl_fini(struct sb_backend *b)
+{
+	struct nccl_be *n = be_of(b);
+
+	if (!n)
+		return;
+	for (int g = 0; g < n->ngpu; g++) {
+		n->api.set_device(n->gpu[g].dev);
+		if (n->gpu[g].comm)
+			n->api.destroy(n->gpu[g].comm);
+		n->api.free(n->gpu[g].send);
+		n->api.free(n->gpu[g].recv);
+		n->api.free(n->gpu[g].scratch);
+	}
+	free(n->host);
+	free(n);
+	b->priv = NULL;
+}
+
+/**
+ * sb_nccl_backend - the NCCL backend: @o->ngpus GPUs in this process,
+ * processes joined by @ctl (MPI) or, when @ctl is NULL, by Slurm's task
+ * variables and @o->id_file.  Returns 0 or -1 (message printed).
+ */
+int sb_nccl_backend(struct sb_ctl *ctl, const struct sb_opts *o,
+		    struct sb_backend *b)
+{
+	struct nccl_be *n = calloc(1, sizeof(*n));
+	nccl_id_t id;
+	int ver = 0;
+
+	memset(b, 0, sizeof(*b));
+	if (!n)
+		return -1;
+	b->priv = n;
+	b->fini = nccl_fini;
+	if (o->ngpus < 1 || o->ngpus > SB_MAX_GPUS || load_api(n))
+		return -1;
+	if (!ctl) {
+		ctl = &n->own_ctl;
+		env_rank(&ctl->prank, &ctl->nprocs);
+		ctl->barrier = nccl_barrier;
+		ctl->sum = nccl_sum;
+		ctl->priv = n;
+	}
+	n->max_floats = o->max_bytes / sizeof(float);
+	n->host = malloc(n->max_floats * sizeof(float));
+	if (!n->host || share_id(n, ctl, o, &id) ||
+	    setup_gpus(n, ctl, o->ngpus, &id))
+		return -1;
+	n->api.version(&ver);
+	if (ctl->prank == 0)
+		printf("# NCCL version %d, %d process(es) x %d GPU(s)\n", ver,
+		       ctl->nprocs, o->ngpus);
+	b->name = "nccl";
+	b->nranks = ctl->nprocs * o->ngpus;
+	b->nlocal = o->ngpus;
+	b->first_rank = ctl->prank * o->ngpus;
+	b->ctl = ctl;
+	b->supports = nccl_supports;
+	b->fill = nccl_fill;
+	b->run = nccl_run;
+	b->check = nccl_check;
+	return 0;
+}
