@@ -736,11 +736,21 @@ static void test_single_port_no_topology(void **state)
 	sn_config_free(cfg);
 }
 
+
+/* Setup of the tests that read ../shared/fixtures: skip before allocating. */
+static int shared_fixtures(void **state)
+{
+	(void)state;
+	if (access(HWLOC "jwb0001-juwels-booster-4xA100-4xCX6.xml", R_OK))
+		skip();
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_juwels_local_ranks),
-		cmocka_unit_test(test_ipa20_local_ranks),
+		cmocka_unit_test_setup(test_juwels_local_ranks, shared_fixtures),
+		cmocka_unit_test_setup(test_ipa20_local_ranks, shared_fixtures),
 		cmocka_unit_test(test_no_topology),
 		cmocka_unit_test(test_case4_hca_exact),
 		cmocka_unit_test(test_case5_socket_ifname),
@@ -750,7 +760,7 @@ int main(void)
 		cmocka_unit_test(test_batch_and_pytorch_off),
 		cmocka_unit_test(test_ownership),
 		cmocka_unit_test(test_marker_merge),
-		cmocka_unit_test(test_gather_bounded),
+		cmocka_unit_test_setup(test_gather_bounded, shared_fixtures),
 		cmocka_unit_test(test_hwloc_env_scrubbed),
 		cmocka_unit_test(test_single_port_no_topology),
 	};
