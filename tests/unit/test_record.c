@@ -673,12 +673,15 @@ static void test_drain_reason_text(void **state)
 }
 
 
-/* Setup of the tests that read ../shared/fixtures: skip before allocating. */
+/*
+ * Marks the tests that read ../shared/fixtures.  main() leaves them out
+ * when that folder is absent (a clean clone in CI), before anything is
+ * allocated: a skip() from inside a test would leak its allocations and
+ * fail the AddressSanitizer run.
+ */
 static int shared_fixtures(void **state)
 {
 	(void)state;
-	if (access(SN_SHARED_FIXTURES, R_OK))
-		skip();
 	return 0;
 }
 
@@ -696,5 +699,19 @@ int main(void)
 		cmocka_unit_test(test_drain_reason_text),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	struct CMUnitTest run[sizeof(tests) / sizeof(tests[0])];
+	bool have = access(SN_SHARED_FIXTURES, R_OK) == 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		if (tests[i].setup_func != shared_fixtures) {
+			run[n++] = tests[i];
+		} else if (have) {
+			run[n] = tests[i];
+			run[n++].setup_func = NULL;
+		} else {
+			printf("[  SKIPPED ] %s (no ../shared/fixtures)\n", tests[i].name);
+		}
+	}
+	return _cmocka_run_group_tests(__FILE__, run, n, NULL, NULL);
 }
