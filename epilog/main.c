@@ -208,7 +208,8 @@ int main(int argc, char **argv)
 		       job.id, err.msg);
 		return 0;
 	}
-	if ((spank && *spank) || cfg->prolog.all_jobs) {
+	if (((spank && *spank) || cfg->prolog.all_jobs) &&
+	    sn_config_find_node(cfg, job.node)) {
 		alarm(cfg->epilog.timeout_s + 1);
 		epilog_run(cfg, &job);
 	}

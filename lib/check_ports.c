@@ -25,6 +25,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sn_checkctx.h"
@@ -431,7 +432,24 @@ static int check_port(const struct sn_check_ctx *ctx,
 int sn_check_ports(const struct sn_check_ctx *ctx, struct sn_results *out)
 {
 	const struct sn_manifest *m = &ctx->cfg->node;
+	struct stat st;
 
+	/*
+	 * A sysfs root that is not a folder is a config error (a typo in
+	 * paths.sysfs), not a node with every HCA gone: UNKNOWN, no drain.
+	 * A real /sys without class/infiniband (driver not loaded) is CRIT.
+	 */
+	if (m->n_ports) {
+		int e = stat(ctx->sysfs, &st) ? errno : 0;
+
+		if (e || !S_ISDIR(st.st_mode)) {
+			sn_results_add(out, SN_UNKNOWN, "ib_port", "IB_SYSFS",
+				       "node", "paths.sysfs is a folder",
+				       "cannot use %.60s: %s", ctx->sysfs,
+				       e ? strerror(e) : "not a folder");
+			return 0;
+		}
+	}
 	for (size_t i = 0; i < m->n_ports && i < SN_MANIFEST_MAX_PORTS; i++)
 		check_port(ctx, &m->ports[i], out);
 	return 0;

@@ -56,8 +56,13 @@ size_t sn_drain_reason(const struct sn_results *r, const char *tag,
 
 int sn_reason_is_ours(const char *reason, const char *tag)
 {
-	return reason && tag && *tag && !strncmp(reason, tag, strlen(tag));
+	size_t n = tag ? strlen(tag) : 0;
+
+	/* "TAG CODE ...": the tag, then a space; "snmp broken" is not "sn". */
+	return reason && n && !strncmp(reason, tag, n) &&
+	       (reason[n] == ' ' || reason[n] == '\0');
 }
+
 
 enum sn_drain_outcome sn_node_state_decide(unsigned node_state,
 					   const char *reason,

@@ -38,9 +38,11 @@ size_t sn_drain_reason(const struct sn_results *r, const char *tag,
 		       int drain_unknown, char *buf, size_t size);
 
 /*
- * sn_reason_is_ours - true if a node reason starts with tag.
+ * sn_reason_is_ours - true if a node reason is ours: it starts with tag
+ * followed by a space (or ends there), as every reason we write does.
  */
 int sn_reason_is_ours(const char *reason, const char *tag);
+
 
 /*
  * sn_node_load - read node's Slurm state bits and reason (into reason,

@@ -121,6 +121,10 @@ int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
 		sn_log(LOG_ERR, "job %u: SLURMD_NODENAME is not set: nothing checked", job_id);
 		return SN_EXIT_OK;
 	}
+	if (!sn_config_find_node(cfg, args->node)) {
+		/* prolog.all_jobs: a node outside every supernode has no manifest. */
+		return SN_EXIT_OK;
+	}
 	if (sn_check_ctx_init(&ctx, cfg, args->node, &err)) {
 		sn_log(LOG_ERR, "job %u: %s: nothing checked", job_id, err.msg);
 		return SN_EXIT_OK;
@@ -131,14 +135,15 @@ int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
 	lock = lock_take(&ctx, budget(deadline, 5000, check_ms));
 	if (lock < 0)
 		sn_log(LOG_WARNING, "job %u: prolog lock busy, checking anyway", job_id);
+	/* Checks may use all of prolog.timeout; the drain has the second after. */
 	sn_run_checks(&ctx, sn_check_groups, sn_check_groups_count,
-		      budget(deadline, check_ms, 1000),
-		      budget(deadline, UINT32_MAX, 1000), &res);
+		      budget(deadline, check_ms, 0),
+		      budget(deadline, UINT32_MAX, 0), &res);
 	results_log(&res);
 	if (sn_drain_reason(&res, cfg->drain_tag, cfg->prolog.drain_on_unknown,
 			    reason, sizeof(reason))) {
 		rc = node_drain(args->node, reason, cfg->drain_tag,
-				budget(deadline, UINT32_MAX, 0));
+				budget(deadline + 900, UINT32_MAX, 0));
 		goto out;
 	}
 	if (sn_baseline_save(&ctx, job_id, budget(deadline, check_ms, 500), &err))

@@ -238,7 +238,7 @@ if ((NVML)); then
 		"$(cat "$W/err")"
 	assert_contains "prolog, NVML hung: drain not possible, said so" \
 		"supernode-prolog: could not drain n1 (libslurm or slurmctld did not answer within " "$(cat "$W/err")"
-	((took < 3500)) && pass "prolog, NVML hung: within prolog.timeout (${took} ms)" ||
+	((took < 4000)) && pass "prolog, NVML hung: within prolog.timeout + 1 s (${took} ms)" ||
 		fail "prolog, NVML hung: took ${took} ms (prolog.timeout 3 s)"
 	assert_eq "prolog, NVML hung: no baseline" no \
 		"$([[ -e $W/state/n1/baseline/80.json ]] && echo yes || echo no)"
@@ -251,7 +251,7 @@ if ((NVML)); then
 	took=$(($(now_ms) - t0))
 	assert_eq "prolog, NVML hung, no slurm.conf: exit" 2 "$rc"
 	assert_eq "prolog, NVML hung, no slurm.conf: reason on stdout" "$reason" "$out"
-	((took < 3500)) && pass "prolog, NVML hung, no slurm.conf: within prolog.timeout (${took} ms)" ||
+	((took < 4000)) && pass "prolog, NVML hung, no slurm.conf: within prolog.timeout + 1 s (${took} ms)" ||
 		fail "prolog, NVML hung, no slurm.conf: took ${took} ms"
 else
 	echo "skip - NVML hang cases: no fake libnvidia-ml or no $H200"

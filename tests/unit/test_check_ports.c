@@ -707,6 +707,24 @@ static void test_live_sys_without_devices(void **state)
 	sn_results_free(&r);
 }
 
+/* A typo in paths.sysfs is UNKNOWN (a config error), never a drain. */
+static void test_sysfs_root_missing(void **state)
+{
+	struct sn_results r;
+
+	(void)state;
+	run("/nonexistent/sn-sysfs", "    - " IB400 "\n", &r);
+	EXPECT_RESULTS(&r, { SN_UNKNOWN, "IB_SYSFS", "node",
+			     "cannot use /nonexistent/sn-sysfs: No such file or directory",
+			     "paths.sysfs is a folder" });
+	sn_results_free(&r);
+	run("/etc/passwd", "    - " IB400 "\n", &r);
+	EXPECT_RESULTS(&r, { SN_UNKNOWN, "IB_SYSFS", "node",
+			     "cannot use /etc/passwd: not a folder",
+			     "paths.sysfs is a folder" });
+	sn_results_free(&r);
+}
+
 /* ---- real trees -------------------------------------------------------- */
 
 static void real_or_skip(void)
@@ -837,6 +855,7 @@ int main(void)
 		cmocka_unit_test(test_case9_hca),
 		cmocka_unit_test(test_no_ports_listed),
 		cmocka_unit_test(test_live_sys_without_devices),
+		cmocka_unit_test(test_sysfs_root_missing),
 		cmocka_unit_test(test_real_gpud_h100),
 		cmocka_unit_test(test_real_node_exporter),
 		cmocka_unit_test(test_real_prometheus_procfs),

@@ -303,9 +303,32 @@ static void test_held_states(void **state)
 	}
 }
 
+/*
+ * A bare-prefix tag must not claim an admin's reason.  Every reason of ours
+ * is resumable once the node's checks pass, the epilog's too (issue 4:
+ * "once the fixture is healthy, supernodectl health resumes it").
+ */
+static void test_tag_delimiter_and_resumable(void **state)
+{
+	const unsigned drained = NODE_STATE_IDLE | NODE_STATE_DRAIN;
+
+	(void)state;
+	assert_false(sn_reason_is_ours("snmp agent broken, ticket 5", "sn"));
+	assert_true(sn_reason_is_ours("sn IB_PORT_DOWN mlx5_0/1", "sn"));
+	assert_int_equal(sn_node_state_decide(drained, "snmp agent broken, ticket 5",
+					      "sn", 0), SN_RESUME_NOT_OURS);
+	assert_int_equal(sn_node_state_decide(drained,
+					      "supernode: EPILOG_LINK_DOWNED mlx5_0/1 +3 (crit 1)",
+					      "supernode:", 0), SN_RESUME_DONE);
+	assert_int_equal(sn_node_state_decide(drained,
+					      "supernode: IB_PORT_DOWN mlx5_0/1 state=DOWN expected ACTIVE",
+					      "supernode:", 0), SN_RESUME_DONE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tag_delimiter_and_resumable),
 		cmocka_unit_test(test_reason_first_crit),
 		cmocka_unit_test(test_reason_single_no_more),
 		cmocka_unit_test(test_reason_no_expected),
