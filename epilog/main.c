@@ -153,8 +153,16 @@ static void epilog_run(const struct sn_config *cfg, const struct epilog_job *job
 		goto out;
 	}
 	drain = json_object_get_string(json_object_object_get(record, "drain_reason"));
-	if (drain)
+	if (drain) {
+		enum sn_drain_outcome o;
+
+		/* Drain first, then say in the record what really happened. */
 		sn_record_drain_reason(record, cfg->drain_tag, reason, sizeof(reason));
+		o = sn_drain_logged(job->node, reason, cfg->drain_tag,
+				    cfg->epilog.timeout_s * 1000 / 2);
+		json_object_object_add(record, "drain_outcome",
+				       json_object_new_string(sn_drain_outcome_name(o)));
+	}
 	record_write(&ctx, cfg, job, record);
 	if (cfg->epilog.textfile_dir &&
 	    (sn_path_expand(cfg->epilog.textfile_dir, job->node, job->node, prom,
@@ -163,9 +171,6 @@ static void epilog_run(const struct sn_config *cfg, const struct epilog_job *job
 	     sn_promfile_update(prom, end, record, in.end_time, &err)))
 		sn_log(LOG_WARNING, "job %u: Prometheus textfile not updated: %s",
 		       job->id, err.msg);
-	if (drain)
-		sn_drain_logged(job->node, reason, cfg->drain_tag,
-				cfg->epilog.timeout_s * 1000 / 2);
 	unlink(path);	/* the baseline has served */
 	json_object_put(record);
 out:

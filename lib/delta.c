@@ -142,8 +142,13 @@ struct sn_delta sn_delta_rule(const char *name, struct sn_sample start,
 	const char *why;
 
 	if ((why = sample_why(start.state, true)) ||
-	    (why = sample_why(end.state, false)) ||
-	    (why = saturated(name, end.value)))
+	    (why = sample_why(end.state, false)))
+		return unknown(why);
+	/*
+	 * A value above the IBTA width means this HCA keeps the counter wider
+	 * (extended counters): subtract as usual, saturation not claimed.
+	 */
+	if ((why = saturated(name, end.value)))
 		return unknown(why);
 	if (end.value < start.value)
 		return unknown("counter reset during the job (end < start)");

@@ -158,3 +158,21 @@ enum sn_drain_outcome sn_node_resume(const char *node, const char *tag,
 		return SN_DRAIN_ERROR;
 	return SN_RESUME_DONE;
 }
+
+const char *sn_drain_outcome_name(enum sn_drain_outcome o)
+{
+	switch (o) {
+	case SN_DRAIN_DONE:
+		return "drained";
+	case SN_DRAIN_OURS_ALREADY:
+		return "already drained by us";
+	case SN_DRAIN_FOREIGN:
+		return "not drained: drained or down by someone else";
+	case SN_RESUME_DONE:
+		return "resumed";
+	case SN_RESUME_NOT_OURS:
+		return "not ours";
+	default:
+		return "not drained: slurmctld did not take it";
+	}
+}

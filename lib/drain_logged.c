@@ -37,8 +37,9 @@ static int drain_child(void *arg, int fd)
 	return 0;
 }
 
-void sn_drain_logged(const char *node, const char *reason, const char *tag,
-		     unsigned budget_ms)
+enum sn_drain_outcome sn_drain_logged(const char *node, const char *reason,
+				      const char *tag,
+				      unsigned budget_ms)
 {
 	struct drain_arg a = { node, reason, tag };
 	enum sn_drain_outcome o = SN_DRAIN_ERROR;
@@ -79,5 +80,6 @@ void sn_drain_logged(const char *node, const char *reason, const char *tag,
 		break;
 	}
 	free(out);
+	return o;
 }
 

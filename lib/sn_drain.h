@@ -63,9 +63,13 @@ enum sn_drain_outcome sn_node_drain(const char *node, const char *reason,
  * (slurm_init() exits without a readable slurm.conf, and an RPC to a
  * slurmctld that does not answer is retried for MessageTimeout), with one
  * log line (sn_log) saying what happened.  Calls slurm_init() itself.
+ * Returns the outcome (SN_DRAIN_ERROR when it could not tell).
  */
-void sn_drain_logged(const char *node, const char *reason, const char *tag,
-		     unsigned budget_ms);
+enum sn_drain_outcome sn_drain_logged(const char *node, const char *reason,
+				      const char *tag, unsigned budget_ms);
+
+/* sn_drain_outcome_name - "drained", "already drained by us", ... */
+const char *sn_drain_outcome_name(enum sn_drain_outcome o);
 
 /*
  * sn_node_resume - resume node only if it is drained with our tag and not

@@ -200,6 +200,7 @@ static int record_fill(struct snctl_record *rec, json_object *doc,
 	rec->supernode = get_str(doc, "supernode") ?: "";
 	rec->user = get_str(doc, "user") ?: "";
 	rec->drain_reason = get_str(doc, "drain_reason");
+	rec->drain_outcome = get_str(doc, "drain_outcome");
 	if (!get_int(doc, "start", &rec->start))
 		rec->start = 0;
 	if (!get_int(doc, "end", &rec->end))

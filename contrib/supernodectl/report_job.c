@@ -156,8 +156,11 @@ static void footer_print(const struct snctl_set *set, json_object *missing)
 {
 	for (size_t i = 0; i < set->n; i++)
 		if (set->recs[i].drain_reason)
-			printf("drained: %s: %s\n", set->recs[i].node,
-			       set->recs[i].drain_reason);
+			printf("%s: %s: %s\n",
+			       !set->recs[i].drain_outcome ||
+			       !strcmp(set->recs[i].drain_outcome, "drained") ?
+			       "drained" : set->recs[i].drain_outcome,
+			       set->recs[i].node, set->recs[i].drain_reason);
 	for (size_t i = 0; i < json_object_array_length(missing); i++)
 		printf("missing: %s: no readable record\n",
 		       json_object_get_string(json_object_array_get_idx(missing, i)));

@@ -79,6 +79,7 @@ struct snctl_record {
 	const char *supernode;	/* "" if absent */
 	const char *user;	/* "" if absent */
 	const char *drain_reason;	/* NULL if none */
+	const char *drain_outcome;	/* what the epilog's drain did; NULL: not said */
 	int64_t job_id, start, end;
 	int64_t exit_code;	/* INT64_MIN if absent */
 	enum snctl_grade worst;

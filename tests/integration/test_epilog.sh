@@ -80,6 +80,7 @@ assert_eq "$n1 record: symbol_error delta" 5000 "$(jqs "$rec1" 'd["ports"][0]["d
 assert_eq "$n1 record: worst" CRIT "$(jqs "$rec1" 'd["worst"]')"
 reason=$(sinfo -h -n "$n1" -o '%E')
 assert_eq "$n1 drained with our reason" "supernode: EPILOG_SYMBOL_ERROR mlx5_0/1 +5000 (crit 1000)" "$reason"
+assert_eq "$n1 record: drain_outcome" drained "$(jqs "$rec1" 'd["drain_outcome"]')"
 assert_eq "$n0 not drained" idle "$(sinfo -h -n "$n0" -o '%t' | tr -d '*')"
 assert_contains "Prometheus textfile of $n1" 'supernode_port_symbol_error_total{device="mlx5_0",port="1"} 5100' "$(cat "$fx/prom/$n1/supernode.prom")"
 if command -v promtool >/dev/null; then
