@@ -398,6 +398,7 @@ static const struct yaml_key_rule top_rules[] = {
 	{ "prolog", sn_config_section_prolog, false },
 	{ "drain", sn_config_section_drain, false },
 	{ "epilog", sn_config_section_epilog, false },
+	{ "bench", sn_config_section_bench, false },
 	{ NULL, NULL, false },
 };
 
@@ -718,6 +719,7 @@ struct sn_config *sn_config_load_buffer(const char *path, const char *buf,
 	}
 	defaults_set(cfg);
 	sn_config_node_defaults(cfg);
+	sn_config_bench_defaults(cfg);
 	if (len > SN_CONFIG_MAX_BYTES) {
 		sn_error_set(err, "%s: %zu bytes, more than the limit of %u",
 			     cfg->path, len, SN_CONFIG_MAX_BYTES);

@@ -20,6 +20,11 @@ int sn_config_section_epilog(struct yaml_walk *w, yaml_node_t *v,
 int sn_config_epilog_finish(struct sn_config *cfg, struct sn_error *err);
 void sn_config_epilog_free(struct sn_config *cfg);
 
+/* config_bench.c: bench: (numbers only: nothing to free) */
+int sn_config_section_bench(struct yaml_walk *w, yaml_node_t *v,
+			    const char *path, void *target);
+void sn_config_bench_defaults(struct sn_config *cfg);
+
 /* Defaults, cross-section checks and release of what config_node.c owns. */
 void sn_config_node_defaults(struct sn_config *cfg);
 int sn_config_node_finish(struct sn_config *cfg, struct sn_error *err);

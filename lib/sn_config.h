@@ -41,6 +41,22 @@ struct sn_node {
 	uint32_t rank;		/* position inside its supernode, from 0 */
 };
 
+/* bench.min_fraction when the file does not say. */
+#define SN_BENCH_DEFAULT_FRACTION 0.8
+
+/*
+ * struct sn_bench_settings - the bench: section, read by supernode-bench:
+ * with no --min-busbw it passes when the bus bandwidth of the largest size
+ * is at least min_fraction x rated_busbw_gbps.
+ */
+struct sn_bench_settings {
+	double rated_busbw_gbps;	/* fabric's rated busbw per rank, GB/s
+					 * (400 Gb/s IB = 50, NVLink H200 ~ 450);
+					 * 0 = not given: no threshold */
+	double min_fraction;		/* in (0, 1]; default 0.8 */
+	bool has_min_fraction;		/* given in the file */
+};
+
 /*
  * struct sn_config - supernode.yaml, loaded and validated.  Owns every
  * string and array; release with sn_config_free().  Schema: README.md,
@@ -79,6 +95,7 @@ struct sn_config {
 	struct sn_prolog_settings prolog;	/* prolog: */
 	char *drain_tag;			/* drain.tag: prefix of our drain reasons */
 	struct sn_epilog_settings epilog;	/* epilog: (config_epilog.c) */
+	struct sn_bench_settings bench;		/* bench: (config_bench.c) */
 };
 
 /*

@@ -5,14 +5,22 @@
  *   srun --supernode=1 --mpi=pmix supernode-bench --backend mpi -b 1K -e 1M
  *   supernode-bench --backend nccl -g 2 -b 1M -e 8G -o allreduce
  *
- * Exit status: 0 pass, 1 fail (wrong elements, or busbw below
- * --min-busbw), 2 usage, 3 could not run.
+ * Exit status: 0 pass, 1 fail (wrong elements, or busbw below the
+ * threshold), 2 usage, 3 could not run.
+ *
+ * The busbw threshold: --min-busbw if given, else (built inside
+ * slurm-supernode) bench.rated_busbw_gbps x (--min-fraction or
+ * bench.min_fraction) from supernode.yaml, else none.
  */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sb_backend.h"
+
+#ifdef SB_HAVE_CONFIG
+#include "sn_config.h"
+#endif
 
 enum { EXIT_PASS, EXIT_FAILED, EXIT_USAGE, EXIT_ERROR };
 
@@ -22,12 +30,24 @@ static void usage(FILE *f)
 	      "         [-w N] [-n N] [-c 0|1] [-o OP[,OP...]|all] [-g NGPUS]\n"
 	      "         [--min-busbw GB/s] [--json FILE|-] [--plot FILE.svg]\n"
 	      "         [--groups supernode] [--id-file PATH]\n"
+	      "         [--config supernode.yaml] [--min-fraction F]\n"
 	      "  SIZE: bytes with K, M, G or T (powers of 1024); OP: allreduce,\n"
 	      "  allgather, reducescatter, alltoall, broadcast, sendrecv.\n"
 	      "  Times in us, bandwidths in GB/s (1e9 B/s) as nccl-tests.\n"
+	      "  Threshold for the busbw of the largest size: --min-busbw, else\n"
+	      "  F (default bench.min_fraction, 0.8) x bench.rated_busbw_gbps of\n"
+	      "  --config (default: next to $SLURM_CONF), else none.\n"
 	      "  Exit: 0 pass, 1 fail (wrong elements or busbw of the largest\n"
-	      "  size below --min-busbw), 2 usage, 3 could not run.\n", f);
+	      "  size below the threshold), 2 usage, 3 could not run.\n", f);
 }
+
+/* Where the busbw threshold comes from, for the summary lines. */
+static struct {
+	const char *config;	/* --config; NULL: the default path */
+	double min_fraction;	/* --min-fraction; 0: not given */
+	char desc[1200];	/* "--min-busbw 100.00 GB/s", "0.80 x rated ..." */
+	char note[1200];	/* why there is none; printed at the end */
+} thr;
 
 static int bad(const char *opt, const char *val)
 {
@@ -71,6 +91,8 @@ static const struct option longopts[] = {
 	{ "plot", required_argument, NULL, 'P' },
 	{ "groups", required_argument, NULL, 'G' },
 	{ "id-file", required_argument, NULL, 'I' },
+	{ "config", required_argument, NULL, 'C' },
+	{ "min-fraction", required_argument, NULL, 'F' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -119,6 +141,16 @@ static int parse_one(int c, char *arg, struct sb_opts *o, const char **backend)
 		o->groups = arg;
 		return 0;
 	case 'I': o->id_file = arg; return 0;
+	case 'C':
+		if (!*arg)
+			return bad("--config", arg);
+		thr.config = arg;
+		return 0;
+	case 'F':
+		if (sb_parse_double(arg, 0, &thr.min_fraction) ||
+		    thr.min_fraction <= 0 || thr.min_fraction > 1)
+			return bad("--min-fraction (0 < F <= 1)", arg);
+		return 0;
 	case 'h': usage(stdout); return 1;
 	default: usage(stderr); return -1;
 	}
@@ -150,11 +182,101 @@ static int parse_args(int argc, char **argv, struct sb_opts *o,
 		fprintf(stderr, SB_PREFIX "-b must be at least 4 bytes (one float)\n");
 		return -1;
 	}
+	if (o->min_busbw > 0 && thr.min_fraction > 0) {
+		fprintf(stderr, SB_PREFIX "--min-busbw and --min-fraction exclude each other\n");
+		return -1;
+	}
 	if (o->ngpus > 1 && strcmp(*backend, "nccl")) {
 		fprintf(stderr, SB_PREFIX "-g needs --backend nccl\n");
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Set o->min_busbw and thr.desc from --min-busbw or the bench: section.
+ * Returns 0, or an exit status after printing why.
+ */
+static int resolve_threshold(struct sb_opts *o)
+{
+#ifdef SB_HAVE_CONFIG
+	struct sn_config *cfg;
+	struct sn_error err;
+	char def[4096];
+	const char *path = thr.config;
+	double rated, f;
+	int rc = 0;
+#endif
+
+	if (o->min_busbw > 0) {
+		snprintf(thr.desc, sizeof(thr.desc), "--min-busbw %g GB/s",
+			 o->min_busbw);
+		if (!thr.config)
+			return 0;	/* the config is not needed */
+	}
+#ifndef SB_HAVE_CONFIG
+	if (thr.config || thr.min_fraction > 0) {
+		fprintf(stderr, SB_PREFIX "--config and --min-fraction need supernode-bench built inside slurm-supernode\n");
+		return EXIT_USAGE;
+	}
+	return 0;
+#else
+	if (!path) {
+		sn_config_default_path(def, sizeof(def));
+		path = def;
+	}
+	if (!(cfg = sn_config_load(path, &err))) {
+		if (thr.config) {	/* asked for by name: must load */
+			fprintf(stderr, SB_PREFIX "%s\n", err.msg);
+			return EXIT_ERROR;
+		}
+		if (thr.min_fraction > 0) {
+			fprintf(stderr, SB_PREFIX "--min-fraction needs bench.rated_busbw_gbps: %s\n",
+				err.msg);
+			return EXIT_USAGE;
+		}
+		snprintf(thr.note, sizeof(thr.note),
+			 "note: no busbw threshold (%.1000s)", err.msg);
+		return 0;
+	}
+	rated = cfg->bench.rated_busbw_gbps;
+	if (o->min_busbw > 0) {
+		/* --min-busbw wins; --config was only checked. */
+	} else if (rated > 0) {
+		f = thr.min_fraction > 0 ? thr.min_fraction : cfg->bench.min_fraction;
+		o->min_busbw = f * rated;
+		snprintf(thr.desc, sizeof(thr.desc),
+			 /* 0.80, but 0.825 in full */
+			 f * 100 == (double)(long)(f * 100) ? "%.2f x rated %g GB/s (%sbench: in %.1000s)"
+							    : "%g x rated %g GB/s (%sbench: in %.1000s)",
+			 f, rated,
+			 thr.min_fraction > 0 ? "--min-fraction, rated from " : "",
+			 path);
+	} else if (thr.min_fraction > 0) {
+		fprintf(stderr, SB_PREFIX "--min-fraction needs bench.rated_busbw_gbps in %s\n",
+			path);
+		rc = EXIT_USAGE;
+	} else {
+		snprintf(thr.note, sizeof(thr.note),
+			 "note: no busbw threshold (%.1000s has no bench.rated_busbw_gbps)",
+			 path);
+	}
+	sn_config_free(cfg);
+	return rc;
+#endif
+}
+
+/* "1 GiB", "64 KiB", "1000 B". */
+static void fmt_bytes(size_t n, char *out, size_t size)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	while (u < 4 && n >= 1024 && n % 1024 == 0) {
+		n /= 1024;
+		u++;
+	}
+	snprintf(out, size, "%zu %s", n, unit[u]);
 }
 
 /** What one run gathered: the results and whether they pass. */
@@ -179,12 +301,17 @@ static void judge(struct run *run, const struct sb_result *r,
 				sb_op_name(r->op), r->group,
 				(long long)wrong_everywhere);
 	}
-	if (o->min_busbw > 0 && strcmp(r->group, "across") && bw < o->min_busbw) {
-		run->pass = false;
+	if (o->min_busbw > 0 && strcmp(r->group, "across")) {
+		bool ok = bw >= o->min_busbw;
+		char size[32];
+
+		run->pass &= ok;
+		fmt_bytes(last ? last->bytes : 0, size, sizeof(size));
 		if (run->print)
-			fprintf(stderr, SB_PREFIX "FAIL: %s (%s, %d ranks): busbw %.2f GB/s at %zu B is below --min-busbw %.2f GB/s\n",
+			fprintf(stderr, SB_PREFIX "%s (%s, %d ranks): busbw %.2f GB/s at %s %s %s: %s\n",
 				sb_op_name(r->op), r->group, r->nranks, bw,
-				last ? last->bytes : 0, o->min_busbw);
+				size, ok ? ">=" : "<", thr.desc,
+				ok ? "PASS" : "FAIL");
 	}
 }
 
@@ -327,6 +454,8 @@ int main(int argc, char **argv)
 	rc = parse_args(argc, argv, &o, &backend);
 	if (rc)
 		return rc > 0 ? EXIT_PASS : EXIT_USAGE;
+	if ((rc = resolve_threshold(&o)))
+		return rc;
 #ifdef SB_HAVE_MPI
 	if ((!strcmp(backend, "mpi") || under_mpi()) &&
 	    sb_mpi_init(&argc, &argv, &world)) {
@@ -346,6 +475,8 @@ int main(int argc, char **argv)
 	rc = run_all(&run, world, backend, &o);
 	for (size_t i = 0; i < run.nres; i++)
 		free(run.res[i].rows);
+	if (run.print && thr.note[0])
+		fprintf(stderr, SB_PREFIX "%s\n", thr.note);
 	if (run.print && !rc)
 		fprintf(stderr, SB_PREFIX "%s\n", run.pass ? "PASS" : "FAIL");
 #ifdef SB_HAVE_MPI

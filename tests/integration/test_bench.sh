@@ -39,7 +39,25 @@ rc=0
 out=$(salloc --supernode=1 "${MPIRUN[@]}" "$BENCH" --backend mpi -b 1K -e 64K \
 	-o allreduce --min-busbw 100000 2>&1) || rc=$?
 if ((rc != 0)); then pass "--min-busbw 100000: exit code $rc"; else fail "--min-busbw 100000 exited 0"; fi
-assert_contains "--min-busbw: the line" "is below --min-busbw 100000.00 GB/s" "$out"
+assert_contains "--min-busbw: the line" "GB/s at 64 KiB < --min-busbw 100000 GB/s: FAIL" "$out"
+
+# The threshold from supernode.yaml's bench: section (issue 6).
+for r in impossible:100000 low:0.001; do
+	printf 'supernodes:\n  - name: sn01\n    nodes: n[1-2]\nbench:\n  rated_busbw_gbps: %s\n' \
+		"${r#*:}" >"bench-${r%%:*}.yaml"
+done
+rc=0
+out=$(salloc --supernode=1 "${MPIRUN[@]}" "$BENCH" --backend mpi -b 1K -e 64K \
+	-o allreduce --config "$PWD/bench-impossible.yaml" 2>&1) || rc=$?
+assert_eq "impossible bench.rated_busbw_gbps: exit code" 1 "$rc"
+assert_contains "impossible bench.rated_busbw_gbps: the line" \
+	"< 0.80 x rated 100000 GB/s (bench: in $PWD/bench-impossible.yaml): FAIL" "$out"
+rc=0
+out=$(salloc --supernode=1 "${MPIRUN[@]}" "$BENCH" --backend mpi -b 1K -e 64K \
+	-o allreduce --config "$PWD/bench-low.yaml" 2>&1) || rc=$?
+assert_eq "low bench.rated_busbw_gbps: exit code" 0 "$rc"
+assert_contains "low bench.rated_busbw_gbps: the line" \
+	">= 0.80 x rated 0.001 GB/s (bench: in $PWD/bench-low.yaml): PASS" "$out"
 
 rc=0
 out=$("$BENCH" --backend mpi -b 1Q 2>&1) || rc=$?

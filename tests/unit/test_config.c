@@ -210,7 +210,7 @@ static void test_unknown_key(void **state)
 {
 	(void)state;
 	fails_with(SN2 "placment:\n  method: feature\n",
-		   F ":6:1: placment: unknown key (allowed here: supernodes, placement, env, paths, node, prolog, drain, epilog)");
+		   F ":6:1: placment: unknown key (allowed here: supernodes, placement, env, paths, node, prolog, drain, epilog, bench)");
 	fails_with(SN2 "placement:\n  method: feature\n  metod: switch\n",
 		   F ":8:3: placement.metod: unknown key (allowed here: method, max_supernodes, switch_wait)");
 	fails_with("supernodes:\n  - name: sn01\n    node: a[1-2]\n",
