@@ -31,6 +31,7 @@
 extern char *slurm_xstrdup(const char *str);
 extern void slurm_xfree(void **p);
 extern void slurm_info(const char *fmt, ...);
+extern void slurm_verbose(const char *fmt, ...);
 extern void slurm_error(const char *fmt, ...);
 
 const char plugin_name[] = "Job submit plugin for whole supernodes";
@@ -194,7 +195,8 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
 	}
 	plan_apply(job_desc, &plan);
-	slurm_info("%s: uid %u --supernode=%u -> nodes=%u exclusive features=%s",
+	/* Per job: verbose, not info (slurmctld writes its log synchronously). */
+	slurm_verbose("%s: uid %u --supernode=%u -> nodes=%u exclusive features=%s",
 		   SN_LOG, submit_uid, req.supernodes, plan.nodes,
 		   job_desc->features ? job_desc->features : "(none)");
 	free(plan.features);
