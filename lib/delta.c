@@ -283,3 +283,13 @@ bool sn_delta_accel(const char *name, const json_object *start_dev,
 	*out = d;
 	return true;
 }
+
+json_object *sn_json_get(const json_object *o, const char *key, json_type t)
+{
+	json_object *v = NULL;
+
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, t))
+		return NULL;
+	return v;
+}

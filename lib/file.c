@@ -14,8 +14,10 @@
 
 #include "sn_file.h"
 
-static int write_all(int fd, const char *p, size_t len)
+int sn_write_all(int fd, const void *data, size_t len)
 {
+	const char *p = data;
+
 	while (len) {
 		ssize_t n = write(fd, p, len);
 
@@ -59,7 +61,7 @@ int sn_file_write_atomic(const char *path, const char *data, size_t len,
 		sn_error_set(err, "%s: %s", tmp, strerror(errno));
 		return -1;
 	}
-	if (write_all(fd, data, len) || fsync(fd)) {
+	if (sn_write_all(fd, data, len) || fsync(fd)) {
 		sn_error_set(err, "%s: %s", tmp, strerror(errno));
 		close(fd);
 		unlink(tmp);

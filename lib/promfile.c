@@ -78,17 +78,6 @@ static void sb_label(struct sb *s, const char *v)
 	}
 }
 
-static json_object *get_typed(const json_object *o, const char *key,
-			      json_type t)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, t))
-		return NULL;
-	return v;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -194,7 +183,7 @@ static void port_family(struct sb *s, const struct ports *p, const char *group,
 		snprintf(help, sizeof(help), "RDMA port counter %s (sysfs %s/%s).",
 			 counter, group, counter);
 	for (size_t i = 0; i < p->n; i++) {
-		struct sn_sample v = sn_sample_get(get_typed(p->objs[i], group,
+		struct sn_sample v = sn_sample_get(sn_json_get(p->objs[i], group,
 							     json_type_object),
 						   counter);
 		const char *slash = strrchr(p->keys[i], '/');
@@ -227,7 +216,7 @@ static void port_group(struct sb *s, const struct ports *p, const char *group,
 		return;
 	}
 	for (size_t i = 0; i < p->n; i++)
-		n = names_merge(get_typed(p->objs[i], group, json_type_object),
+		n = names_merge(sn_json_get(p->objs[i], group, json_type_object),
 				names, n, MAX_NAMES);
 	qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n; i++) {
@@ -247,7 +236,7 @@ static void port_group(struct sb *s, const struct ports *p, const char *group,
 
 static void render_ports(struct sb *s, const json_object *snapshot)
 {
-	json_object *all = get_typed(snapshot, "ports", json_type_object);
+	json_object *all = sn_json_get(snapshot, "ports", json_type_object);
 	char (*done)[FAMILY_MAX] = calloc(MAX_NAMES, FAMILY_MAX);
 	struct ports *p = calloc(1, sizeof(*p));
 	size_t ndone = 0;
@@ -311,8 +300,8 @@ static void gpu_family(struct sb *s, size_t f, json_object *devs,
 	bool head = false;
 
 	for (size_t i = 0; i < n; i++) {
-		json_object *d = get_typed(devs, bus[i], json_type_object);
-		json_object *nv = get_typed(d, "nvlink", json_type_object);
+		json_object *d = sn_json_get(devs, bus[i], json_type_object);
+		json_object *nv = sn_json_get(d, "nvlink", json_type_object);
 		size_t nl;
 
 		if (!gpu_families[f].per_link) {
@@ -323,7 +312,7 @@ static void gpu_family(struct sb *s, size_t f, json_object *devs,
 		nl = keys_sorted(nv, links, MAX_LINKS, cmp_num);
 		for (size_t l = 0; l < nl; l++)
 			gpu_sample(s, &head, f, bus[i], links[l],
-				   sn_sample_get(get_typed(nv, links[l],
+				   sn_sample_get(sn_json_get(nv, links[l],
 							   json_type_object),
 						 gpu_families[f].key));
 	}
@@ -331,7 +320,7 @@ static void gpu_family(struct sb *s, size_t f, json_object *devs,
 
 static void render_gpus(struct sb *s, const json_object *snapshot)
 {
-	json_object *devs = get_typed(get_typed(snapshot, "accelerators",
+	json_object *devs = sn_json_get(sn_json_get(snapshot, "accelerators",
 						json_type_object),
 				      "devices", json_type_object);
 	const char *bus[MAX_GPUS];
@@ -350,7 +339,7 @@ static uint64_t state_u64(const json_object *state, const char *key)
 
 static void render_state(struct sb *s, const json_object *state, int64_t now)
 {
-	json_object *xid = get_typed(state, "xid", json_type_object);
+	json_object *xid = sn_json_get(state, "xid", json_type_object);
 	const char **keys = calloc(SN_PROM_MAX_XIDS, sizeof(*keys));
 	size_t n;
 
@@ -410,11 +399,11 @@ static int set_u64(json_object *o, const char *key, uint64_t v)
 /* xid[N] + 1 for each event of the record. */
 static int add_xids(json_object *xid, const json_object *record)
 {
-	json_object *evs = get_typed(record, "xid_events", json_type_array);
+	json_object *evs = sn_json_get(record, "xid_events", json_type_array);
 	int bad = 0;
 
 	for (size_t i = 0; evs && i < json_object_array_length(evs); i++) {
-		json_object *x = get_typed(json_object_array_get_idx(evs, i), "xid",
+		json_object *x = sn_json_get(json_object_array_get_idx(evs, i), "xid",
 					   json_type_int);
 		char key[24];
 
@@ -438,7 +427,7 @@ json_object *sn_promfile_state_add(const json_object *state,
 
 	if (!out)
 		return NULL;
-	old = get_typed(state, "xid", json_type_object);
+	old = sn_json_get(state, "xid", json_type_object);
 	if (old ? json_object_deep_copy(old, &xid, NULL) :
 	    !(xid = json_object_new_object()))
 		goto fail;

@@ -49,18 +49,6 @@ static json_object *str_or_null(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
-/* o[key] when o is an object and the member has type t, else NULL. */
-static json_object *get_typed(const json_object *o, const char *key,
-			      json_type t)
-{
-	json_object *v = NULL;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, t))
-		return NULL;
-	return v;
-}
-
 const char *sn_baseline_status_name(enum sn_baseline_status s)
 {
 	switch (s) {
@@ -76,12 +64,12 @@ const char *sn_baseline_status_name(enum sn_baseline_status s)
 
 static bool baseline_valid(const json_object *doc, uint32_t job_id)
 {
-	json_object *schema = get_typed(doc, "schema", json_type_int);
-	json_object *job = get_typed(doc, "job_id", json_type_int);
+	json_object *schema = sn_json_get(doc, "schema", json_type_int);
+	json_object *job = sn_json_get(doc, "job_id", json_type_int);
 
 	if (!schema || json_object_get_int64(schema) != SN_BASELINE_SCHEMA ||
-	    !get_typed(doc, "time", json_type_int) ||
-	    !get_typed(doc, "ports", json_type_object))
+	    !sn_json_get(doc, "time", json_type_int) ||
+	    !sn_json_get(doc, "ports", json_type_object))
 		return false;
 	return !job_id || (job && json_object_get_int64(job) == job_id);
 }
@@ -230,8 +218,8 @@ static void port_group(struct build *b, const json_object *sp,
 		       const char *device, json_object *deltas,
 		       json_object *unknown)
 {
-	json_object *sm = get_typed(sp, group, json_type_object);
-	json_object *em = get_typed(ep, group, json_type_object);
+	json_object *sm = sn_json_get(sp, group, json_type_object);
+	json_object *em = sn_json_get(ep, group, json_type_object);
 	const char **names = calloc(SN_RECORD_MAX_COUNTERS, sizeof(*names));
 	size_t n;
 
@@ -286,10 +274,10 @@ static void port_traffic(struct build *b, json_object *o, json_object *deltas)
 
 static json_object *link_layer(const json_object *sp, const json_object *ep)
 {
-	json_object *v = get_typed(ep, "link_layer", json_type_string);
+	json_object *v = sn_json_get(ep, "link_layer", json_type_string);
 
 	if (!v)
-		v = get_typed(sp, "link_layer", json_type_string);
+		v = sn_json_get(sp, "link_layer", json_type_string);
 	return v ? json_object_new_string(json_object_get_string(v)) : NULL;
 }
 
@@ -327,8 +315,8 @@ oom:
 
 static json_object *ports_json(struct build *b)
 {
-	json_object *sports = get_typed(b->in->baseline, "ports", json_type_object);
-	json_object *eports = get_typed(b->in->end, "ports", json_type_object);
+	json_object *sports = sn_json_get(b->in->baseline, "ports", json_type_object);
+	json_object *eports = sn_json_get(b->in->end, "ports", json_type_object);
 	const char **keys = calloc(2 * SN_RECORD_MAX_PORTS, sizeof(*keys));
 	json_object *arr = json_object_new_array();
 	size_t n;
@@ -358,7 +346,7 @@ oom:
 
 static json_object *accel_devices(const json_object *snap)
 {
-	return get_typed(get_typed(snap, "accelerators", json_type_object),
+	return sn_json_get(sn_json_get(snap, "accelerators", json_type_object),
 			 "devices", json_type_object);
 }
 
@@ -368,12 +356,12 @@ static json_object *accel_entry(struct build *b, const char *bus,
 	json_object *o = json_object_new_object();
 	json_object *deltas = json_object_new_object();
 	json_object *unknown = json_object_new_object();
-	json_object *idx = get_typed(ed, "index", json_type_int);
+	json_object *idx = sn_json_get(ed, "index", json_type_int);
 
 	if (!o || !deltas || !unknown)
 		goto oom;
 	if (!idx)
-		idx = get_typed(sd, "index", json_type_int);
+		idx = sn_json_get(sd, "index", json_type_int);
 	b->bad |= put(o, "bus_id", json_object_new_string(bus));
 	b->bad |= put(o, "index", idx ? json_object_new_int64(json_object_get_int64(idx))
 				      : NULL);
@@ -410,8 +398,8 @@ static json_object *accels_json(struct build *b)
 	n = keys_union(sdevs, edevs, keys, 2 * SN_RECORD_MAX_ACCEL);
 	for (size_t i = 0; i < n && i < SN_RECORD_MAX_ACCEL; i++)
 		b->bad |= append(arr, accel_entry(b, keys[i],
-						  get_typed(sdevs, keys[i], json_type_object),
-						  get_typed(edevs, keys[i], json_type_object)));
+						  sn_json_get(sdevs, keys[i], json_type_object),
+						  sn_json_get(edevs, keys[i], json_type_object)));
 	free(keys);
 	return arr;
 oom:
@@ -425,10 +413,10 @@ static const char *str_of(const json_object *o, const char *key);
 
 static void xid_verdict(struct build *b, const json_object *ev)
 {
-	json_object *sev = get_typed(ev, "severity", json_type_string);
-	json_object *bus = get_typed(ev, "bus_id", json_type_string);
-	json_object *xid = get_typed(ev, "xid", json_type_int);
-	json_object *meaning = get_typed(ev, "meaning", json_type_string);
+	json_object *sev = sn_json_get(ev, "severity", json_type_string);
+	json_object *bus = sn_json_get(ev, "bus_id", json_type_string);
+	json_object *xid = sn_json_get(ev, "xid", json_type_int);
+	json_object *meaning = sn_json_get(ev, "meaning", json_type_string);
 	const char *s = sev ? json_object_get_string(sev) : "";
 	json_object *o;
 
@@ -499,7 +487,7 @@ static const char *worst_of(const json_object *verdicts)
 	size_t n = json_object_array_length(verdicts);
 
 	for (size_t i = 0; i < n; i++) {
-		json_object *g = get_typed(json_object_array_get_idx(verdicts, i),
+		json_object *g = sn_json_get(json_object_array_get_idx(verdicts, i),
 					   "grade", json_type_string);
 		const char *s = g ? json_object_get_string(g) : "";
 
@@ -548,7 +536,7 @@ static void setup(struct build *b, const struct sn_config *cfg,
 		b->why_no_baseline = "baseline missing";
 	else if (b->status != SN_BASELINE_OK)
 		b->why_no_baseline = "baseline corrupt";
-	t = get_typed(in->baseline, "time", json_type_int);
+	t = sn_json_get(in->baseline, "time", json_type_int);
 	b->start = t ? json_object_get_int64(t) : 0;
 }
 
@@ -608,11 +596,11 @@ static const struct sn_xid_override *xid_override(const struct sn_config *cfg,
 static const char *remap_decide(const json_object *end, const char *bus,
 				const char **meaning)
 {
-	json_object *rr = get_typed(get_typed(accel_devices(end), bus,
+	json_object *rr = sn_json_get(sn_json_get(accel_devices(end), bus,
 					      json_type_object),
 				    "remapped_rows", json_type_object);
-	json_object *f = get_typed(rr, "failure", json_type_boolean);
-	json_object *p = get_typed(rr, "pending", json_type_boolean);
+	json_object *f = sn_json_get(rr, "failure", json_type_boolean);
+	json_object *p = sn_json_get(rr, "pending", json_type_boolean);
 
 	if (f && json_object_get_boolean(f)) {
 		*meaning = "row remap failure: RMA";
@@ -690,7 +678,7 @@ int sn_record_collect_xids(const struct sn_config *cfg, const char *kmsg_path,
 			   const json_object *baseline, const json_object *end,
 			   json_object **events, size_t *dropped)
 {
-	json_object *seq = get_typed(baseline, "kmsg_seq", json_type_int);
+	json_object *seq = sn_json_get(baseline, "kmsg_seq", json_type_int);
 	struct xid_walk w = { .cfg = cfg, .end = end };
 	int rc = -ENODATA, flags = 0;
 
@@ -718,14 +706,14 @@ int sn_record_collect_xids(const struct sn_config *cfg, const char *kmsg_path,
 
 static uint64_t u64_of(const json_object *o, const char *key)
 {
-	json_object *v = get_typed(o, key, json_type_int);
+	json_object *v = sn_json_get(o, key, json_type_int);
 
 	return v ? sn_sample_get(o, key).value : 0;
 }
 
 static const char *str_of(const json_object *o, const char *key)
 {
-	json_object *v = get_typed(o, key, json_type_string);
+	json_object *v = sn_json_get(o, key, json_type_string);
 
 	return v ? json_object_get_string(v) : "?";
 }
@@ -778,7 +766,7 @@ static void format_reason(const json_object *v, const char *tag, char *buf,
 size_t sn_record_drain_reason(const json_object *record, const char *tag,
 			      char *buf, size_t size)
 {
-	json_object *verdicts = get_typed(record, "verdicts", json_type_array);
+	json_object *verdicts = sn_json_get(record, "verdicts", json_type_array);
 	const json_object *first = NULL;
 	char more[32] = "";
 	size_t n = 0, len;

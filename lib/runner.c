@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sn_file.h"
 #include "sn_runner.h"
 
 const struct sn_check_group sn_check_groups[] = {
@@ -50,22 +51,6 @@ struct child {
 	int reaped;
 };
 
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 static int child_start(struct child *c, int (*fn)(void *, int), void *arg,
 		       int64_t start, uint32_t limit_ms, size_t max)
@@ -279,7 +264,7 @@ static int group_child(void *arg, int fd)
 	int rc;
 
 	ga->group->fn(ga->ctx, &res);
-	rc = write_all(fd, res.items, res.count * sizeof(*res.items)) ? 1 : 0;
+	rc = sn_write_all(fd, res.items, res.count * sizeof(*res.items)) ? 1 : 0;
 	return rc;
 }
 

@@ -136,4 +136,10 @@ extern const char *const sn_accel_delta_names[SN_ACCEL_DELTA_COUNT];
 bool sn_delta_accel(const char *name, const json_object *start_dev,
 		    const json_object *end_dev, struct sn_delta *out);
 
+/*
+ * sn_json_get - o[key] when o is a JSON object and that member has type t,
+ * else NULL.  Borrowed reference (owned by o).
+ */
+json_object *sn_json_get(const json_object *o, const char *key, json_type t);
+
 #endif

@@ -17,6 +17,12 @@
 int sn_file_write_atomic(const char *path, const char *data, size_t len,
 			 unsigned mode, struct sn_error *err);
 
+/*
+ * sn_write_all - write all len bytes of data to fd, retrying on EINTR and
+ * short writes.  Returns 0, or -1 (errno set by write) on error.
+ */
+int sn_write_all(int fd, const void *data, size_t len);
+
 /* sn_mkdir_p - create dir and its parents (mode for new ones); 0 or -1. */
 int sn_mkdir_p(const char *dir, unsigned mode, struct sn_error *err);
 

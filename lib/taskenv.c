@@ -273,18 +273,8 @@ static void hwloc_env_scrub(void)
 
 static uint16_t accel_pci_vendor(const struct sn_config *cfg)
 {
-	if (cfg->node.accel.pci_vendor)
-		return cfg->node.accel.pci_vendor;
-	switch (cfg->node.accel.vendor) {
-	case SN_ACCEL_NVIDIA:
-		return 0x10de;
-	case SN_ACCEL_AMD:
-		return 0x1002;
-	case SN_ACCEL_ASCEND:
-		return 0x19e5;
-	default:
-		return 0;
-	}
+	/* The loader fills pci_vendor from the vendor (config_node.c). */
+	return cfg->node.accel.pci_vendor;
 }
 
 static bool port_usable(const struct sn_taskenv_port *p)
