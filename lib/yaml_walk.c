@@ -43,6 +43,34 @@ yaml_node_t *yaml_walk_node(struct yaml_walk *w, int index, const char *path)
 	return node;
 }
 
+/*
+ * What a node is, for "expected X, found Y": a scalar is quoted (at most 40
+ * bytes, non-printable bytes as '?'), anything else named by its type.
+ * Returns buf or a static string.
+ */
+static const char *node_found(yaml_node_t *node, char *buf, size_t size)
+{
+	size_t i, n;
+
+	if (node->type != YAML_SCALAR_NODE || !node->data.scalar.length)
+		return node->type == YAML_SEQUENCE_NODE ? "a list" :
+		       node->type == YAML_MAPPING_NODE ? "a mapping" :
+		       node->type == YAML_SCALAR_NODE ? "empty" : "nothing";
+	n = node->data.scalar.length < 40 ? node->data.scalar.length : 40;
+	buf[0] = '\'';
+	for (i = 0; i < n && i + 3 < size; i++) {
+		unsigned char c = node->data.scalar.value[i];
+
+		buf[i + 1] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
+	}
+	buf[i + 1] = '\'';
+	buf[i + 2] = '\0';
+	if (node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE &&
+	    i + 12 < size)
+		strcat(buf, " (quoted)");
+	return buf;
+}
+
 static const char *node_type_name(yaml_node_t *node)
 {
 	switch (node->type) {
@@ -186,15 +214,17 @@ int yaml_walk_bool(struct yaml_walk *w, yaml_node_t *node, const char *path,
 			return 0;
 		}
 	}
+	char found[64];
+
 	return yaml_walk_fail(w, node, path, "expected true or false, found %s",
-			      node_type_name(node));
+			      node_found(node, found, sizeof(found)));
 }
 
 int yaml_walk_double(struct yaml_walk *w, yaml_node_t *node, const char *path,
 		     double min, double max, double *out)
 {
 	const char *s = (const char *)node->data.scalar.value;
-	char *end = NULL;
+	char *end = NULL, found[64];
 	double v;
 
 	if (node->type != YAML_SCALAR_NODE ||
@@ -203,7 +233,7 @@ int yaml_walk_double(struct yaml_walk *w, yaml_node_t *node, const char *path,
 	    (v = strtod(s, &end), !end || *end) || !isfinite(v))
 		return yaml_walk_fail(w, node, path,
 				      "expected a number from %g to %g, found %s",
-				      min, max, node_type_name(node));
+				      min, max, node_found(node, found, sizeof(found)));
 	if (v < min || v > max)
 		return yaml_walk_fail(w, node, path,
 				      "%g is out of range (allowed: %g to %g)",

@@ -92,11 +92,11 @@ static void test_refused(void **state)
 	REFUSED("bench:\n  rated_busbw_gbps: 0.0\n",
 		"t.yaml:5:21: bench.rated_busbw_gbps: must be greater than 0");
 	REFUSED("bench:\n  rated_busbw_gbps: -5\n",
-		"t.yaml:5:21: bench.rated_busbw_gbps: expected a number from 0 to 100000, found a scalar");
+		"t.yaml:5:21: bench.rated_busbw_gbps: expected a number from 0 to 100000, found '-5'");
 	REFUSED("bench:\n  rated_busbw_gbps: 400Gb\n",
-		"t.yaml:5:21: bench.rated_busbw_gbps: expected a number from 0 to 100000, found a scalar");
+		"t.yaml:5:21: bench.rated_busbw_gbps: expected a number from 0 to 100000, found '400Gb'");
 	REFUSED("bench:\n  rated_busbw_gbps: \"50\"\n",
-		"t.yaml:5:21: bench.rated_busbw_gbps: expected a number from 0 to 100000, found a scalar");
+		"t.yaml:5:21: bench.rated_busbw_gbps: expected a number from 0 to 100000, found '50' (quoted)");
 	REFUSED("bench:\n  rated_busbw_gbps: 1000000\n",
 		"t.yaml:5:21: bench.rated_busbw_gbps: 1e+06 is out of range (allowed: 0 to 100000)");
 	REFUSED("bench:\n  rated_busbw_gbps: 50\n  min_fraction: 1.5\n",
@@ -104,7 +104,7 @@ static void test_refused(void **state)
 	REFUSED("bench:\n  rated_busbw_gbps: 50\n  min_fraction: 0\n",
 		"t.yaml:6:17: bench.min_fraction: must be greater than 0");
 	REFUSED("bench:\n  rated_busbw_gbps: 50\n  min_fraction: 80%\n",
-		"t.yaml:6:17: bench.min_fraction: expected a number from 0 to 1, found a scalar");
+		"t.yaml:6:17: bench.min_fraction: expected a number from 0 to 1, found '80%'");
 	REFUSED("bench:\n  min_fraction: 0.9\n",
 		"t.yaml:5:3: bench: min_fraction needs rated_busbw_gbps");
 	REFUSED("bench:\n  rated_busbw_gbps: 50\n  rated_busbw_gbps: 60\n",

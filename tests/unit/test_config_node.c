@@ -380,10 +380,10 @@ static void test_ports_refused(void **state)
 	/* yaml_walk_double does not quote what it found (see the report). */
 	REFUSED("node:\n  ports:\n"
 		"    - {device: mlx5_0, port: 1, link_layer: InfiniBand, min_rate_gbps: fast}\n",
-		"t.yaml:6:72: node.ports[0].min_rate_gbps: expected a number from 0 to 100000, found a scalar");
+		"t.yaml:6:72: node.ports[0].min_rate_gbps: expected a number from 0 to 100000, found 'fast'");
 	REFUSED("node:\n  ports:\n"
 		"    - {device: mlx5_0, port: 1, link_layer: InfiniBand, min_rate_gbps: -1}\n",
-		"t.yaml:6:72: node.ports[0].min_rate_gbps: expected a number from 0 to 100000, found a scalar");
+		"t.yaml:6:72: node.ports[0].min_rate_gbps: expected a number from 0 to 100000, found '-1'");
 	REFUSED("node:\n  ports:\n"
 		"    - {device: mlx5_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 100001}\n",
 		"t.yaml:6:72: node.ports[0].min_rate_gbps: 100001 is out of range (allowed: 0 to 100000)");
@@ -425,12 +425,12 @@ static void test_prolog_refused(void **state)
 		"t.yaml:5:12: prolog.timeout: 3601 is out of range (allowed: 1 to 3600)");
 	/* YAML 1.1 booleans are not booleans here. */
 	REFUSED("prolog:\n  all_jobs: yes\n",
-		"t.yaml:5:13: prolog.all_jobs: expected true or false, found a scalar");
+		"t.yaml:5:13: prolog.all_jobs: expected true or false, found 'yes'");
 	REFUSED("prolog:\n  drain_on_unknown: \"true\"\n",
-		"t.yaml:5:21: prolog.drain_on_unknown: expected true or false, found a scalar");
+		"t.yaml:5:21: prolog.drain_on_unknown: expected true or false, found 'true' (quoted)");
 	REFUSED("node:\n  accelerators:\n    vendor: nvidia\n    count: 2\n"
 		"    pcie_check_speed: on\n",
-		"t.yaml:8:23: node.accelerators.pcie_check_speed: expected true or false, found a scalar");
+		"t.yaml:8:23: node.accelerators.pcie_check_speed: expected true or false, found 'on'");
 }
 
 static void test_drain_refused(void **state)
