@@ -78,12 +78,12 @@ static json_object *ports_collect(const struct sn_check_ctx *ctx)
 	return ports;
 }
 
-char *sn_baseline_collect(const struct sn_check_ctx *ctx, uint32_t job_id)
+/* The document without its accelerators (null): sysfs and the kernel log. */
+static json_object *fabric_collect(const struct sn_check_ctx *ctx,
+				   uint32_t job_id)
 {
 	json_object *doc = json_object_new_object();
-	json_object *accel = NULL;
 	uint64_t seq = 0;
-	char *out;
 
 	json_object_object_add(doc, "schema", json_object_new_int(SN_BASELINE_SCHEMA));
 	json_object_object_add(doc, "job_id", json_object_new_int64(job_id));
@@ -93,12 +93,26 @@ char *sn_baseline_collect(const struct sn_check_ctx *ctx, uint32_t job_id)
 			       sn_kmsg_position(ctx->kmsg, &seq) ? NULL :
 			       json_object_new_uint64(seq));
 	json_object_object_add(doc, "ports", ports_collect(ctx));
-	if (ctx->cfg->node.accel.vendor != SN_ACCEL_NONE)
-		accel = sn_accel_counters_json(ctx);
-	json_object_object_add(doc, "accelerators", accel);
-	out = strdup(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
+	json_object_object_add(doc, "accelerators", NULL);
+	return doc;
+}
+
+static char *doc_string(json_object *doc)
+{
+	char *out = strdup(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
+
 	json_object_put(doc);
 	return out;
+}
+
+char *sn_baseline_collect(const struct sn_check_ctx *ctx, uint32_t job_id)
+{
+	json_object *doc = fabric_collect(ctx, job_id);
+
+	if (ctx->cfg->node.accel.vendor != SN_ACCEL_NONE)
+		json_object_object_add(doc, "accelerators",
+				       sn_accel_counters_json(ctx));
+	return doc_string(doc);
 }
 
 int sn_baseline_path(const struct sn_check_ctx *ctx, uint32_t job_id,
@@ -108,60 +122,105 @@ int sn_baseline_path(const struct sn_check_ctx *ctx, uint32_t job_id,
 				ctx->state_dir, job_id) >= size ? -1 : 0;
 }
 
+enum collect_part {
+	COLLECT_FABRIC,		/* ports and kernel log: sysfs only */
+	COLLECT_ACCEL,		/* accelerators: NVML, which can hang */
+};
+
 struct collect_arg {
 	const struct sn_check_ctx *ctx;
 	uint32_t job_id;
+	enum collect_part part;
 };
 
 static int collect_child(void *arg, int fd)
 {
 	struct collect_arg *a = arg;
-	char *doc = sn_baseline_collect(a->ctx, a->job_id);
-	size_t len, off = 0;
+	char *doc;
+	int rc;
 
+	if (a->part == COLLECT_FABRIC) {
+		doc = doc_string(fabric_collect(a->ctx, a->job_id));
+	} else {
+		json_object *acc = sn_accel_counters_json(a->ctx);
+
+		doc = strdup(acc ? json_object_to_json_string_ext(acc, JSON_C_TO_STRING_PLAIN) :
+				   "null");
+		json_object_put(acc);
+	}
 	if (!doc)
 		return 1;
-	len = strlen(doc);
-	while (off < len) {
-		ssize_t n = write(fd, doc + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
+	rc = sn_write_all(fd, doc, strlen(doc)) ? 1 : 0;
 	free(doc);
-	return off < len;
+	return rc;
+}
+
+/* One part in a child; the parsed JSON or NULL with err set. */
+static json_object *part_collect(const struct sn_check_ctx *ctx,
+				 uint32_t job_id, enum collect_part part,
+				 uint32_t timeout_ms, struct sn_error *err)
+{
+	struct collect_arg arg = { ctx, job_id, part };
+	const char *what = part == COLLECT_FABRIC ? "fabric counters" :
+						    "accelerator counters";
+	json_object *doc = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	/* One byte over the limit tells a cut document from a whole one. */
+	rc = sn_run_in_child(collect_child, &arg, timeout_ms,
+			     SN_BASELINE_MAX_BYTES + 1, &text, &len);
+	if (rc == -1)
+		sn_error_set(err, "collecting %s timed out after %u ms", what,
+			     timeout_ms);
+	else if (rc != 0 || !len)
+		sn_error_set(err, "collecting %s failed", what);
+	else if (len > SN_BASELINE_MAX_BYTES)
+		sn_error_set(err, "%s: document larger than %u bytes", what,
+			     SN_BASELINE_MAX_BYTES);
+	else if (!(doc = json_tokener_parse(text)) &&
+		 strcmp(text, "null"))
+		sn_error_set(err, "%s: not JSON", what);
+	free(text);
+	return doc;
 }
 
 char *sn_baseline_snapshot(const struct sn_check_ctx *ctx, uint32_t job_id,
 			   uint32_t timeout_ms, size_t *len,
 			   struct sn_error *err)
 {
-	struct collect_arg arg = { ctx, job_id };
-	char *doc = NULL;
-	int rc;
+	int64_t end = sn_now_ms() + timeout_ms;
+	json_object *doc, *acc;
+	struct sn_error aerr;
+	char *out;
 
-	/* One byte over the limit tells a cut document from a whole one. */
-	rc = sn_run_in_child(collect_child, &arg, timeout_ms,
-			     SN_BASELINE_MAX_BYTES + 1, &doc, len);
-	if (rc != 0 || !*len) {
-		if (rc == -1)
-			sn_error_set(err, "collecting counters timed out after %u ms",
-				     timeout_ms);
-		else
-			sn_error_set(err, "collecting counters failed");
-		free(doc);
+	/*
+	 * Two children: a hung NVML call must not cost the fabric counters,
+	 * which sysfs gives at once.  The accelerators get what time is left.
+	 */
+	*len = 0;
+	doc = part_collect(ctx, job_id, COLLECT_FABRIC, timeout_ms, err);
+	if (!doc)
+		return NULL;
+	if (ctx->cfg->node.accel.vendor != SN_ACCEL_NONE) {
+		int64_t left = end - sn_now_ms();
+
+		acc = part_collect(ctx, job_id, COLLECT_ACCEL,
+				   left > 100 ? (uint32_t)left : 100, &aerr);
+		if (acc)
+			json_object_object_add(doc, "accelerators", acc);
+		else if (aerr.msg[0] && strcmp(aerr.msg, ""))
+			json_object_object_add(doc, "accelerators_error",
+					       json_object_new_string(aerr.msg));
+	}
+	out = doc_string(doc);
+	if (!out) {
+		sn_error_set(err, "out of memory");
 		return NULL;
 	}
-	if (*len > SN_BASELINE_MAX_BYTES) {
-		sn_error_set(err, "counter document larger than %u bytes",
-			     SN_BASELINE_MAX_BYTES);
-		free(doc);
-		return NULL;
-	}
-	return doc;
+	*len = strlen(out);
+	return out;
 }
 
 int sn_baseline_save(const struct sn_check_ctx *ctx, uint32_t job_id,
