@@ -257,5 +257,28 @@ else
 	echo "skip - NVML hang cases: no fake libnvidia-ml or no $H200"
 fi
 
+# ---- --learn: what it prints is a manifest this node passes ---------------
+port mlx5_1 1 "1: DOWN" "2: Polling" "10 Gb/sec (4X SDR)"
+out=$("$PROLOG" --config "$W/ok.yaml" --learn --node n1 2>"$W/err")
+rc=$?
+assert_eq "--learn: exit" 0 "$rc"
+assert_contains "--learn: the ACTIVE port" \
+	"- {device: mlx5_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 400}" "$out"
+assert_contains "--learn: the DOWN port is said, not learned" \
+	"# left out: mlx5_1 port 1 is DOWN, not ACTIVE" "$out"
+if ((NVML)); then
+	assert_contains "--learn: GPUs from NVML" "count: 2" "$out"
+	assert_contains "--learn: NVLinks" "nvlinks: 18" "$out"
+fi
+{
+	printf 'supernodes:\n  - {name: sn01, nodes: "n[1-2]"}\n'
+	grep -v '^#' <<<"$out"
+	printf 'paths:\n  sysfs: %s/sys\n  dev: %s/dev\n  nvml: %s\n  state_dir: %s/state/%%n\n  kmsg: %s/kmsg\n' \
+		"$W" "$W" "${FAKE_NVML:-/nonexistent/libnvidia-ml.so.1}" "$W" "$W"
+} >"$W/learned.yaml"
+"$PROLOG" --config "$W/learned.yaml" --check --node n1 >"$W/out" 2>"$W/err"
+rc=$?
+assert_eq "--check against the learned manifest: exit (all OK)" 0 "$rc"
+
 echo "$CHECKS checks, $FAILS failed"
 ((FAILS == 0))
