@@ -12,9 +12,13 @@
  * slurm-supernode) bench.rated_busbw_gbps x (--min-fraction or
  * bench.min_fraction) from supernode.yaml, else none.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sb_backend.h"
 
@@ -432,6 +436,13 @@ static int run_all(struct run *run, struct sb_ctl *world, const char *backend,
 		return -1;
 	}
 	run->print = b.ctl->prank == 0;
+	if (b.nranks < 2) {
+		/* Forgetting mpirun/srun is the likely mistake: say so, don't pass. */
+		if (run->print)
+			fprintf(stderr, SB_PREFIX "could not run: 1 rank only (launch with mpirun or srun -n 2 or more, or --backend nccl -g 2 or more)\n");
+		b.fini(&b);
+		return -1;
+	}
 	rc = run_group(run, &b, b.ctl, o, "all");
 #ifdef SB_HAVE_MPI
 	if (!rc && o->groups)
@@ -441,6 +452,30 @@ static int run_all(struct run *run, struct sb_ctl *world, const char *backend,
 		rc = write_outputs(run, o, backend);
 	b.fini(&b);
 	return rc;
+}
+
+/*
+ * An output file that cannot be written is found out before the benchmark
+ * spends the allocation, not after.  A file this creates is removed again.
+ */
+static int output_writable(const char *path, const char *option)
+{
+	bool existed;
+	FILE *f;
+
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	existed = access(path, F_OK) == 0;
+	f = fopen(path, "a");
+	if (!f) {
+		fprintf(stderr, SB_PREFIX "%s %s: cannot write: %s\n", option,
+			path, strerror(errno));
+		return -1;
+	}
+	fclose(f);
+	if (!existed)
+		unlink(path);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -456,6 +491,8 @@ int main(int argc, char **argv)
 		return rc > 0 ? EXIT_PASS : EXIT_USAGE;
 	if ((rc = resolve_threshold(&o)))
 		return rc;
+	if (output_writable(o.json, "--json") || output_writable(o.plot, "--plot"))
+		return EXIT_USAGE;
 #ifdef SB_HAVE_MPI
 	if ((!strcmp(backend, "mpi") || under_mpi()) &&
 	    sb_mpi_init(&argc, &argv, &world)) {

@@ -36,8 +36,8 @@
 
 #define CHECK_TIMEOUT_MS 30000u
 #define CHECK_MAX_OUTPUT (4u << 20)
-#define CHILD_MISMATCH 1
-#define CHILD_NO_SLURM 3
+#define CHILD_MISMATCH 10	/* not 1: libslurm's fatal() exits 1 */
+#define CHILD_NO_SLURM 11
 
 /* What the child reports through: the fd and a running count. */
 struct report {

@@ -1,15 +1,31 @@
 #!/usr/bin/env bash
 # supernode-bench's pass threshold from the bench: section of supernode.yaml
-# (--config, --min-fraction), one MPI rank (broadcast), no cluster needed.
+# (--config, --min-fraction), two MPI ranks on this host under mpirun
+# (broadcast), no cluster needed.
 # Usage: test_threshold.sh PATH/TO/supernode-bench
 set -u
 BENCH=$1
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo
+command -v mpirun >/dev/null || { echo "SKIP: mpirun missing (openmpi-bin)"; exit 77; }
+# A bare run without a launcher has one rank and must not pass.
+out=$("$BENCH" --backend mpi -b 1K -e 2K 2>&1); rc=$?
+if [[ $rc == 3 && $out == *"1 rank only"* ]]; then echo "ok: one rank: could not run (exit 3)"; else
+	echo "FAIL: one rank: want exit 3 and '1 rank only', got rc $rc"; exit 1; fi
+# Unwritable outputs are refused before anything runs.
+for arg in "--json /proc/sn-x.json" "--plot /tmp"; do
+	out=$("$BENCH" --backend mpi -b 1K -e 2K $arg 2>&1); rc=$?
+	if [[ $rc == 2 && $out == *"cannot write"* && $out != *"Collective test"* ]]; then
+		echo "ok: $arg: refused up front (exit 2)"
+	else
+		echo "FAIL: $arg: want exit 2 before running, got rc $rc"; exit 1
+	fi
+done
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 failed=0
 ok() { echo "ok: $1"; }
 bad() { echo "FAIL: $1"; failed=1; }
-bench() { out=$("$BENCH" --backend mpi -b 1K -e 64K -o broadcast -w 0 -n 2 "$@" 2>&1); rc=$?; }
+bench() { out=$(mpirun --oversubscribe -np 2 "$BENCH" --backend mpi -b 1K -e 64K -o broadcast -w 0 -n 2 "$@" 2>&1); rc=$?; }
 expect() {	# NAME RC STRING: last run exited RC and printed STRING
 	if [[ $rc == "$2" && $out == *"$3"* ]]; then ok "$1"; else
 		bad "$1: want rc $2 and '$3', got rc $rc:"; printf '%s\n' "$out" | grep -v '^[ #]'; fi
@@ -17,7 +33,7 @@ expect() {	# NAME RC STRING: last run exited RC and printed STRING
 
 bench --min-busbw 0.000001
 if [[ $rc == 3 && $out == *"built without MPI"* ]]; then echo "SKIP: no MPI backend"; exit 77; fi
-[[ $rc == 0 ]] || { echo "SKIP: one-rank MPI run does not work here (rc $rc): $out"; exit 77; }
+[[ $rc == 0 ]] || { echo "SKIP: a two-rank mpirun does not work here (rc $rc): $out"; exit 77; }
 
 head='supernodes:
   - name: sn01
