@@ -209,7 +209,7 @@ int sn_task_env_set(spank_t sp)
 	bool set[SN_JOBENV_MAX] = { false };
 	struct sn_taskenv_task task;
 	struct sn_taskenv env;
-	bool show;
+	bool show, nccl_if_users = false;
 	char *new_marker;
 
 	if (!sn_state.task_env_ready || !cfg)
@@ -242,6 +242,18 @@ int sn_task_env_set(spank_t sp)
 							     v->name, cur,
 							     v->value);
 		spank_err_t rc;
+
+		/*
+		 * NCCL and Gloo must rendezvous on one interface: when the job
+		 * chose its own NCCL_SOCKET_IFNAME, we do not point Gloo at ours.
+		 */
+		if (!strcmp(v->name, "NCCL_SOCKET_IFNAME") && a == SN_TASKENV_KEEP)
+			nccl_if_users = true;
+		if (!strcmp(v->name, "GLOO_SOCKET_IFNAME") && nccl_if_users &&
+		    (a == SN_TASKENV_SET)) {
+			a = SN_TASKENV_NONE;
+			snprintf(v->why, sizeof(v->why), "not set: the job chose its own NCCL_SOCKET_IFNAME");
+		}
 
 		names[i] = v->name;
 		if (a == SN_TASKENV_UNSET)

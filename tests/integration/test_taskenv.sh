@@ -117,6 +117,11 @@ assert_contains "show: kept" "NCCL_IB_HCA=mlx5_5 (kept: user set it)" "$out"
 assert_eq "the user's other variables are ours: UCX" "mlx5_0:1,mlx5_1:1" \
 	"$(grep -h 'UCX_NET_DEVICES=' <<<"$out" | grep -v supernode | sed -n 's/^[0-9]: UCX_NET_DEVICES=//p' | sort | tail -n 1)"
 
+# A user's own NCCL_SOCKET_IFNAME: kept, and Gloo is not pointed elsewhere.
+out=$(NCCL_SOCKET_IFNAME=eth9 srun --supernode=1 -n2 --ntasks-per-node=1 -l env 2>&1)
+assert_eq "user's NCCL_SOCKET_IFNAME kept" eth9 "$(env_of "$out" 0 NCCL_SOCKET_IFNAME)"
+assert_eq "GLOO_SOCKET_IFNAME not set against it" "" "$(env_of "$out" 0 GLOO_SOCKET_IFNAME)"
+
 # A bad value is refused before submission, naming the option and values.
 for v in bogus '' AUTO ' none' show,none; do
 	for prog in srun sbatch; do
