@@ -8,19 +8,6 @@ BENCH=$1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo
 command -v mpirun >/dev/null || { echo "SKIP: mpirun missing (openmpi-bin)"; exit 77; }
-# A bare run without a launcher has one rank and must not pass.
-out=$("$BENCH" --backend mpi -b 1K -e 2K 2>&1); rc=$?
-if [[ $rc == 3 && $out == *"1 rank only"* ]]; then echo "ok: one rank: could not run (exit 3)"; else
-	echo "FAIL: one rank: want exit 3 and '1 rank only', got rc $rc"; exit 1; fi
-# Unwritable outputs are refused before anything runs.
-for arg in "--json /proc/sn-x.json" "--plot /tmp"; do
-	out=$("$BENCH" --backend mpi -b 1K -e 2K $arg 2>&1); rc=$?
-	if [[ $rc == 2 && $out == *"cannot write"* && $out != *"Collective test"* ]]; then
-		echo "ok: $arg: refused up front (exit 2)"
-	else
-		echo "FAIL: $arg: want exit 2 before running, got rc $rc"; exit 1
-	fi
-done
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 failed=0
 ok() { echo "ok: $1"; }
@@ -35,6 +22,19 @@ bench --min-busbw 0.000001
 if [[ $rc == 3 && $out == *"built without MPI"* ]]; then echo "SKIP: no MPI backend"; exit 77; fi
 [[ $rc == 0 ]] || { echo "SKIP: a two-rank mpirun does not work here (rc $rc): $out"; exit 77; }
 
+# A bare run without a launcher has one rank and must not pass.
+out=$("$BENCH" --backend mpi -b 1K -e 2K 2>&1); rc=$?
+if [[ $rc == 3 && $out == *"1 rank only"* ]]; then echo "ok: one rank: could not run (exit 3)"; else
+	echo "FAIL: one rank: want exit 3 and '1 rank only', got rc $rc"; exit 1; fi
+# Unwritable outputs are refused before anything runs.
+for arg in "--json /proc/sn-x.json" "--plot /tmp"; do
+	out=$("$BENCH" --backend mpi -b 1K -e 2K $arg 2>&1); rc=$?
+	if [[ $rc == 2 && $out == *"cannot write"* && $out != *"Collective test"* ]]; then
+		echo "ok: $arg: refused up front (exit 2)"
+	else
+		echo "FAIL: $arg: want exit 2 before running, got rc $rc"; exit 1
+	fi
+done
 head='supernodes:
   - name: sn01
     nodes: n[1-2]
