@@ -116,6 +116,9 @@ int sn_task_env_prepare(spank_t sp)
 	return 0;
 }
 
+/* This node's Slurm name, for the show lines (several nodes interleave). */
+static char show_node[256] = "?";
+
 /* One line of --supernode-env=show: what was done with name, and why. */
 static void show_line(uint32_t node_rank, const char *name, const char *value,
 		      enum sn_taskenv_action a, const char *why,
@@ -123,21 +126,21 @@ static void show_line(uint32_t node_rank, const char *name, const char *value,
 {
 	switch (a) {
 	case SN_TASKENV_SET:
-		fprintf(stderr, "%s: " SHOW ": task %u: %s=%s (%s)\n", SN_PLUGIN,
-			node_rank, name, value, why);
+		fprintf(stderr, "%s: " SHOW ": %s: task %u: %s=%s (%s)\n", SN_PLUGIN,
+			show_node, node_rank, name, value, why);
 		break;
 	case SN_TASKENV_FORCE:
-		fprintf(stderr, "%s: " SHOW ": task %u: %s=%s (%s; env.force: replaced the job's '%.200s')\n",
-			SN_PLUGIN, node_rank, name, value, why, user);
+		fprintf(stderr, "%s: " SHOW ": %s: task %u: %s=%s (%s; env.force: replaced the job's '%.200s')\n",
+			SN_PLUGIN, show_node, node_rank, name, value, why, user);
 		break;
 	case SN_TASKENV_KEEP:
-		fprintf(stderr, "%s: " SHOW ": task %u: %s=%.400s (kept: user set it)\n",
-			SN_PLUGIN, node_rank, name, user);
+		fprintf(stderr, "%s: " SHOW ": %s: task %u: %s=%.400s (kept: user set it)\n",
+			SN_PLUGIN, show_node, node_rank, name, user);
 		break;
 	case SN_TASKENV_UNSET:
 	case SN_TASKENV_NONE:
-		fprintf(stderr, "%s: " SHOW ": task %u: %s not set (%s)\n",
-			SN_PLUGIN, node_rank, name, why);
+		fprintf(stderr, "%s: " SHOW ": %s: task %u: %s not set (%s)\n",
+			SN_PLUGIN, show_node, node_rank, name, why);
 		break;
 	}
 }
@@ -228,8 +231,9 @@ int sn_task_env_set(spank_t sp)
 		const char *nn = task_getenv(sp, "SLURMD_NODENAME", node_name,
 					     sizeof(node_name));
 
+		snprintf(show_node, sizeof(show_node), "%s", nn ? nn : "?");
 		fprintf(stderr, "%s: " SHOW ": node %s, task %u of %u on it (rank %u of %u); accelerators: %s\n",
-			SN_PLUGIN, nn ? nn : "?",
+			SN_PLUGIN, show_node,
 			task.local_rank, task.local_size, task.global_rank,
 			task.world_size,
 			env.accels_why[0] ? env.accels_why : "not looked at (batch script)");

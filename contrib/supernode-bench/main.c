@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,12 @@ static int parse_args(int argc, char **argv, struct sb_opts *o,
 	}
 	if (o->ngpus > 1 && strcmp(*backend, "nccl")) {
 		fprintf(stderr, SB_PREFIX "-g needs --backend nccl\n");
+		return -1;
+	}
+	/* MPI counts are int: 2^31-1 floats per message. */
+	if (!strcmp(*backend, "mpi") && o->max_bytes / sizeof(float) > INT32_MAX) {
+		fprintf(stderr, SB_PREFIX "-e %zu: the MPI backend takes messages up to %zu bytes\n",
+			o->max_bytes, (size_t)INT32_MAX * sizeof(float));
 		return -1;
 	}
 	return 0;

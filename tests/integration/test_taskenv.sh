@@ -98,16 +98,16 @@ assert_eq "--supernode-env=none: the step ran" 4 "$(grep -c '^[0-9]: SLURM_PROCI
 # --supernode-env=show: task 0 of each node prints the table on stderr.
 err=$(srun --supernode=1 --supernode-env=show -n4 --ntasks-per-node=2 -l true 2>&1)
 assert_contains "show: NCCL_IB_HCA line" \
-	"supernode: --supernode-env=show: task 0: NCCL_IB_HCA==mlx5_0:1,mlx5_1:1 (ACTIVE InfiniBand/RoCE ports of this node)" "$err"
+	"supernode: --supernode-env=show: sna1: task 0: NCCL_IB_HCA==mlx5_0:1,mlx5_1:1 (ACTIVE InfiniBand/RoCE ports of this node)" "$err"
 assert_contains "show: DOWN port said" \
 	"NCCL_IB_HCA==mlx5_0:1 (ACTIVE InfiniBand/RoCE ports of this node; left out: mlx5_1:1 (DOWN))" "$err"
 assert_contains "show: NCCL_SOCKET_IFNAME line" \
-	"task 0: NCCL_SOCKET_IFNAME==bond0 (env.socket_ifname, exact match (a bare name is a prefix))" "$err"
+	"sna1: task 0: NCCL_SOCKET_IFNAME==bond0 (env.socket_ifname, exact match (a bare name is a prefix))" "$err"
 assert_contains "show: RANK line" "task 0: RANK=2 (SLURM_PROCID)" "$err"
 assert_contains "show: UCX line" "task 0: UCX_NET_DEVICES=mlx5_0:1,mlx5_1:1 (nearest NICs of the task's accelerators: 0->mlx5_0, 1->mlx5_0, 2->mlx5_1, 3->mlx5_1)" "$err"
-assert_contains "show: MASTER_PORT line" "task 0: MASTER_PORT=" "$err"
+assert_contains "show: MASTER_PORT line" "sna1: task 0: MASTER_PORT=" "$err"
 assert_eq "show: one header per node" 2 "$(grep -c 'supernode-env=show: node sn.., task 0 of 2' <<<"$err" || true)"
-assert_eq "show: nothing from task 1" 0 "$(grep -c 'show: task 1:' <<<"$err" || true)"
+assert_eq "show: nothing from task 1" 0 "$(grep -c ': task 1: ' <<<"$err" || true)"
 
 # A user's own NCCL_IB_HCA stays (and show says so).
 out=$(NCCL_IB_HCA=mlx5_5 srun --supernode=1 --supernode-env=show -n2 --ntasks-per-node=1 -l env 2>&1)
