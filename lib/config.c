@@ -15,6 +15,7 @@
 
 #include "config_sections.h"
 #include "sn_config.h"
+#include "sn_file.h"
 #include "sn_hostlist.h"
 #include "yaml_walk.h"
 
@@ -739,41 +740,14 @@ fail:
 
 struct sn_config *sn_config_load(const char *path, struct sn_error *err)
 {
-	struct sn_config *cfg = NULL;
-	struct stat st;
-	char *buf = NULL;
-	ssize_t got;
-	int fd;
+	struct sn_config *cfg;
+	size_t len = 0;
+	char *buf = sn_file_load(path, SN_CONFIG_MAX_BYTES, &len, err);
 
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0) {
-		sn_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+	if (!buf)
 		return NULL;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		sn_error_set(err, "%s: not a regular file", path);
-		goto out;
-	}
-	if (st.st_size > (off_t)SN_CONFIG_MAX_BYTES) {
-		sn_error_set(err, "%s: %lld bytes, more than the limit of %u",
-			     path, (long long)st.st_size, SN_CONFIG_MAX_BYTES);
-		goto out;
-	}
-	if (!(buf = malloc((size_t)st.st_size + 1))) {
-		sn_error_set(err, "%s: out of memory", path);
-		goto out;
-	}
-	got = read(fd, buf, (size_t)st.st_size);
-	if (got != st.st_size) {
-		sn_error_set(err, "%s: short read", path);
-		goto out;
-	}
-	buf[got] = '\0';
-	cfg = sn_config_load_buffer(path, buf, (size_t)got, err);
-out:
+	cfg = sn_config_load_buffer(path, buf, len, err);
 	free(buf);
-	close(fd);
 	return cfg;
 }
 

@@ -20,18 +20,35 @@ static void printable(char *s)
 			*s = '?';
 }
 
+void sn_reason_compose(char *buf, size_t size, const char *first, size_t n)
+{
+	char more[32] = "";
+	size_t room, len;
+
+	if (!size)
+		return;
+	if (size > SN_REASON_MAX + 1)
+		size = SN_REASON_MAX + 1;
+	/* The count survives a long first reason: cut the reason instead. */
+	if (n > 1)
+		snprintf(more, sizeof(more), " (+%zu more)", n - 1);
+	room = strlen(more) < size ? size - strlen(more) : 1;
+	snprintf(buf, room, "%s", first);
+	len = strlen(buf);
+	if (len + strlen(more) < size)
+		memcpy(buf + len, more, strlen(more) + 1);
+	printable(buf);
+}
+
 size_t sn_drain_reason(const struct sn_results *r, const char *tag,
 		       int drain_unknown, char *buf, size_t size)
 {
 	const struct sn_result *first = NULL;
-	char more[32] = "";
-	size_t n = 0, room;
+	char line[SN_REASON_MAX + 1];
+	size_t n = 0;
 
-	if (!size)
-		return 0;
-	if (size > SN_REASON_MAX + 1)
-		size = SN_REASON_MAX + 1;
-	buf[0] = '\0';
+	if (size)
+		buf[0] = '\0';
 	for (size_t i = 0; i < r->count; i++) {
 		if (!drains(&r->items[i], drain_unknown))
 			continue;
@@ -39,18 +56,14 @@ size_t sn_drain_reason(const struct sn_results *r, const char *tag,
 			first = &r->items[i];
 		n++;
 	}
-	if (!first)
-		return 0;
-	/* The count survives a long first reason: cut the reason instead. */
-	if (n > 1)
-		snprintf(more, sizeof(more), " (+%zu more)", n - 1);
-	room = strlen(more) < size ? size - strlen(more) : 1;
-	snprintf(buf, room, "%s %s %s %s%s%s", tag, first->code,
-		 first->device, first->found,
-		 first->expected[0] ? " expected " : "", first->expected);
-	if (strlen(more) < size)
-		memcpy(buf + strlen(buf), more, strlen(more) + 1);
-	printable(buf);
+	if (!first || !size)
+		return first ? n : 0;
+	/* Cut here if need be; sn_reason_compose() cuts to size again. */
+	if (snprintf(line, sizeof(line), "%s %s %s %s%s%s", tag, first->code,
+		     first->device, first->found,
+		     first->expected[0] ? " expected " : "", first->expected) < 0)
+		line[0] = '\0';
+	sn_reason_compose(buf, size, line, n);
 	return n;
 }
 

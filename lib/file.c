@@ -114,6 +114,55 @@ int sn_mkdir_p(const char *dir, unsigned mode, struct sn_error *err)
 	return 0;
 }
 
+/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+char *sn_file_load(const char *path, size_t max, size_t *len,
+		   struct sn_error *err)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t got = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		sn_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		sn_error_set(err, "%s: not a regular file", path);
+		goto out;
+	}
+	if ((unsigned long long)st.st_size > max) {
+		sn_error_set(err, "%s: %lld bytes, more than the limit of %zu",
+			     path, (long long)st.st_size, max);
+		goto out;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		sn_error_set(err, "%s: out of memory", path);
+		goto out;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			sn_error_set(err, "%s: read failed: %s", path,
+				     n ? strerror(errno) : "file shrank");
+			free(buf);
+			buf = NULL;
+			goto out;
+		}
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	*len = got;
+out:
+	close(fd);
+	return buf;
+}
+
 long sn_file_read(const char *path, size_t max, char **out)
 {
 	char *buf;

@@ -768,14 +768,11 @@ size_t sn_record_drain_reason(const json_object *record, const char *tag,
 {
 	json_object *verdicts = sn_json_get(record, "verdicts", json_type_array);
 	const json_object *first = NULL;
-	char more[32] = "";
-	size_t n = 0, len;
+	char line[SN_REASON_MAX + 1];
+	size_t n = 0;
 
-	if (!size)
-		return 0;
-	if (size > SN_REASON_MAX + 1)
-		size = SN_REASON_MAX + 1;
-	buf[0] = '\0';
+	if (size)
+		buf[0] = '\0';
 	for (size_t i = 0; verdicts && i < json_object_array_length(verdicts); i++) {
 		json_object *v = json_object_array_get_idx(verdicts, i);
 
@@ -785,18 +782,9 @@ size_t sn_record_drain_reason(const json_object *record, const char *tag,
 		if (!first || worse(v, first))
 			first = v;
 	}
-	if (!first)
-		return 0;
-	if (n > 1)
-		snprintf(more, sizeof(more), " (+%zu more)", n - 1);
-	/* The count survives a long first reason: cut the reason instead. */
-	format_reason(first, tag ? tag : DEFAULT_TAG, buf,
-		      strlen(more) < size ? size - strlen(more) : 1);
-	len = strlen(buf);
-	if (len + strlen(more) < size)
-		memcpy(buf + len, more, strlen(more) + 1);
-	for (char *p = buf; *p; p++)
-		if (*p < 0x20 || *p > 0x7e)
-			*p = '?';
+	if (!first || !size)
+		return first ? n : 0;
+	format_reason(first, tag ? tag : DEFAULT_TAG, line, sizeof(line));
+	sn_reason_compose(buf, size, line, n);
 	return n;
 }

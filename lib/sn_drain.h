@@ -38,6 +38,14 @@ size_t sn_drain_reason(const struct sn_results *r, const char *tag,
 		       int drain_unknown, char *buf, size_t size);
 
 /*
+ * sn_reason_compose - the one-line reason from its first fault and the
+ * number of faults n: first, cut to fit, then " (+N-1 more)"; printable
+ * ASCII only, at most SN_REASON_MAX bytes and size - 1.  Shared by the
+ * prolog's and the epilog's reasons.
+ */
+void sn_reason_compose(char *buf, size_t size, const char *first, size_t n);
+
+/*
  * sn_reason_is_ours - true if a node reason is ours: it starts with tag
  * followed by a space (or ends there), as every reason we write does.
  */

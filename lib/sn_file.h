@@ -27,6 +27,16 @@ int sn_write_all(int fd, const void *data, size_t len);
 int sn_mkdir_p(const char *dir, unsigned mode, struct sn_error *err);
 
 /*
+ * sn_file_load - a whole regular file of at most max bytes, read into a
+ * malloc()ed, NUL-terminated buffer (caller frees; *len bytes).  A FIFO,
+ * device or folder is refused without blocking.  Returns the buffer, or NULL
+ * with err set ("PATH: cannot open: ...", "PATH: not a regular file",
+ * "PATH: N bytes, more than the limit of MAX").
+ */
+char *sn_file_load(const char *path, size_t max, size_t *len,
+		   struct sn_error *err);
+
+/*
  * sn_file_read - read at most max bytes of a file into a malloc()ed,
  * NUL-terminated buffer (*out; caller frees).  Returns the length or -1.
  */

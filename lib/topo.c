@@ -20,6 +20,7 @@
 
 #include <hwloc.h>
 
+#include "sn_file.h"
 #include "sn_topo.h"
 
 #define TOPO_MAX_DEPTH 128	/* ancestors walked per object; trees are ~15 deep */
@@ -36,53 +37,6 @@ struct sn_topo {
 
 /* ---- reading and translating XML -------------------------------------- */
 
-/* Read a whole regular file, at most SN_TOPO_XML_MAX_BYTES; NUL-terminated. */
-static char *xml_read(const char *path, size_t *len, struct sn_error *err)
-{
-	struct stat st;
-	char *buf = NULL;
-	size_t got = 0;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		sn_error_set(err, "%s: cannot open: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		sn_error_set(err, "%s: not a regular file", path);
-		goto out;
-	}
-	if ((unsigned long long)st.st_size > SN_TOPO_XML_MAX_BYTES) {
-		sn_error_set(err, "%s: %lld bytes, more than the limit of %u",
-			     path, (long long)st.st_size, SN_TOPO_XML_MAX_BYTES);
-		goto out;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		sn_error_set(err, "%s: out of memory", path);
-		goto out;
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			sn_error_set(err, "%s: read failed: %s", path,
-				     n ? strerror(errno) : "file shrank");
-			free(buf);
-			buf = NULL;
-			goto out;
-		}
-		got += (size_t)n;
-	}
-	buf[got] = '\0';
-	*len = got;
-out:
-	close(fd);
-	return buf;
-}
 
 /* The major of <topology version="M.m">; 1 when the attribute is absent. */
 static unsigned xml_major(const char *buf)
@@ -199,7 +153,7 @@ static int load_xml(hwloc_topology_t hw, const char *path,
 	char *buf;
 	int rc = -1;
 
-	buf = xml_read(path, &len, err);
+	buf = sn_file_load(path, SN_TOPO_XML_MAX_BYTES, &len, err);
 	if (!buf)
 		return -1;
 	major = xml_major(buf);
