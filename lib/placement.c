@@ -101,6 +101,55 @@ static int nodes_check(const struct sn_config *cfg,
 	return -1;
 }
 
+/* A count the user gave: neither Slurm's "unset" nor 0. */
+static bool count_given(uint32_t v)
+{
+	return v != SN_UNSET32 && v != 0;
+}
+
+/*
+ * Tasks against the whole allocation.  Every client derives --ntasks from
+ * --ntasks-per-node and its own node count before submitting (1 node when
+ * -N is left out), and marks it as set, so a count equal to that product
+ * is the client's, not the user's: it is scaled to the whole allocation.
+ * srun lays out its first job step from its own count right after the
+ * allocation: fewer tasks than nodes there gives a step with task-less
+ * nodes, which slurmctld 22.05 does not refuse but divides by (SIGFPE in
+ * _pick_step_cores).  srun inside an allocation adjusts its node count
+ * itself; sbatch and salloc start no step, so they keep the user's count.
+ */
+static int tasks_check(const struct sn_job_request *req,
+		       struct sn_job_plan *plan, struct sn_error *err)
+{
+	uint32_t t = req->num_tasks, p = plan->nodes, given;
+	uint16_t k = req->ntasks_per_node;
+
+	if (!count_given(t))
+		return 0;
+	given = count_given(req->min_nodes) ? req->min_nodes : 1;
+	if (k != SN_UNSET16 && k != 0 && given < p &&
+	    (uint64_t)given * k == t) {
+		if (req->step_now) {
+			sn_error_set(err, "--ntasks-per-node=%u cannot be combined with --supernode=%u here: srun counted %u task(s) for %u node(s) before the allocation became %u nodes (give --nodes=%u)",
+				     k, req->supernodes, t, given, p, p);
+			return -1;
+		}
+		if ((uint64_t)p * k >= SN_UNSET32) {
+			sn_error_set(err, "--ntasks-per-node=%u with --supernode=%u is more than %u tasks",
+				     k, req->supernodes, SN_UNSET32 - 1);
+			return -1;
+		}
+		plan->num_tasks = p * k;
+		return 0;
+	}
+	if (t < p && req->step_now) {
+		sn_error_set(err, "--ntasks=%u cannot be combined with --supernode=%u: that is %u nodes, and srun would start its job step with nodes that have no task (give --ntasks=%u or more, or run this srun inside 'salloc --supernode=%u')",
+			     t, req->supernodes, p, p, req->supernodes);
+		return -1;
+	}
+	return 0;
+}
+
 static int shared_check(const struct sn_job_request *req, struct sn_error *err)
 {
 	if (req->shared == SN_SHARED_OK) {
@@ -271,6 +320,7 @@ int sn_placement_plan(const struct sn_config *cfg,
 	memset(plan, 0, sizeof(*plan));
 	plan->req_switch = SN_UNSET32;
 	plan->wait4switch = SN_UNSET32;
+	plan->num_tasks = SN_UNSET32;
 	if (req->supernodes < 1 || req->supernodes > max) {
 		sn_error_set(err, "--supernode=%u is out of range (allowed: 1 to %u)",
 			     req->supernodes, max);
@@ -278,7 +328,8 @@ int sn_placement_plan(const struct sn_config *cfg,
 	}
 	plan->nodes = req->supernodes * (uint32_t)cfg->supernode_size;
 	plan->shared = SN_SHARED_NONE;
-	if (shared_check(req, err) || nodes_check(cfg, req, plan->nodes, err))
+	if (shared_check(req, err) || tasks_check(req, plan, err) ||
+	    nodes_check(cfg, req, plan->nodes, err))
 		return -1;
 	switch (cfg->method) {
 	case SN_PLACE_FEATURE:

@@ -7,6 +7,14 @@
 #include "sn_error.h"
 
 /*
+ * Job control variable (spank_job_env) that supernode.so sets in srun
+ * (S_CTX_LOCAL) next to SUPERNODE=N: the allocation's first job step
+ * follows at once, laid out from srun's own task count, so the
+ * job_submit plugin must refuse a layout slurmctld cannot step into.
+ */
+#define SN_SPANK_SRUN_MARK "SUPERNODE_SRUN"
+
+/*
  * sn_supernode_count_parse - validate the value of --supernode=N (or of
  * SBATCH_SUPERNODE and friends, or of SUPERNODE=N in slurmctld).
  *

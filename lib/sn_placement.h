@@ -32,6 +32,10 @@ struct sn_job_request {
 	const char *features;	/* --constraint */
 	const char *req_nodes;	/* --nodelist */
 	const char *exc_nodes;	/* --exclude */
+	uint32_t num_tasks;	/* --ntasks (given or counted by the client), SN_UNSET32 */
+	uint16_t ntasks_per_node; /* --ntasks-per-node, SN_UNSET16 if not given */
+	int step_now;		/* srun: its first job step follows at once, laid
+				 * out from the client's own task count */
 };
 
 /*
@@ -45,6 +49,7 @@ struct sn_job_plan {
 	uint32_t req_switch;	/* switch method: N; else SN_UNSET32 */
 	uint32_t wait4switch;	/* switch method: seconds; else SN_UNSET32 */
 	uint32_t segment_size;	/* block method: nodes; else 0 */
+	uint32_t num_tasks;	/* new --ntasks, or SN_UNSET32 to leave it */
 };
 
 /*
@@ -54,8 +59,11 @@ struct sn_job_plan {
  * Combines what can coexist (a --constraint without brackets is ANDed with
  * the supernode choice, --nodelist narrows it to the supernode holding those
  * nodes, --exclude removes the supernodes it touches, a matching -N is
- * kept, --exclusive=user/mcs becomes --exclusive) and refuses the rest with
- * a message that says why.  Returns 0 with plan filled, or -1 with err set
+ * kept, --exclusive=user/mcs becomes --exclusive, a task count the client
+ * derived from --ntasks-per-node and a smaller node count is scaled to the
+ * whole allocation) and refuses the rest with a message that names the
+ * conflicting options, notably an srun whose job step would have fewer
+ * tasks than nodes (slurmctld 22.05 divides by zero on such a step).  Returns 0 with plan filled, or -1 with err set
  * (plan->features NULL).
  */
 int sn_placement_plan(const struct sn_config *cfg,

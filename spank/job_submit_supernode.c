@@ -98,20 +98,52 @@ int fini(void)
 	return SLURM_SUCCESS;
 }
 
-/* The value of SUPERNODE= in the job's SPANK environment, or NULL. */
-static const char *supernode_request(const job_desc_msg_t *job_desc)
+/* The value of NAME= in the job's SPANK environment (the last), or NULL. */
+static const char *spank_env_get(const job_desc_msg_t *job_desc,
+				 const char *name)
 {
 	const char *found = NULL;
+	size_t len = strlen(name);
 
 	if (!job_desc->spank_job_env)
 		return NULL;
 	for (uint32_t i = 0; i < job_desc->spank_job_env_size; i++) {
 		const char *e = job_desc->spank_job_env[i];
 
-		if (e && !strncmp(e, "SUPERNODE=", 10))
-			found = e + 10;	/* the last one wins, as in env(1) */
+		if (e && !strncmp(e, name, len) && e[len] == '=')
+			found = e + len + 1;	/* the last one wins, as in env(1) */
 	}
 	return found;
+}
+
+/*
+ * Drop every entry the prolog and epilog would read as SPANK_SUPERNODE
+ * without it being our SUPERNODE= (Slurm prefixes each entry with SPANK_
+ * for them, except one that already starts with it: a client can send
+ * SPANK_SUPERNODE=1 directly).  After this, SPANK_SUPERNODE in a prolog's
+ * environment comes only from a SUPERNODE= this plugin accepted, so it is
+ * data that only slurmctld lets through.
+ */
+static void spank_env_strip_forged(job_desc_msg_t *job_desc, uint32_t uid)
+{
+	uint32_t i, kept = 0;
+
+	if (!job_desc->spank_job_env)
+		return;
+	for (i = 0; i < job_desc->spank_job_env_size; i++) {
+		char *e = job_desc->spank_job_env[i];
+
+		if (e && !strncmp(e, "SPANK_SUPERNODE=", 16)) {
+			slurm_info("%s: uid %u: dropped the job's own SPANK environment entry '%.80s' (only SUPERNODE= from supernode.so counts)",
+				   SN_LOG, uid, e);
+			slurm_xfree((void **)&job_desc->spank_job_env[i]);
+			continue;
+		}
+		job_desc->spank_job_env[kept++] = e;
+	}
+	for (i = kept; i < job_desc->spank_job_env_size; i++)
+		job_desc->spank_job_env[i] = NULL;
+	job_desc->spank_job_env_size = kept;
 }
 
 static void err_set(char **err_msg, const char *msg)
@@ -131,6 +163,8 @@ static void plan_apply(job_desc_msg_t *job_desc, const struct sn_job_plan *plan)
 	job_desc->min_nodes = plan->nodes;
 	job_desc->max_nodes = plan->nodes;
 	job_desc->shared = plan->shared;
+	if (plan->num_tasks != SN_UNSET32)
+		job_desc->num_tasks = plan->num_tasks;
 	if (plan->features) {
 		slurm_xfree((void **)&job_desc->features);
 		job_desc->features = slurm_xstrdup(plan->features);
@@ -151,9 +185,11 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	struct sn_job_request req;
 	struct sn_job_plan plan;
 	struct sn_error err;
-	const char *value = supernode_request(job_desc);
+	const char *value;
 	int rc = SLURM_SUCCESS;
 
+	spank_env_strip_forged(job_desc, submit_uid);
+	value = spank_env_get(job_desc, "SUPERNODE");
 	if (!value)
 		return SLURM_SUCCESS;	/* not ours: untouched */
 	if (job_desc->het_job_offset != NO_VAL) {
@@ -185,6 +221,10 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		.features = job_desc->features,
 		.req_nodes = job_desc->req_nodes,
 		.exc_nodes = job_desc->exc_nodes,
+		.num_tasks = job_desc->num_tasks,
+		.ntasks_per_node = job_desc->ntasks_per_node,
+		/* set by supernode.so in srun (S_CTX_LOCAL) */
+		.step_now = spank_env_get(job_desc, SN_SPANK_SRUN_MARK) != NULL,
 	};
 	if (sn_supernode_count_parse(value, sn_config_effective_max(sn_cfg),
 				     &req.supernodes, &err) ||

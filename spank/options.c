@@ -237,5 +237,12 @@ int sn_options_post_opt(spank_t sp)
 			    SN_PLUGIN, sn_state.supernodes, spank_strerror(rc));
 		return -1;
 	}
+	if (spank_context() == S_CTX_LOCAL &&
+	    spank_job_control_setenv(sp, SN_SPANK_SRUN_MARK, "1", 1) !=
+	    ESPANK_SUCCESS) {
+		slurm_error("%s: cannot pass %s to slurmctld", SN_PLUGIN,
+			    SN_SPANK_SRUN_MARK);
+		return -1;
+	}
 	return 0;
 }

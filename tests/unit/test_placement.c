@@ -58,6 +58,8 @@ static struct sn_job_request req_n(uint32_t n)
 		.max_nodes = SN_UNSET32,
 		.shared = SN_UNSET16,
 		.req_switch = SN_UNSET32,
+		.num_tasks = SN_UNSET32,
+		.ntasks_per_node = SN_UNSET16,
 	};
 
 	return r;
@@ -202,6 +204,66 @@ static void test_nodes_from_nodelist(void **state)
 	r.min_nodes = 1;
 	r.max_nodes = 3;				/* -N 1-3 covers 2 */
 	plans_features(*state, &r, "sn02");
+}
+
+/*
+ * Tasks: srun's first job step is laid out from srun's own count, so fewer
+ * tasks than nodes is refused there (slurmctld 22.05 died of SIGFPE in
+ * step_create on such a step); sbatch and salloc keep the user's count,
+ * and a count the client derived from --ntasks-per-node is scaled.
+ */
+static void test_tasks(void **state)
+{
+	struct sn_job_request r = req_n(1);
+	struct sn_job_plan plan;
+
+	r.step_now = 1;
+	r.num_tasks = 1;				/* srun -n1 */
+	REFUSED(*state, &r,
+		"--ntasks=1 cannot be combined with --supernode=1: that is 2 nodes, and srun would start its job step with nodes that have no task (give --ntasks=2 or more, or run this srun inside 'salloc --supernode=1')");
+	r.min_nodes = r.max_nodes = 1;			/* srun -n1, -N from env */
+	REFUSED(*state, &r, "--ntasks=1 cannot be combined with --supernode=1");
+	r.min_nodes = r.max_nodes = SN_UNSET32;
+	r.num_tasks = 2;				/* srun -n2 */
+	planned(*state, &r, &plan);
+	assert_int_equal(plan.num_tasks, SN_UNSET32);	/* left as given */
+	assert_int_equal(plan.nodes, 2);
+	free(plan.features);
+	r.num_tasks = 5;				/* srun -n5 */
+	planned(*state, &r, &plan);
+	assert_int_equal(plan.num_tasks, SN_UNSET32);
+	free(plan.features);
+	r.num_tasks = 1;				/* srun --ntasks-per-node=1 */
+	r.ntasks_per_node = 1;
+	REFUSED(*state, &r,
+		"--ntasks-per-node=1 cannot be combined with --supernode=1 here: srun counted 1 task(s) for 1 node(s) before the allocation became 2 nodes (give --nodes=2)");
+	r.min_nodes = r.max_nodes = 2;			/* ... -N 2 */
+	r.num_tasks = 2;
+	planned(*state, &r, &plan);
+	assert_int_equal(plan.num_tasks, SN_UNSET32);
+	free(plan.features);
+
+	r = req_n(1);					/* sbatch/salloc */
+	r.num_tasks = 1;				/* -n1: allowed */
+	planned(*state, &r, &plan);
+	assert_int_equal(plan.num_tasks, SN_UNSET32);
+	free(plan.features);
+	r.ntasks_per_node = 4;				/* --ntasks-per-node=4 */
+	r.num_tasks = 4;
+	planned(*state, &r, &plan);
+	assert_int_equal(plan.num_tasks, 8);		/* 2 nodes x 4 */
+	free(plan.features);
+	r.num_tasks = 6;				/* -n6 given: the user's */
+	planned(*state, &r, &plan);
+	assert_int_equal(plan.num_tasks, SN_UNSET32);
+	free(plan.features);
+	r.req_nodes = "snb1";				/* -w snb1: derived -N 1 */
+	r.min_nodes = r.max_nodes = 1;
+	r.num_tasks = 4;
+	planned(*state, &r, &plan);
+	assert_int_equal(plan.num_tasks, 8);
+	assert_string_equal(plan.features, "sn02");
+	free(plan.features);
 }
 
 static void test_shared(void **state)
@@ -406,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_max_supernodes_config),
 		cmocka_unit_test_setup_teardown(test_nodes, setup_feature, teardown),
 		cmocka_unit_test_setup_teardown(test_nodes_from_nodelist, setup_feature, teardown),
+		cmocka_unit_test_setup_teardown(test_tasks, setup_feature, teardown),
 		cmocka_unit_test_setup_teardown(test_shared, setup_feature, teardown),
 		cmocka_unit_test_setup_teardown(test_constraint, setup_feature, teardown),
 		cmocka_unit_test_setup_teardown(test_nodelist, setup_feature, teardown),
