@@ -6,12 +6,19 @@
 
 #include "sn_check.h"
 
+/*
+ * One line of printable ASCII: control characters become spaces (as in a
+ * drain reason, sn_reason_clean), other bytes outside ASCII '?'.
+ */
 static void copy_printable(char *dst, size_t size, const char *src)
 {
 	size_t i = 0;
 
-	for (; src && src[i] && i + 1 < size; i++)
-		dst[i] = (src[i] >= 0x20 && src[i] < 0x7f) ? src[i] : '?';
+	for (; src && src[i] && i + 1 < size; i++) {
+		unsigned char c = (unsigned char)src[i];
+
+		dst[i] = c < 0x20 || c == 0x7f ? ' ' : c > 0x7e ? '?' : (char)c;
+	}
 	dst[i] = '\0';
 }
 

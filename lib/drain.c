@@ -13,38 +13,101 @@ static int drains(const struct sn_result *r, int drain_unknown)
 	return r->grade == SN_CRIT || (drain_unknown && r->grade == SN_UNKNOWN);
 }
 
-static void printable(char *s)
+/* One byte of a reason as we store it (sn_reason_clean). */
+static char reason_char(unsigned char c)
 {
-	for (; *s; s++)
-		if (*s < 0x20 || *s > 0x7e)
-			*s = '?';
+	if (c == '"')
+		return '\'';
+	if (c < 0x20 || c == 0x7f)
+		return ' ';
+	return c > 0x7f ? '?' : (char)c;
 }
 
-void sn_reason_compose(char *buf, size_t size, const char *first, size_t n)
+/* Does text, cleaned, start with the cleaned tag and then a space or end? */
+static int starts_with_tag(const char *text, const char *tag, size_t tag_len)
 {
-	char more[32] = "";
-	size_t room, len;
+	for (size_t i = 0; i < tag_len; i++)
+		if (!text[i] || reason_char((unsigned char)text[i]) !=
+				reason_char((unsigned char)tag[i]))
+			return 0;
+	return !text[tag_len] ||
+	       reason_char((unsigned char)text[tag_len]) == ' ';
+}
+
+/* Append n cleaned bytes of s at *len (room was checked by the caller). */
+static void put_clean(char *buf, size_t *len, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		buf[(*len)++] = reason_char((unsigned char)s[i]);
+	buf[*len] = '\0';
+}
+
+/*
+ * TAG[ BODY][CUT]TAIL within limit bytes: BODY is cut (and CUT marks it)
+ * before TAIL is dropped; the tag is never cut.
+ */
+static int reason_build(char *buf, size_t size, const char *tag,
+			const char *text, const char *tail)
+{
+	size_t limit, tag_len, body_len, tail_len = strlen(tail), keep;
+	size_t cut_len = strlen(SN_REASON_CUT), len = 0;
+	const char *body;
 
 	if (!size)
-		return;
-	if (size > SN_REASON_MAX + 1)
-		size = SN_REASON_MAX + 1;
-	/* The count survives a long first reason: cut the reason instead. */
+		return -1;
+	buf[0] = '\0';
+	if (!tag || !*tag)
+		return -1;
+	limit = size - 1 < SN_REASON_MAX ? size - 1 : SN_REASON_MAX;
+	tag_len = strlen(tag);
+	if (!text)
+		text = "";
+	body = text;
+	if (starts_with_tag(text, tag, tag_len))
+		body = text[tag_len] ? text + tag_len + 1 : text + tag_len;
+	body_len = strlen(body);
+	if (tag_len + 1 + cut_len > limit)
+		return -1;
+	keep = body_len;
+	if (tag_len + (body_len ? 1 + body_len : 0) + tail_len > limit) {
+		if (tag_len + 1 + cut_len + tail_len > limit)
+			tail_len = 0;	/* the count goes before the tag */
+		keep = limit - tag_len - 1 - tail_len;
+		if (keep < body_len)
+			keep -= cut_len;
+		else
+			keep = body_len;
+	}
+	put_clean(buf, &len, tag, tag_len);
+	if (body_len)
+		put_clean(buf, &len, " ", 1);
+	put_clean(buf, &len, body, keep);
+	if (keep < body_len)
+		put_clean(buf, &len, SN_REASON_CUT, cut_len);
+	put_clean(buf, &len, tail, tail_len);
+	return 0;
+}
+
+int sn_reason_clean(char *buf, size_t size, const char *tag, const char *text)
+{
+	return reason_build(buf, size, tag, text, "");
+}
+
+int sn_reason_compose(char *buf, size_t size, const char *tag,
+		      const char *first, size_t n)
+{
+	char more[32] = "";
+
 	if (n > 1)
 		snprintf(more, sizeof(more), " (+%zu more)", n - 1);
-	room = strlen(more) < size ? size - strlen(more) : 1;
-	snprintf(buf, room, "%s", first);
-	len = strlen(buf);
-	if (len + strlen(more) < size)
-		memcpy(buf + len, more, strlen(more) + 1);
-	printable(buf);
+	return reason_build(buf, size, tag, first, more);
 }
 
 size_t sn_drain_reason(const struct sn_results *r, const char *tag,
 		       int drain_unknown, char *buf, size_t size)
 {
 	const struct sn_result *first = NULL;
-	char line[SN_REASON_MAX + 1];
+	char line[SN_REASON_LINE_SIZE];
 	size_t n = 0;
 
 	if (size)
@@ -58,12 +121,12 @@ size_t sn_drain_reason(const struct sn_results *r, const char *tag,
 	}
 	if (!first || !size)
 		return first ? n : 0;
-	/* Cut here if need be; sn_reason_compose() cuts to size again. */
+	/* A longer line is cut here, to a length sn_reason_compose() cuts. */
 	if (snprintf(line, sizeof(line), "%s %s %s %s%s%s", tag, first->code,
 		     first->device, first->found,
 		     first->expected[0] ? " expected " : "", first->expected) < 0)
 		line[0] = '\0';
-	sn_reason_compose(buf, size, line, n);
+	sn_reason_compose(buf, size, tag, line, n);
 	return n;
 }
 
@@ -71,9 +134,16 @@ int sn_reason_is_ours(const char *reason, const char *tag)
 {
 	size_t n = tag ? strlen(tag) : 0;
 
-	/* "TAG CODE ...": the tag, then a space; "snmp broken" is not "sn". */
-	return reason && n && !strncmp(reason, tag, n) &&
-	       (reason[n] == ' ' || reason[n] == '\0');
+	/*
+	 * "TAG CODE ...": the tag as we write it (cleaned), then a space;
+	 * "snmp broken" is not "sn".
+	 */
+	if (!reason || !n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (reason[i] != reason_char((unsigned char)tag[i]))
+			return 0;
+	return reason[n] == ' ' || reason[n] == '\0';
 }
 
 
@@ -141,16 +211,22 @@ static int node_update(const char *node, uint32_t state, const char *reason,
 enum sn_drain_outcome sn_node_drain(const char *node, const char *reason,
 				    const char *tag, struct sn_error *err)
 {
-	char current[1024];
+	char current[1024], clean[SN_REASON_MAX + 1];
 	unsigned state;
 	enum sn_drain_outcome o;
 
+	/* Whoever composed it, slurmctld gets it tagged, clean and bounded. */
+	if (sn_reason_clean(clean, sizeof(clean), tag, reason)) {
+		sn_error_set(err, "cannot drain %s: the drain tag '%s' is empty or too long",
+			     node, tag ? tag : "");
+		return SN_DRAIN_ERROR;
+	}
 	if (sn_node_load(node, &state, current, sizeof(current), err))
 		return SN_DRAIN_ERROR;
 	o = sn_node_state_decide(state, current, tag, 1);
 	if (o != SN_DRAIN_DONE)
 		return o;
-	if (node_update(node, NODE_STATE_DRAIN, reason, err))
+	if (node_update(node, NODE_STATE_DRAIN, clean, err))
 		return SN_DRAIN_ERROR;
 	return SN_DRAIN_DONE;
 }

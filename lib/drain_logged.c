@@ -41,13 +41,20 @@ enum sn_drain_outcome sn_drain_logged(const char *node, const char *reason,
 				      const char *tag,
 				      unsigned budget_ms)
 {
-	struct drain_arg a = { node, reason, tag };
+	char clean[SN_REASON_MAX + 1];
+	struct drain_arg a = { node, clean, tag };
 	enum sn_drain_outcome o = SN_DRAIN_ERROR;
 	const char *why = "";
 	char *out = NULL;
 	size_t len = 0;
 	int rc;
 
+	/*
+	 * Log what slurmctld will store (sn_node_drain cleans it again); a
+	 * bad tag leaves "" and sn_node_drain says why.
+	 */
+	sn_reason_clean(clean, sizeof(clean), tag, reason);
+	reason = clean;
 	rc = sn_run_in_child(drain_child, &a, budget_ms, 2048, &out, &len);
 	if (rc == 0 && out && out[0] >= '0' && out[0] <= '9' && out[1] == ' ') {
 		o = (enum sn_drain_outcome)(out[0] - '0');

@@ -768,7 +768,7 @@ size_t sn_record_drain_reason(const json_object *record, const char *tag,
 {
 	json_object *verdicts = sn_json_get(record, "verdicts", json_type_array);
 	const json_object *first = NULL;
-	char line[SN_REASON_MAX + 1];
+	char line[SN_REASON_LINE_SIZE];
 	size_t n = 0;
 
 	if (size)
@@ -785,6 +785,6 @@ size_t sn_record_drain_reason(const json_object *record, const char *tag,
 	if (!first || !size)
 		return first ? n : 0;
 	format_reason(first, tag ? tag : DEFAULT_TAG, line, sizeof(line));
-	sn_reason_compose(buf, size, line, n);
+	sn_reason_compose(buf, size, tag ? tag : DEFAULT_TAG, line, n);
 	return n;
 }

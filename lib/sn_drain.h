@@ -15,8 +15,17 @@
 #include "sn_check.h"
 #include "sn_error.h"
 
-/* Slurm's node reason is free text; ours stays one short line. */
+/*
+ * The longest reason we write, in bytes without the NUL.  slurmctld keeps
+ * any length (xstrdup), but slurmdbd stores it in the event table's
+ * "reason" column, a TINYTEXT of 255 bytes (Slurm 22.05,
+ * accounting_storage_mysql.c); ours stays one short line well inside it.
+ */
 #define SN_REASON_MAX 200
+/* A composer's scratch line: one byte more than a reason, so a cut shows. */
+#define SN_REASON_LINE_SIZE (SN_REASON_MAX + 2)
+/* Ends the kept part of a reason that had to be cut. */
+#define SN_REASON_CUT "..."
 
 enum sn_drain_outcome {
 	SN_DRAIN_DONE = 0,	/* we drained it now */
@@ -28,22 +37,42 @@ enum sn_drain_outcome {
 };
 
 /*
+ * Every reason we write, as slurmctld stores it (sn_reason_clean):
+ *  - it starts with the drain tag, then one space (or is the tag alone);
+ *  - '"' becomes '\'', every control character (0x00-0x1f, 0x7f: newline,
+ *    tab, escape, ...) a space, every byte above 0x7e a '?' (one byte
+ *    each: the length is the byte count, and no UTF-8 sequence is cut);
+ *  - at most SN_REASON_MAX bytes (and size - 1): a longer one is cut and
+ *    ends with SN_REASON_CUT (before " (+N more)" when there is one).
+ * The tag is never cut: a buffer too small for "TAG " + SN_REASON_CUT gets
+ * "" and -1.
+ */
+
+/*
  * sn_drain_reason - "TAG CODE DEVICE FOUND expected EXPECTED" for the first
  * result that drains (CRIT, or UNKNOWN when drain_unknown), plus
- * " (+N more)" when there are others.  One line, printable ASCII only, at
- * most SN_REASON_MAX bytes.  Returns the number of draining results (0: no
- * drain, buf empty).
+ * " (+N more)" when there are others, as sn_reason_compose() writes it.
+ * Returns the number of draining results (0: no drain, buf empty).
  */
 size_t sn_drain_reason(const struct sn_results *r, const char *tag,
 		       int drain_unknown, char *buf, size_t size);
 
 /*
- * sn_reason_compose - the one-line reason from its first fault and the
- * number of faults n: first, cut to fit, then " (+N-1 more)"; printable
- * ASCII only, at most SN_REASON_MAX bytes and size - 1.  Shared by the
- * prolog's and the epilog's reasons.
+ * sn_reason_compose - the reason from its first fault and the number of
+ * faults n: first (which may start with "TAG "; any length) cleaned and
+ * cut to fit, then " (+N-1 more)" when n > 1.  Shared by the prolog's,
+ * supernodectl health's and the epilog's reasons.  Returns 0, or -1 when
+ * tag is NULL or "" or size cannot hold it (buf is then "").
  */
-void sn_reason_compose(char *buf, size_t size, const char *first, size_t n);
+int sn_reason_compose(char *buf, size_t size, const char *tag,
+		      const char *first, size_t n);
+
+/*
+ * sn_reason_clean - text (any length; "TAG ..." or not) as a reason of
+ * ours.  Idempotent: a clean reason comes back unchanged.  Returns 0, or
+ * -1 as sn_reason_compose().
+ */
+int sn_reason_clean(char *buf, size_t size, const char *tag, const char *text);
 
 /*
  * sn_reason_is_ours - true if a node reason is ours: it starts with tag
@@ -61,13 +90,15 @@ int sn_node_load(const char *node, unsigned *state, char *reason, size_t size,
 
 /*
  * sn_node_drain - drain node with reason unless someone else's state must be
- * kept (see enum).  slurm_init() must have been called.
+ * kept (see enum).  The reason goes through sn_reason_clean() with tag
+ * first, whoever composed it.  slurm_init() must have been called.
  */
 enum sn_drain_outcome sn_node_drain(const char *node, const char *reason,
 				    const char *tag, struct sn_error *err);
 
 /*
  * sn_drain_logged - sn_node_drain() in a child limited to budget_ms
+ * (the log line shows the reason cleaned, as slurmctld stores it)
  * (slurm_init() exits without a readable slurm.conf, and an RPC to a
  * slurmctld that does not answer is retried for MessageTimeout), with one
  * log line (sn_log) saying what happened.  Calls slurm_init() itself.

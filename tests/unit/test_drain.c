@@ -2,7 +2,7 @@
 /*
  * Drain reasons and the drain/resume decision (lib/drain.c): the reason
  * line (first draining result, "(+N more)", UNKNOWN only when asked,
- * printable, bounded), and sn_node_state_decide for every row of field
+ * cleaned, bounded with the cut marked, tag kept), and sn_node_state_decide for every row of field
  * case 15 and each state we must never touch, with Slurm's own
  * NODE_STATE_* bits.
  */
@@ -98,8 +98,9 @@ static void test_reason_empty(void **state)
 }
 
 /*
- * Results built by hand (as a check child's record could arrive): control
- * and high-bit bytes, and a tag with a newline, come out as '?'.
+ * Results built by hand (as a check child's record could arrive): '"'
+ * becomes '\'', control bytes (escape, tab, CR, LF, DEL) spaces, high-bit
+ * bytes '?'; a tag with a newline is kept, cleaned the same way.
  */
 static void test_reason_printable(void **state)
 {
@@ -112,20 +113,31 @@ static void test_reason_printable(void **state)
 	item.grade = SN_CRIT;
 	strcpy(item.code, "X\x1b[31m");
 	strcpy(item.device, "dev\tice");
-	strcpy(item.found, "bad\xff\xfe\r\nend");
+	strcpy(item.found, "bad\xff\xfe\r\n\"end\"");
 	strcpy(item.expected, "ok\x7f");
 	assert_int_equal(sn_drain_reason(&r, "sn\n:", 0, buf, sizeof(buf)), 1);
-	assert_string_equal(buf, "sn?: X?[31m dev?ice bad????end expected ok?");
+	assert_string_equal(buf, "sn : X [31m dev ice bad??  'end' expected ok ");
 	for (const char *p = buf; *p; p++)
-		assert_true(*p >= 0x20 && *p <= 0x7e);
+		assert_true(*p >= 0x20 && *p <= 0x7e && *p != '"');
 }
 
-/* The longest fields: the line stays within SN_REASON_MAX, count kept. */
+/* "TAG " + n copies of c + tail, as expected reasons are spelled. */
+static void spell(char *out, const char *head, char c, size_t n,
+		  const char *tail)
+{
+	size_t h = strlen(head);
+
+	memcpy(out, head, h);
+	memset(out + h, c, n);
+	strcpy(out + h + n, tail);
+}
+
+/* The longest fields: cut to SN_REASON_MAX, the cut marked, count kept. */
 static void test_reason_bounded(void **state)
 {
 	struct sn_results r = { 0 };
 	char code[SN_CODE_MAX], dev[SN_DEVICE_MAX], val[SN_VALUE_MAX];
-	char big[1024], small[41];
+	char big[1024], small[41], want[SN_REASON_MAX + 1], head[128];
 	size_t n;
 
 	(void)state;
@@ -139,22 +151,125 @@ static void test_reason_bounded(void **state)
 	add(&r, SN_CRIT, "SECOND", "d", "e", "f");
 	add(&r, SN_CRIT, "THIRD", "d", "e", "f");
 
-	/* A buffer larger than a reason may be: still SN_REASON_MAX. */
+	/*
+	 * A buffer larger than a reason may be: still SN_REASON_MAX, the
+	 * found value cut after 80 of its 95 bytes (11 + 31 + 1 + 63 + 1 +
+	 * 80 + 3 + 10 = 200).
+	 */
 	memset(big, 'x', sizeof(big));
 	n = sn_drain_reason(&r, "supernode:", 0, big, sizeof(big));
 	assert_int_equal(n, 3);
-	assert_int_equal(strlen(big), SN_REASON_MAX);
-	assert_int_equal(strncmp(big, "supernode: CCCC", 15), 0);
-	assert_string_equal(big + SN_REASON_MAX - strlen(" (+2 more)"), " (+2 more)");
+	snprintf(head, sizeof(head), "supernode: %s %s ", code, dev);
+	spell(want, head, 'V', 80, "... (+2 more)");
+	assert_int_equal(strlen(want), SN_REASON_MAX);
+	assert_string_equal(big, want);
 	/* Beyond the terminator, the buffer is untouched. */
 	assert_int_equal(big[SN_REASON_MAX + 1], 'x');
 
-	/* A smaller buffer: it bounds the line, the count still shows. */
+	/* A smaller buffer: it bounds the line, the cut shows, the count too. */
 	n = sn_drain_reason(&r, "supernode:", 0, small, sizeof(small));
 	assert_int_equal(n, 3);
+	assert_string_equal(small, "supernode: CCCCCCCCCCCCCCCC... (+2 more)");
 	assert_int_equal(strlen(small), 40);
-	assert_string_equal(small, "supernode: CCCCCCCCCCCCCCCCCCC (+2 more)");
 	sn_results_free(&r);
+}
+
+/* ---- sn_reason_clean / sn_reason_compose -------------------------------- */
+
+/* Issue 9 item 14: '"', newline, tab, an over-long tail; the tag kept. */
+static void test_reason_clean_exact(void **state)
+{
+	char buf[SN_REASON_MAX + 1], text[512], want[SN_REASON_MAX + 1];
+
+	(void)state;
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:",
+					 "supernode: IB_PORT_DOWN mlx5_0/1 state=\"1: DO\nWN\"\tx\x7fy\x01z"), 0);
+	assert_string_equal(buf, "supernode: IB_PORT_DOWN mlx5_0/1 state='1: DO WN' x y z");
+	/* Without the tag: it is put first. */
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:",
+					 "bad \"dimm\"\n"), 0);
+	assert_string_equal(buf, "supernode: bad 'dimm' ");
+	/* The tag alone, or a tag glued to more text (not ours: prefixed). */
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", "supernode:"), 0);
+	assert_string_equal(buf, "supernode:");
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", ""), 0);
+	assert_string_equal(buf, "supernode:");
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", "supernode:x"), 0);
+	assert_string_equal(buf, "supernode: supernode:x");
+	/* A control byte after the tag is the separating space. */
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", "supernode:\tX"), 0);
+	assert_string_equal(buf, "supernode: X");
+
+	/* Over-long: exactly SN_REASON_MAX bytes, ending in the cut mark. */
+	spell(text, "supernode: IB_PORT_DOWN \"q\"\t", 'L', 400, "");
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", text), 0);
+	spell(want, "supernode: IB_PORT_DOWN 'q' ", 'L', 200 - 28 - 3, "...");
+	assert_int_equal(strlen(want), SN_REASON_MAX);
+	assert_string_equal(buf, want);
+	/* Exactly SN_REASON_MAX fits uncut. */
+	spell(text, "supernode: ", 'L', SN_REASON_MAX - 11, "");
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", text), 0);
+	assert_string_equal(buf, text);
+	/* One more byte: cut, and marked. */
+	spell(text, "supernode: ", 'L', SN_REASON_MAX - 10, "");
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", text), 0);
+	spell(want, "supernode: ", 'L', SN_REASON_MAX - 14, "...");
+	assert_string_equal(buf, want);
+}
+
+/* Clean twice is clean once: sn_node_drain cleans what composers cleaned. */
+static void test_reason_clean_idempotent(void **state)
+{
+	static const char *const texts[] = {
+		"supernode: IB_PORT_DOWN \"a\"\n\tb",
+		"admin \"text\"",
+		"supernode:",
+		"supernode:\x7f",
+		"",
+	};
+	char once[SN_REASON_MAX + 1], twice[SN_REASON_MAX + 1], text[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		assert_int_equal(sn_reason_clean(once, sizeof(once), "supernode:", texts[i]), 0);
+		assert_int_equal(sn_reason_clean(twice, sizeof(twice), "supernode:", once), 0);
+		assert_string_equal(once, twice);
+	}
+	spell(text, "supernode: ", 'L', 400, "");
+	assert_int_equal(sn_reason_clean(once, sizeof(once), "supernode:", text), 0);
+	assert_int_equal(sn_reason_clean(twice, sizeof(twice), "supernode:", once), 0);
+	assert_string_equal(once, twice);
+}
+
+/*
+ * The tag is never cut: a buffer that cannot hold "TAG " and the cut
+ * mark gets "" and -1; so does a missing tag.  A tag with '"' is written
+ * cleaned, and sn_reason_is_ours still knows the reason for ours.
+ */
+static void test_reason_tag_kept(void **state)
+{
+	char buf[SN_REASON_MAX + 1];
+
+	(void)state;
+	strcpy(buf, "stale");
+	assert_int_equal(sn_reason_clean(buf, 14, "supernode:", "x"), -1);
+	assert_string_equal(buf, "");
+	assert_int_equal(sn_reason_clean(buf, 15, "supernode:", "long text"), 0);
+	assert_string_equal(buf, "supernode: ...");
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "", "x"), -1);
+	assert_string_equal(buf, "");
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf), NULL, "x"), -1);
+	assert_int_equal(sn_reason_compose(buf, 5, "supernode:", "x", 2), -1);
+	assert_string_equal(buf, "");
+	/* Too small for the count: the count goes, the tag stays. */
+	assert_int_equal(sn_reason_compose(buf, 18, "supernode:", "supernode: abcdef", 3), 0);
+	assert_string_equal(buf, "supernode: abcdef");
+	assert_int_equal(sn_reason_compose(buf, 17, "supernode:", "supernode: abcdef", 3), 0);
+	assert_string_equal(buf, "supernode: ab...");
+
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "[sn\"hc]", "IB down"), 0);
+	assert_string_equal(buf, "[sn'hc] IB down");
+	assert_true(sn_reason_is_ours(buf, "[sn\"hc]"));
 }
 
 /* ---- sn_reason_is_ours -------------------------------------------------- */
@@ -336,6 +451,9 @@ int main(void)
 		cmocka_unit_test(test_reason_empty),
 		cmocka_unit_test(test_reason_printable),
 		cmocka_unit_test(test_reason_bounded),
+		cmocka_unit_test(test_reason_clean_exact),
+		cmocka_unit_test(test_reason_clean_idempotent),
+		cmocka_unit_test(test_reason_tag_kept),
 		cmocka_unit_test(test_reason_is_ours),
 		cmocka_unit_test(test_case15_admin_drain),
 		cmocka_unit_test(test_case15_our_drain),
