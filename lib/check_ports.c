@@ -86,6 +86,20 @@ static void add_path(struct judge *j, enum sn_grade g, const char *code,
 }
 
 /*
+ * "cannot read rate (missing)", or, for a file refused unread, "state not
+ * a regular file (fifo)" (text holds what it is).
+ */
+static void read_phrase(char *buf, size_t size, const char *attr,
+			enum sn_attr status, const char *text)
+{
+	if (status == SN_ATTR_NOT_REGULAR)
+		snprintf(buf, size, "%s not a regular file (%s)", attr, text);
+	else
+		snprintf(buf, size, "cannot read %s (%s)", attr,
+			 sn_attr_name(status));
+}
+
+/*
  * UNKNOWN for an attribute that could not be read ("cannot read rate
  * (missing): /sys/class/infiniband/mlx5_2/ports/1/rate") or parsed
  * ("cannot parse rate '40 Gb/s'").
@@ -100,8 +114,7 @@ static void unreadable(struct judge *j, const char *code, const char *expected,
 		    a->text);
 		return;
 	}
-	snprintf(phrase, sizeof(phrase), "cannot read %s (%s)", attr,
-		 sn_attr_name(a->status));
+	read_phrase(phrase, sizeof(phrase), attr, a->status, a->text);
 	if (snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports/%u/%s",
 		     j->ctx->sysfs, j->p.dev, j->p.port, attr) >= (int)sizeof(path))
 		snprintf(path, sizeof(path), "(path too long)");
@@ -228,8 +241,7 @@ static void judge_netdev(struct judge *j)
 	if (st != SN_ATTR_OK) {
 		char phrase[64], path[PATH_MAX];
 
-		snprintf(phrase, sizeof(phrase), "cannot read operstate (%s)",
-			 sn_attr_name(st));
+		read_phrase(phrase, sizeof(phrase), "operstate", st, oper);
 		if (snprintf(path, sizeof(path), "%s/class/net/%s/operstate",
 			     j->ctx->sysfs, ifname) >= (int)sizeof(path))
 			snprintf(path, sizeof(path), "(path too long)");

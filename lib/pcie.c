@@ -13,10 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sn_file.h"
 #include "sn_number.h"
 #include "sn_pcie.h"
-
-#define READ_TRIES 64	/* read() calls per attribute, at most */
 
 /* ---- one attribute ----------------------------------------------------- */
 
@@ -49,26 +48,6 @@ static enum sn_attr first_line(const char *raw, char *buf, size_t size)
 	return SN_ATTR_OK;
 }
 
-/* Up to SN_ATTR_READ_MAX bytes of fd into raw (NUL-terminated). */
-static int read_capped(int fd, char *raw)
-{
-	size_t len = 0;
-
-	for (int i = 0; i < READ_TRIES && len < SN_ATTR_READ_MAX; i++) {
-		ssize_t n = read(fd, raw + len, SN_ATTR_READ_MAX - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (!n)
-			break;
-		len += (size_t)n;
-	}
-	raw[len] = '\0';
-	return 0;
-}
-
 enum sn_attr sn_attr_read_line(const char *path, char *buf, size_t size)
 {
 	char raw[SN_ATTR_READ_MAX + 1];
@@ -77,14 +56,17 @@ enum sn_attr sn_attr_read_line(const char *path, char *buf, size_t size)
 	int fd;
 
 	buf[0] = '\0';
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
-		return (errno == ENOENT || errno == ENOTDIR) ? SN_ATTR_MISSING :
-							      SN_ATTR_UNREADABLE;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || read_capped(fd, raw))
-		goto out;
-	st = first_line(raw, buf, size);
-out:
+	fd = sn_file_open_regular(path, 0, &sb, NULL, 0);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return SN_ATTR_MISSING;
+		if (errno != EINVAL)
+			return SN_ATTR_UNREADABLE;
+		snprintf(buf, size, "%s", sn_file_kind(sb.st_mode));
+		return SN_ATTR_NOT_REGULAR;
+	}
+	if (sn_file_read_fd(fd, raw, sizeof(raw)) >= 0)
+		st = first_line(raw, buf, size);
 	close(fd);
 	return st;
 }
@@ -100,6 +82,8 @@ const char *sn_attr_name(enum sn_attr s)
 		return "empty";
 	case SN_ATTR_UNREADABLE:
 		return "unreadable";
+	case SN_ATTR_NOT_REGULAR:
+		return "not a regular file";
 	case SN_ATTR_BAD:
 		return "unparsable";
 	}
@@ -307,6 +291,9 @@ static uint32_t need(struct judge *j, const struct sn_pcie_path *p, size_t i,
 	if (v->status == SN_ATTR_BAD)
 		snprintf(found, sizeof(found), "%s=%s at %s", attr_name[w],
 			 v->text, p->dev[i].bdf);
+	else if (v->status == SN_ATTR_NOT_REGULAR)
+		snprintf(found, sizeof(found), "%s not a regular file (%s) at %s",
+			 attr_name[w], v->text, p->dev[i].bdf);
 	else
 		snprintf(found, sizeof(found), "%s %s at %s", attr_name[w],
 			 sn_attr_name(v->status), p->dev[i].bdf);

@@ -34,25 +34,33 @@ enum sn_attr {
 	SN_ATTR_MISSING,	/* no such file (ENOENT, ENOTDIR) */
 	SN_ATTR_EMPTY,		/* zero bytes, or white space only */
 	SN_ATTR_UNREADABLE,	/* open/read failed otherwise (EACCES, the driver's
-				 * EINVAL/EIO), not a regular file, or a first
-				 * line longer than the caller's buffer */
+				 * EINVAL/EIO), or a first line longer than the
+				 * caller's buffer */
 	SN_ATTR_BAD,		/* read, but not in the documented format
 				 * (includes the kernel's "Unknown") */
+	SN_ATTR_NOT_REGULAR,	/* a FIFO, folder, socket, device or symbolic
+				 * link (dangling or not): refused unread */
 };
 
 /*
  * sn_attr_read_line - read the first line of a sysfs attribute.
- * @path: the file; opened O_NONBLOCK, so a FIFO planted in a fixture tree
- *	cannot hang the caller; only regular files are read.
+ * @path: the file; opened with sn_file_open_regular() (sn_file.h): never
+ *	blocks (a FIFO planted in a fixture tree cannot hang the caller),
+ *	never follows a final link, reads only regular files.
  * @buf, @size: receives the first line (at most SN_ATTR_READ_MAX bytes are
  *	read), without its newline and without leading/trailing white space;
- *	"" unless SN_ATTR_OK.  size >= 2.
+ *	for SN_ATTR_NOT_REGULAR what the file is instead ("fifo", "folder",
+ *	"socket", "symbolic link", "character device"; sn_file_kind());
+ *	otherwise "".  size >= 2.
  *
- * Returns SN_ATTR_OK, MISSING, EMPTY or UNREADABLE; never BAD.
+ * Returns SN_ATTR_OK, MISSING, EMPTY, UNREADABLE or NOT_REGULAR; never BAD.
  */
 enum sn_attr sn_attr_read_line(const char *path, char *buf, size_t size);
 
-/* sn_attr_name - "ok", "missing", "empty", "unreadable", "unparsable". */
+/*
+ * sn_attr_name - "ok", "missing", "empty", "unreadable", "unparsable",
+ * "not a regular file".
+ */
 const char *sn_attr_name(enum sn_attr s);
 
 /* ---- one device's link attributes -------------------------------------- */

@@ -7,6 +7,8 @@
  * missing port, unreadable files, and the three real sysfs trees of
  * ../shared/fixtures/sysfs-infiniband (skipped when absent).
  */
+#include <sys/stat.h>
+
 #include "unit.h"
 
 #include "fixtures/ports/ports_test.h"
@@ -179,6 +181,38 @@ static void test_case7_rate_unreadable(void **state)
 	run(t.root, "    - " IB400 "\n", &r);
 	EXPECT_RESULTS(&r, { SN_UNKNOWN, "IB_PORT_RATE", "mlx5_0/1",
 			     "cannot parse rate '400 Gb/s'", EXP400 });
+	sn_results_free(&r);
+	tree_free(&t);
+}
+
+/*
+ * A FIFO or a dangling link in place of an attribute: UNKNOWN naming what
+ * it is and the path (its head cut at a '/' when both do not fit).
+ */
+static void test_state_not_regular(void **state)
+{
+	char path[PATH_MAX], found1[256];
+	struct sn_results r;
+	struct tree t;
+
+	(void)state;
+	tree_new(&t);
+	ib_port_files(&t, "mlx5_0", 1, "4: ACTIVE", "5: LinkUp",
+		      "400 Gb/sec (4X NDR)", "InfiniBand");
+	tree_remove(&t, "class/infiniband/mlx5_0/ports/1/state");
+	tree_path(&t, "class/infiniband/mlx5_0/ports/1/state", path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	tree_remove(&t, "class/infiniband/mlx5_0/ports/1/phys_state");
+	tree_link(&t, "class/infiniband/mlx5_0/ports/1/phys_state", "nowhere");
+	run(t.root, "    - " IB400 "\n", &r);
+	snprintf(found1, sizeof(found1),
+		 "state not a regular file (fifo): %s/class/infiniband/mlx5_0/ports/1/state",
+		 t.root);
+	EXPECT_RESULTS(&r,
+		       { SN_UNKNOWN, "IB_PORT_DOWN", "mlx5_0/1", found1, "ACTIVE" },
+		       { SN_UNKNOWN, "IB_PORT_PHYS", "mlx5_0/1",
+			 "phys_state not a regular file (symbolic link): .../class/infiniband/mlx5_0/ports/1/phys_state",
+			 "LinkUp" });
 	sn_results_free(&r);
 	tree_free(&t);
 }
@@ -839,6 +873,7 @@ int main(void)
 		cmocka_unit_test(test_case7_rows),
 		cmocka_unit_test(test_case7_rate_unreadable),
 		cmocka_unit_test(test_state_unreadable),
+		cmocka_unit_test(test_state_not_regular),
 		cmocka_unit_test(test_drain_reason_parts),
 		cmocka_unit_test(test_odd_names),
 		cmocka_unit_test(test_case8_ethernet_vf_not_counted),

@@ -588,9 +588,9 @@ static void test_load_not_regular(void **state)
 
 	(void)state;
 	assert_null(sn_config_load(SN_FIXTURES "/directory.yaml", &err));
-	assert_string_equal(err.msg, SN_FIXTURES "/directory.yaml: not a regular file");
+	assert_string_equal(err.msg, SN_FIXTURES "/directory.yaml: not a regular file (folder)");
 	assert_null(sn_config_load("/dev/null", &err));
-	assert_string_equal(err.msg, "/dev/null: not a regular file");
+	assert_string_equal(err.msg, "/dev/null: not a regular file (character device)");
 
 	/* A FIFO with no writer: refused at once, not waited on. */
 	assert_non_null(mkdtemp(dir));
@@ -600,7 +600,7 @@ static void test_load_not_regular(void **state)
 	alarm(5);
 	assert_null(sn_config_load(fifo, &err));
 	alarm(0);
-	assert_contains(err.msg, "/fifo.yaml: not a regular file");
+	assert_contains(err.msg, "/fifo.yaml: not a regular file (fifo)");
 	unlink(fifo);
 	rmdir(dir);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Files (lib/file.c): atomic replacement (never a partial document, even
- * to a reader racing two writers), sn_mkdir_p, bounded sn_file_read, and
+ * to a reader racing two writers), sn_mkdir_p, bounded sn_file_read, the
+ * sysfs/procfs reader that refuses every file that is not regular, and
  * the prolog lock of field case 16 (bounded wait, a dead holder's lock is
  * free at once).
  */
@@ -11,7 +12,9 @@
 #include <ftw.h>
 #include <limits.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -308,21 +311,122 @@ static void test_read_bounds(void **state)
 	assert_null(out);
 }
 
-/* A FIFO without a writer: no wait, nothing read. */
+static void on_alarm(int sig)
+{
+	(void)sig;
+	fail_msg("blocked on a file that is not regular");
+}
+
+/* A FIFO without a writer: refused at once, not waited on (the alarm fails
+ * the test if the open or the read blocks). */
 static void test_read_fifo_never_blocks(void **state)
 {
 	char path[PATH_MAX];
-	char *out = NULL;
-	int64_t t0;
+	char *out = (char *)1;
 
 	(void)state;
 	path_in(path, "fifo");
 	assert_int_equal(mkfifo(path, 0600), 0);
-	t0 = sn_now_ms();
-	assert_int_equal(sn_file_read(path, 10, &out), 0);
-	assert_true(sn_now_ms() - t0 < 100);
-	assert_string_equal(out, "");
-	free(out);
+	signal(SIGALRM, on_alarm);
+	alarm(5);
+	errno = 0;
+	assert_int_equal(sn_file_read(path, 10, &out), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_null(out);
+	alarm(0);
+}
+
+/* Make a UNIX socket file at path (bound, then the socket closed). */
+static void make_socket(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	assert_true(strlen(path) < sizeof(sa.sun_path));
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	close(fd);
+}
+
+/*
+ * sn_file_read_small, the sysfs/procfs reader: every kind of file that is
+ * not regular is refused without blocking, with the phrase, the kind and
+ * the path; a link is never followed; a regular file is read, bounded.
+ */
+static void test_read_small_refuses(void **state)
+{
+	static const struct {
+		const char *name;
+		const char *kind;
+	} cases[] = {
+		{ "fifo", "fifo" },
+		{ "folder", "folder" },
+		{ "sock", "socket" },
+		{ "dangling", "symbolic link" },
+		{ "link", "symbolic link" },
+	};
+	char path[PATH_MAX], target[PATH_MAX], want[PATH_MAX + 64], buf[8];
+	struct sn_error err;
+	struct stat st;
+	int fd;
+
+	(void)state;
+	path_in(path, "fifo");
+	assert_int_equal(mkfifo(path, 0600), 0);
+	path_in(path, "folder");
+	assert_int_equal(mkdir(path, 0700), 0);
+	path_in(path, "sock");
+	make_socket(path);
+	path_in(path, "dangling");
+	assert_int_equal(symlink("nowhere", path), 0);
+	path_in(target, "vendor");
+	assert_int_equal(sn_file_write_atomic(target, "0x10de\n", 7, 0644, &err), 0);
+	path_in(path, "link");
+	assert_int_equal(symlink(target, path), 0);
+	path_in(path, "null");
+	assert_int_equal(symlink("/dev/null", path), 0);
+
+	signal(SIGALRM, on_alarm);
+	alarm(5);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		path_in(path, cases[i].name);
+		snprintf(want, sizeof(want), "not a regular file (%s): %s",
+			 cases[i].kind, path);
+		err_reset(&err);
+		strcpy(buf, "x");
+		errno = 0;
+		assert_int_equal(sn_file_read_small(path, buf, sizeof(buf), &err), -1);
+		assert_int_equal(errno, EINVAL);
+		assert_string_equal(err.msg, want);
+		assert_string_equal(buf, "");
+	}
+	/* Following a link is the caller's choice: it still refuses a device. */
+	path_in(path, "null");
+	fd = sn_file_open_regular(path, SN_FILE_FOLLOW, &st, want, sizeof(want));
+	assert_int_equal(fd, -1);
+	assert_int_equal(errno, EINVAL);
+	assert_string_equal(want, "not a regular file (character device)");
+	path_in(path, "link");
+	fd = sn_file_open_regular(path, SN_FILE_FOLLOW, &st, NULL, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(st.st_size, 7);
+	close(fd);
+	alarm(0);
+
+	/* missing; a regular file, whole and cut to the buffer */
+	path_in(path, "missing");
+	snprintf(want, sizeof(want), "cannot open: No such file or directory: %s", path);
+	errno = 0;
+	assert_int_equal(sn_file_read_small(path, buf, sizeof(buf), &err), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_string_equal(err.msg, want);
+	assert_int_equal(sn_file_read_small(target, buf, sizeof(buf), &err), 7);
+	assert_string_equal(buf, "0x10de\n");
+	assert_int_equal(sn_file_read_small(target, buf, 4, &err), 3);
+	assert_string_equal(buf, "0x1");
+	assert_string_equal(sn_file_kind(S_IFBLK), "block device");
+	assert_string_equal(sn_file_kind(S_IFREG), "regular file");
 }
 
 /* ---- sn_lock_take (field case 16) --------------------------------------- */
@@ -464,6 +568,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mkdir_p, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_bounds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_fifo_never_blocks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_small_refuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_wait_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_handover, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_stale, setup, teardown),

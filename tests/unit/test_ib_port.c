@@ -189,8 +189,10 @@ static void test_read_odd_files(void **state)
 	assert_int_equal(mkfifo(path, 0600), 0);
 	assert_int_equal(sn_ib_port_read(t.root, "mlx5_0", 1, &p), 0);
 	assert_int_equal(p.rate.status, SN_ATTR_EMPTY);
-	assert_int_equal(p.state.status, SN_ATTR_UNREADABLE);
-	assert_int_equal(p.link_layer.status, SN_ATTR_UNREADABLE);
+	assert_int_equal(p.state.status, SN_ATTR_NOT_REGULAR);
+	assert_string_equal(p.state.text, "folder");
+	assert_int_equal(p.link_layer.status, SN_ATTR_NOT_REGULAR);
+	assert_string_equal(p.link_layer.text, "fifo");
 	/* "Ethernet" with the blank line prometheus-procfs has */
 	tree_remove(&t, "class/infiniband/mlx5_0/ports/1/link_layer");
 	tree_file(&t, "class/infiniband/mlx5_0/ports/1/link_layer",

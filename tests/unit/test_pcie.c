@@ -7,6 +7,9 @@
  * UNKNOWN and never CRIT), the manifest minimum, odd files, and the
  * RDMA device -> PCI address helper.
  */
+#include <signal.h>
+#include <sys/stat.h>
+
 #include "unit.h"
 
 #include "fixtures/ports/ports_test.h"
@@ -131,8 +134,10 @@ static void test_dev_read(void **state)
 	sn_pcie_dev_read(dir, "0000:01:00.0", &d);
 	assert_int_equal(d.cur_width.status, SN_ATTR_EMPTY);
 	assert_int_equal(d.max_width.status, SN_ATTR_EMPTY);
-	assert_int_equal(d.cur_speed.status, SN_ATTR_UNREADABLE);
-	assert_int_equal(d.max_speed.status, SN_ATTR_UNREADABLE);
+	assert_int_equal(d.cur_speed.status, SN_ATTR_NOT_REGULAR);
+	assert_string_equal(d.cur_speed.text, "folder");
+	assert_int_equal(d.max_speed.status, SN_ATTR_NOT_REGULAR);
+	assert_string_equal(d.max_speed.text, "fifo");
 	sn_pcie_dev_read("/nonexistent/dir", NULL, &d);
 	assert_string_equal(d.bdf, "");
 	assert_int_equal(d.cur_speed.status, SN_ATTR_MISSING);
@@ -163,8 +168,20 @@ static void test_attr_read_line(void **state)
 	tree_path(&t, "c", path);
 	assert_int_equal(sn_attr_read_line(path, buf, sizeof(buf)),
 			 SN_ATTR_EMPTY);
+	/* links are never followed, dangling or not */
+	tree_link(&t, "d", "a");
+	tree_path(&t, "d", path);
+	assert_int_equal(sn_attr_read_line(path, buf, sizeof(buf)),
+			 SN_ATTR_NOT_REGULAR);
+	assert_string_equal(buf, "symboli");	/* cut to buf */
+	tree_link(&t, "e", "nowhere");
+	tree_path(&t, "e", path);
+	assert_int_equal(sn_attr_read_line(path, big, sizeof(big)),
+			 SN_ATTR_NOT_REGULAR);
+	assert_string_equal(big, "symbolic link");
 	assert_string_equal(sn_attr_name(SN_ATTR_MISSING), "missing");
 	assert_string_equal(sn_attr_name(SN_ATTR_BAD), "unparsable");
+	assert_string_equal(sn_attr_name(SN_ATTR_NOT_REGULAR), "not a regular file");
 	tree_free(&t);
 }
 
@@ -353,6 +370,48 @@ static void test_case9_no_current_files(void **state)
 	EXPECT_RESULTS(&r, { SN_UNKNOWN, "PCIE_UNKNOWN", NULL,
 			     "current_link_width missing at 0000:00:14.0",
 			     "known link width" });
+	sn_results_free(&r);
+	tree_free(&t);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	fail_msg("blocked on a FIFO");
+}
+
+/*
+ * A FIFO in place of a link attribute: UNKNOWN naming the attribute, what
+ * it is and the device, at once (the alarm fails a reader that blocks);
+ * the other attributes are still judged.
+ */
+static void test_fifo_attribute_unknown(void **state)
+{
+	char path[PATH_MAX];
+	struct sn_results r;
+	struct tree t;
+
+	(void)state;
+	tree_new(&t);
+	pci_dev(&t, RP59, G4, G4, "16", "16");
+	pci_dev(&t, HCA5A, G4, G4, "16", "16");
+	tree_remove(&t, "devices/" HCA5A "/current_link_width");
+	tree_path(&t, "devices/" HCA5A "/current_link_width", path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	tree_remove(&t, "devices/" RP59 "/max_link_speed");
+	tree_link(&t, "devices/" RP59 "/max_link_speed", "/nowhere");
+	signal(SIGALRM, on_alarm);
+	alarm(5);
+	check(&t, "0000:5a:00.0", "mlx5_2 0000:5a:00.0", 4, 16, true, &r);
+	alarm(0);
+	EXPECT_RESULTS(&r,
+		       { SN_UNKNOWN, "PCIE_UNKNOWN", "mlx5_2 0000:5a:00.0",
+			 "current_link_width not a regular file (fifo) at 0000:5a:00.0",
+			 "known link width" },
+		       { SN_UNKNOWN, "PCIE_UNKNOWN", "mlx5_2 0000:5a:00.0",
+			 "max_link_speed not a regular file (symbolic link) at 0000:59:01.0",
+			 "known link speed" });
+	assert_int_equal(sn_results_worst(&r), SN_UNKNOWN);
 	sn_results_free(&r);
 	tree_free(&t);
 }
@@ -556,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_case9_gpu_width),
 		cmocka_unit_test(test_case9_no_current_files),
 		cmocka_unit_test(test_case9_unknown_speed),
+		cmocka_unit_test(test_fifo_attribute_unknown),
 		cmocka_unit_test(test_old_kernel_strings),
 		cmocka_unit_test(test_no_parent),
 		cmocka_unit_test(test_no_double_report),
