@@ -167,11 +167,33 @@ static void state_phrase(char *buf, size_t size, long num, const char *name,
 		snprintf(buf, size, "%ld: %s", num, name);
 }
 
+/*
+ * A number outside the kernel's table is read but not a state: UNKNOWN
+ * naming it ("state number 9 unknown ('9: ACTIVE')"), never CRIT.
+ * Returns 1 when that was the case.
+ */
+static int unknown_number(struct judge *j, const char *code,
+			  const char *expected, const char *attr,
+			  const struct sn_ib_attr *a, long num, bool known)
+{
+	if (a->status != SN_ATTR_BAD || known)
+		return 0;
+	add(j, SN_UNKNOWN, code, expected, "%s number %ld unknown ('%s')", attr,
+	    num, a->text);
+	return 1;
+}
+
 static void judge_state(struct judge *j)
 {
 	char name[SN_VALUE_MAX];
 	const char *hint = "";
+	int num;
 
+	if (j->p.state.status == SN_ATTR_BAD &&
+	    !sn_ib_parse_state(j->p.state.text, &num, name) &&
+	    unknown_number(j, "IB_PORT_DOWN", "ACTIVE", "state", &j->p.state,
+			   num, sn_ib_state_known(num)))
+		return;
 	if (j->p.state.status != SN_ATTR_OK) {
 		unreadable(j, "IB_PORT_DOWN", "ACTIVE", "state", &j->p.state);
 		return;
@@ -190,7 +212,13 @@ static void judge_phys(struct judge *j)
 {
 	char name[SN_VALUE_MAX];
 	const char *hint = "";
+	unsigned num;
 
+	if (j->p.phys.status == SN_ATTR_BAD &&
+	    !sn_ib_parse_phys(j->p.phys.text, &num, name) &&
+	    unknown_number(j, "IB_PORT_PHYS", "LinkUp", "phys_state",
+			   &j->p.phys, num, sn_ib_phys_known(num)))
+		return;
 	if (j->p.phys.status != SN_ATTR_OK) {
 		unreadable(j, "IB_PORT_PHYS", "LinkUp", "phys_state", &j->p.phys);
 		return;

@@ -70,10 +70,19 @@ static const char *const phys_names[] = {
 #define N_STATES (sizeof(state_names) / sizeof(state_names[0]))
 #define N_PHYS (sizeof(phys_names) / sizeof(phys_names[0]))
 
+bool sn_ib_state_known(int num)
+{
+	return num >= 0 && (size_t)num < N_STATES;
+}
+
+bool sn_ib_phys_known(unsigned num)
+{
+	return num < N_PHYS;
+}
+
 const char *sn_ib_state_name(int num)
 {
-	return (num >= 0 && (size_t)num < N_STATES) ? state_names[num] :
-						       "<unknown>";
+	return sn_ib_state_known(num) ? state_names[num] : "<unknown>";
 }
 
 const char *sn_ib_phys_name(unsigned num)
@@ -230,7 +239,8 @@ static void parse_layer(struct sn_ib_port *p)
 static void parse_all(struct sn_ib_port *p)
 {
 	if (p->state.status == SN_ATTR_OK &&
-	    sn_ib_parse_state(p->state.text, &p->state_num, p->state_name))
+	    (sn_ib_parse_state(p->state.text, &p->state_num, p->state_name) ||
+	     !sn_ib_state_known(p->state_num)))
 		p->state.status = SN_ATTR_BAD;
 	if (p->phys.status == SN_ATTR_OK &&
 	    sn_ib_parse_phys(p->phys.text, &p->phys_num, p->phys_name))

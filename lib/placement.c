@@ -111,12 +111,16 @@ static bool count_given(uint32_t v)
  * Tasks against the whole allocation.  Every client derives --ntasks from
  * --ntasks-per-node and its own node count before submitting (1 node when
  * -N is left out), and marks it as set, so a count equal to that product
- * is the client's, not the user's: it is scaled to the whole allocation.
- * srun lays out its first job step from its own count right after the
- * allocation: fewer tasks than nodes there gives a step with task-less
- * nodes, which slurmctld 22.05 does not refuse but divides by (SIGFPE in
- * _pick_step_cores).  srun inside an allocation adjusts its node count
- * itself; sbatch and salloc start no step, so they keep the user's count.
+ * is the client's, not the user's: it is scaled to the whole allocation
+ * (srun cannot be told: its first job step uses its own count).  Fewer
+ * tasks than nodes:
+ *  - srun would lay out its first job step with task-less nodes, which
+ *    slurmctld 22.05 does not refuse but divides by (SIGFPE in
+ *    _pick_step_cores): refused;
+ *  - salloc: Slurm raises the job's task count to its node count and the
+ *    steps inherit it, more tasks than asked for: refused;
+ *  - sbatch exports the user's count (SLURM_NTASKS) to the job's steps:
+ *    the whole allocation runs exactly those tasks.
  */
 static int tasks_check(const struct sn_job_request *req,
 		       struct sn_job_plan *plan, struct sn_error *err)
@@ -129,7 +133,7 @@ static int tasks_check(const struct sn_job_request *req,
 	given = count_given(req->min_nodes) ? req->min_nodes : 1;
 	if (k != SN_UNSET16 && k != 0 && given < p &&
 	    (uint64_t)given * k == t) {
-		if (req->step_now) {
+		if (req->client == SN_CLIENT_SRUN) {
 			sn_error_set(err, "--ntasks-per-node=%u cannot be combined with --supernode=%u here: srun counted %u task(s) for %u node(s) before the allocation became %u nodes (give --nodes=%u)",
 				     k, req->supernodes, t, given, p, p);
 			return -1;
@@ -142,12 +146,15 @@ static int tasks_check(const struct sn_job_request *req,
 		plan->num_tasks = p * k;
 		return 0;
 	}
-	if (t < p && req->step_now) {
+	if (t >= p || req->client == SN_CLIENT_BATCH)
+		return 0;
+	if (req->client == SN_CLIENT_SRUN)
 		sn_error_set(err, "--ntasks=%u cannot be combined with --supernode=%u: that is %u nodes, and srun would start its job step with nodes that have no task (give --ntasks=%u or more, or run this srun inside 'salloc --supernode=%u')",
 			     t, req->supernodes, p, p, req->supernodes);
-		return -1;
-	}
-	return 0;
+	else
+		sn_error_set(err, "--ntasks=%u cannot be combined with --supernode=%u: that is %u nodes, and Slurm raises the job's task count to its node count, so its steps would run %u tasks (give --ntasks=%u or more, or use sbatch)",
+			     t, req->supernodes, p, p, p);
+	return -1;
 }
 
 static int shared_check(const struct sn_job_request *req, struct sn_error *err)
@@ -305,6 +312,26 @@ static int plan_switch(const struct sn_config *cfg,
 		sn_error_set(err, "--switches=%u cannot be combined with --supernode=%u: each supernode is one leaf switch, so the job needs exactly %u",
 			     req->req_switch, req->supernodes, req->supernodes);
 		return -1;
+	}
+	if (req->req_nodes && *req->req_nodes) {
+		unsigned char *touched = calloc(cfg->n_supernodes, 1);
+		int n;
+
+		if (!touched) {
+			sn_error_set(err, "out of memory");
+			return -1;
+		}
+		n = hostlist_supernodes(cfg, req->req_nodes, "--nodelist", true,
+					touched, err);
+		free(touched);
+		if (n < 0)
+			return -1;
+		if ((uint32_t)n > req->supernodes) {
+			sn_error_set(err, "--nodelist=%.200s spans %d supernodes, but --supernode=%u gets exactly %u",
+				     req->req_nodes, n, req->supernodes,
+				     req->supernodes);
+			return -1;
+		}
 	}
 	plan->req_switch = req->supernodes;
 	plan->wait4switch = cfg->switch_wait;

@@ -64,7 +64,7 @@ struct sn_ib_port {
 	bool dev_present;		/* class/infiniband/<dev>/ is a directory */
 	bool present;			/* .../ports/<port>/ is a directory */
 
-	struct sn_ib_attr state;	/* "4: ACTIVE" */
+	struct sn_ib_attr state;	/* "4: ACTIVE"; BAD for "9: ACTIVE" */
 	int state_num;			/* 4 */
 	char state_name[SN_IB_NAME_MAX];	/* "ACTIVE" */
 
@@ -102,6 +102,15 @@ int sn_ib_parse_rate(const char *text, double *gbps, unsigned *width,
 /* sn_ib_state_name / sn_ib_phys_name - the kernel's names; "<unknown>" else. */
 const char *sn_ib_state_name(int num);
 const char *sn_ib_phys_name(unsigned num);
+
+/*
+ * sn_ib_state_known / sn_ib_phys_known - whether the number is in the
+ * kernel's table: state 0 (NOP) .. 5 (ACTIVE_DEFER), phys_state 0
+ * ("<unknown>", the kernel's own entry) .. 7 (Phy Test).  sn_ib_port_read()
+ * gives SN_ATTR_BAD for a number outside them, whatever name follows it.
+ */
+bool sn_ib_state_known(int num);
+bool sn_ib_phys_known(unsigned num);
 
 /*
  * sn_ib_port_read - read state, phys_state, rate and link_layer of

@@ -18,6 +18,16 @@
 #define SN_SHARED_MCS 3		/* --exclusive=mcs */
 #define SN_SHARED_TOPO 5	/* --exclusive=topo (Slurm >= 24.05) */
 
+/* Which client submitted: decides how a task count meets the allocation. */
+enum sn_job_client {
+	SN_CLIENT_BATCH = 0,	/* sbatch (a script): its own counts reach the
+				 * job's steps through SLURM_NTASKS */
+	SN_CLIENT_ALLOC,	/* salloc: Slurm raises the job's task count to
+				 * its node count, and the steps inherit that */
+	SN_CLIENT_SRUN,		/* srun creating the allocation: its first job
+				 * step follows at once, from srun's own count */
+};
+
 /*
  * struct sn_job_request - the parts of a job submission (job_desc_msg_t)
  * that decide whether and how it can become a whole-supernode allocation.
@@ -34,8 +44,7 @@ struct sn_job_request {
 	const char *exc_nodes;	/* --exclude */
 	uint32_t num_tasks;	/* --ntasks (given or counted by the client), SN_UNSET32 */
 	uint16_t ntasks_per_node; /* --ntasks-per-node, SN_UNSET16 if not given */
-	int step_now;		/* srun: its first job step follows at once, laid
-				 * out from the client's own task count */
+	enum sn_job_client client;
 };
 
 /*

@@ -146,6 +146,41 @@ static void spank_env_strip_forged(job_desc_msg_t *job_desc, uint32_t uid)
 	job_desc->spank_job_env_size = kept;
 }
 
+/* The marker is set by supernode.so in srun (S_CTX_LOCAL). */
+static enum sn_job_client job_client(const job_desc_msg_t *job_desc)
+{
+	if (job_desc->script)
+		return SN_CLIENT_BATCH;
+	if (spank_env_get(job_desc, SN_SPANK_SRUN_MARK))
+		return SN_CLIENT_SRUN;
+	return SN_CLIENT_ALLOC;
+}
+
+/*
+ * sbatch exports its own pre-submission task count to the job's steps
+ * (SLURM_NTASKS, SLURM_NPROCS in the job's environment): keep them equal
+ * to the scaled count.  Entries are Slurm's (xmalloc), replaced likewise.
+ */
+static void env_tasks_set(job_desc_msg_t *job_desc, uint32_t tasks)
+{
+	static const char *const names[] = { "SLURM_NTASKS=", "SLURM_NPROCS=" };
+	char buf[40];
+
+	for (uint32_t i = 0; job_desc->environment &&
+	     i < job_desc->env_size; i++) {
+		char *e = job_desc->environment[i];
+
+		for (size_t j = 0; e && j < 2; j++) {
+			if (strncmp(e, names[j], strlen(names[j])))
+				continue;
+			snprintf(buf, sizeof(buf), "%s%u", names[j], tasks);
+			slurm_xfree((void **)&job_desc->environment[i]);
+			job_desc->environment[i] = slurm_xstrdup(buf);
+			break;
+		}
+	}
+}
+
 static void err_set(char **err_msg, const char *msg)
 {
 	char buf[1300];
@@ -163,8 +198,10 @@ static void plan_apply(job_desc_msg_t *job_desc, const struct sn_job_plan *plan)
 	job_desc->min_nodes = plan->nodes;
 	job_desc->max_nodes = plan->nodes;
 	job_desc->shared = plan->shared;
-	if (plan->num_tasks != SN_UNSET32)
+	if (plan->num_tasks != SN_UNSET32) {
 		job_desc->num_tasks = plan->num_tasks;
+		env_tasks_set(job_desc, plan->num_tasks);
+	}
 	if (plan->features) {
 		slurm_xfree((void **)&job_desc->features);
 		job_desc->features = slurm_xstrdup(plan->features);
@@ -223,8 +260,7 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		.exc_nodes = job_desc->exc_nodes,
 		.num_tasks = job_desc->num_tasks,
 		.ntasks_per_node = job_desc->ntasks_per_node,
-		/* set by supernode.so in srun (S_CTX_LOCAL) */
-		.step_now = spank_env_get(job_desc, SN_SPANK_SRUN_MARK) != NULL,
+		.client = job_client(job_desc),
 	};
 	if (sn_supernode_count_parse(value, sn_config_effective_max(sn_cfg),
 				     &req.supernodes, &err) ||

@@ -186,6 +186,51 @@ static void test_case7_rate_unreadable(void **state)
 }
 
 /*
+ * A state or phys_state number outside the kernel's table is UNKNOWN
+ * naming the number, never CRIT, whatever name follows it ("9: ACTIVE"
+ * once drained with "state=9: ACTIVE expected ACTIVE").  The other
+ * attributes are still judged; known numbers keep their grades.
+ */
+static void test_unknown_state_numbers(void **state)
+{
+	struct sn_results r;
+	struct tree t;
+
+	(void)state;
+	tree_new(&t);
+	ib_port_files(&t, "mlx5_0", 1, "9: ACTIVE", "5: LinkUp",
+		      "400 Gb/sec (4X NDR)", "InfiniBand");
+	run(t.root, "    - " IB400 "\n", &r);
+	EXPECT_RESULTS(&r, { SN_UNKNOWN, "IB_PORT_DOWN", "mlx5_0/1",
+			     "state number 9 unknown ('9: ACTIVE')", "ACTIVE" });
+	assert_int_equal(sn_results_worst(&r), SN_UNKNOWN);
+	sn_results_free(&r);
+	/* a bare unknown number; phys_state 8 with a known name; low rate */
+	ib_port_files(&t, "mlx5_0", 1, "6", "8: LinkUp",
+		      "200 Gb/sec (2X NDR)", "InfiniBand");
+	run(t.root, "    - " IB400 "\n", &r);
+	EXPECT_RESULTS(&r,
+		       { SN_UNKNOWN, "IB_PORT_DOWN", "mlx5_0/1",
+			 "state number 6 unknown ('6')", "ACTIVE" },
+		       { SN_UNKNOWN, "IB_PORT_PHYS", "mlx5_0/1",
+			 "phys_state number 8 unknown ('8: LinkUp')", "LinkUp" },
+		       { SN_CRIT, "IB_PORT_RATE", "mlx5_0/1",
+			 "200 Gb/sec (2X NDR)", EXP400 });
+	sn_results_free(&r);
+	/* the last numbers of the tables are known: their grades stand */
+	ib_port_files(&t, "mlx5_0", 1, "5: ACTIVE_DEFER", "7: Phy Test",
+		      "400 Gb/sec (4X NDR)", "InfiniBand");
+	run(t.root, "    - " IB400 "\n", &r);
+	EXPECT_RESULTS(&r,
+		       { SN_CRIT, "IB_PORT_DOWN", "mlx5_0/1",
+			 "state=ACTIVE_DEFER", "ACTIVE" },
+		       { SN_CRIT, "IB_PORT_PHYS", "mlx5_0/1",
+			 "phys_state=Phy Test", "LinkUp" });
+	sn_results_free(&r);
+	tree_free(&t);
+}
+
+/*
  * A FIFO or a dangling link in place of an attribute: UNKNOWN naming what
  * it is and the path (its head cut at a '/' when both do not fit).
  */
@@ -873,6 +918,7 @@ int main(void)
 		cmocka_unit_test(test_case7_rows),
 		cmocka_unit_test(test_case7_rate_unreadable),
 		cmocka_unit_test(test_state_unreadable),
+		cmocka_unit_test(test_unknown_state_numbers),
 		cmocka_unit_test(test_state_not_regular),
 		cmocka_unit_test(test_drain_reason_parts),
 		cmocka_unit_test(test_odd_names),

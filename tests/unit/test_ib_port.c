@@ -77,6 +77,14 @@ static void test_parse_phys(void **state)
 	assert_int_equal(sn_ib_parse_phys("5:LinkUp", &num, name), -1);
 	assert_string_equal(sn_ib_phys_name(5), "LinkUp");
 	assert_string_equal(sn_ib_phys_name(8), "<unknown>");
+	/* the tables: phys_state 0 is the kernel's own "<unknown>" entry */
+	assert_true(sn_ib_phys_known(0));
+	assert_true(sn_ib_phys_known(7));
+	assert_false(sn_ib_phys_known(8));
+	assert_true(sn_ib_state_known(0));
+	assert_true(sn_ib_state_known(5));
+	assert_false(sn_ib_state_known(6));
+	assert_false(sn_ib_state_known(-1));
 	assert_string_equal(sn_ib_state_name(-1), "<unknown>");
 }
 
@@ -160,6 +168,15 @@ static void test_read_port(void **state)
 	assert_string_equal(p.speed, "NDR");
 	assert_int_equal(p.link_layer.status, SN_ATTR_OK);
 	assert_int_equal(p.layer, SN_LINK_INFINIBAND);
+	/* numbers outside the kernel's tables are not states: BAD */
+	ib_port_files(&t, "mlx5_0", 1, "9: ACTIVE", "8: LinkUp",
+		      "400 Gb/sec (4X NDR)", "InfiniBand");
+	assert_int_equal(sn_ib_port_read(t.root, "mlx5_0", 1, &p), 0);
+	assert_int_equal(p.state.status, SN_ATTR_BAD);
+	assert_string_equal(p.state.text, "9: ACTIVE");
+	assert_int_equal(p.phys.status, SN_ATTR_BAD);
+	assert_string_equal(p.phys.text, "8: LinkUp");
+	assert_int_equal(p.rate.status, SN_ATTR_OK);
 	tree_free(&t);
 }
 

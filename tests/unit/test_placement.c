@@ -217,7 +217,7 @@ static void test_tasks(void **state)
 	struct sn_job_request r = req_n(1);
 	struct sn_job_plan plan;
 
-	r.step_now = 1;
+	r.client = SN_CLIENT_SRUN;
 	r.num_tasks = 1;				/* srun -n1 */
 	REFUSED(*state, &r,
 		"--ntasks=1 cannot be combined with --supernode=1: that is 2 nodes, and srun would start its job step with nodes that have no task (give --ntasks=2 or more, or run this srun inside 'salloc --supernode=1')");
@@ -243,7 +243,17 @@ static void test_tasks(void **state)
 	assert_int_equal(plan.num_tasks, SN_UNSET32);
 	free(plan.features);
 
-	r = req_n(1);					/* sbatch/salloc */
+	r = req_n(1);
+	r.client = SN_CLIENT_ALLOC;			/* salloc -n1 */
+	r.num_tasks = 1;
+	REFUSED(*state, &r,
+		"--ntasks=1 cannot be combined with --supernode=1: that is 2 nodes, and Slurm raises the job's task count to its node count, so its steps would run 2 tasks (give --ntasks=2 or more, or use sbatch)");
+	r.ntasks_per_node = 1;				/* salloc --ntasks-per-node=1 */
+	planned(*state, &r, &plan);
+	assert_int_equal(plan.num_tasks, 2);
+	free(plan.features);
+
+	r = req_n(1);					/* sbatch */
 	r.num_tasks = 1;				/* -n1: allowed */
 	planned(*state, &r, &plan);
 	assert_int_equal(plan.num_tasks, SN_UNSET32);
@@ -426,6 +436,13 @@ static void test_switch(void **state)
 	planned(*state, &r, &plan);
 	assert_int_equal(plan.nodes, 4);
 	assert_int_equal(plan.req_switch, 2);
+	r = req_n(1);				/* 2 supernodes' hosts for 1 */
+	r.req_nodes = "sna1,snb1";
+	REFUSED(*state, &r,
+		"--nodelist=sna1,snb1 spans 2 supernodes, but --supernode=1 gets exactly 1");
+	r.req_nodes = "bogus1";
+	REFUSED(*state, &r,
+		"--nodelist: node bogus1 is in no supernode, so it cannot be part of a --supernode job");
 }
 
 static void test_switch_wait_config(void **state)
