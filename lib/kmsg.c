@@ -199,7 +199,7 @@ static int file_next(struct kmsg_src *s, struct sn_kmsg_record *r)
 			r->level = -1;
 			r->facility = -1;
 			r->msg = s->rec;
-			r->len = len;
+			r->len = strlen(s->rec);	/* a NUL byte ends it */
 			return 1;
 		}
 		if (s->text == 0 && s->rec[0] != ' ' &&

@@ -176,6 +176,27 @@ static void test_errors(void **state)
 			 -EINVAL);
 }
 
+/* A NUL byte in a text line ends its message: len is strlen(msg) (fuzz_kmsg). */
+static void test_text_nul_byte(void **state)
+{
+	char path[] = "/tmp/sn-kmsg-nul-XXXXXX";
+	static const char text[] = "NVRM: Xid\0 (PCI:0000:1b:00): 79\nnext line\n";
+	struct seen s;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1),
+			 (ssize_t)(sizeof(text) - 1));
+	close(fd);
+	assert_int_equal(since(path, 0, &s), 0);	/* collect() checks len */
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.msg[0], "NVRM: Xid");
+	assert_int_equal(s.seq[1], 2);
+	assert_string_equal(s.msg[1], "next line");
+	unlink(path);
+}
+
 /* A text line longer than a record is cut; the numbering goes on. */
 static void test_long_line(void **state)
 {
@@ -463,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_text_lines),
 		cmocka_unit_test(test_callback_stops),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_text_nul_byte),
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_shared_logs),
 		cmocka_unit_test(test_shared_records),
