@@ -25,20 +25,24 @@ static int name_safe(const char *s)
 	return s[0] != '.' && strlen(s) < 64 && !strchr(s, '/');
 }
 
-/* "link_layer": "InfiniBand" / "Ethernet" / null, for the epilog's record. */
-static void link_layer_add(json_object *port, const char *sysfs,
+/*
+ * "link_layer": "InfiniBand" / "Ethernet" / null and "rate_gbps": 400.0 /
+ * null, for the epilog's record (the rate bounds what the counters can
+ * physically count during the job).
+ */
+static void port_attrs_add(json_object *port, const char *sysfs,
 			   const char *dev, unsigned num)
 {
 	struct sn_ib_port p;
+	bool ok = !sn_ib_port_read(sysfs, dev, num, &p);
 
-	if (sn_ib_port_read(sysfs, dev, num, &p) ||
-	    p.link_layer.status != SN_ATTR_OK) {
-		json_object_object_add(port, "link_layer", NULL);
-		return;
-	}
 	json_object_object_add(port, "link_layer",
+			       !ok || p.link_layer.status != SN_ATTR_OK ? NULL :
 			       json_object_new_string(p.layer == SN_LINK_ETHERNET ?
 						      "Ethernet" : "InfiniBand"));
+	json_object_object_add(port, "rate_gbps",
+			       !ok || p.rate.status != SN_ATTR_OK ? NULL :
+			       json_object_new_double(p.rate_gbps));
 }
 
 /* Every port of every RDMA device in sysfs (bounded). */
@@ -69,7 +73,7 @@ static json_object *ports_collect(const struct sn_check_ctx *ctx)
 				continue;
 			c = sn_ib_port_counters_json(ctx->sysfs, d->d_name, p);
 			if (c)
-				link_layer_add(c, ctx->sysfs, d->d_name, p);
+				port_attrs_add(c, ctx->sysfs, d->d_name, p);
 			snprintf(key, sizeof(key), "%s/%u", d->d_name, p);
 			json_object_object_add(ports, key, c ? c : json_object_new_null());
 		}

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Counter deltas over a job (see sn_delta.h for the rules and sources). */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sn_delta.h"
@@ -57,8 +59,38 @@ bool sn_counter_maybe_32bit(const char *name)
 
 unsigned sn_counter_word_bytes(const char *name)
 {
-	return !strcmp(name, "port_xmit_data") || !strcmp(name, "port_rcv_data") ?
-	       4 : 1;
+	static const char *const words[] = {
+		"port_xmit_data", "port_rcv_data", "port_xmit_data_64",
+		"port_rcv_data_64",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (!strcmp(words[i], name))
+			return 4;
+	return 1;
+}
+
+const char *sn_counter_wide(const char *name)
+{
+	static const char *const wide[][2] = {
+		{ "port_xmit_data", "port_xmit_data_64" },
+		{ "port_rcv_data", "port_rcv_data_64" },
+		{ "port_xmit_packets", "port_xmit_packets_64" },
+		{ "port_rcv_packets", "port_rcv_packets_64" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(wide); i++)
+		if (!strcmp(wide[i][0], name))
+			return wide[i][1];
+	return NULL;
+}
+
+struct sn_delta sn_delta_unknown(const char *why)
+{
+	struct sn_delta d = { .known = false };
+
+	snprintf(d.why_unknown, sizeof(d.why_unknown), "%s", why ? why : "unknown");
+	return d;
 }
 
 struct sn_sample sn_sample_get(const json_object *map, const char *key)
@@ -130,30 +162,92 @@ static const char *saturated(const char *name, uint64_t v)
 
 static struct sn_delta unknown(const char *why)
 {
-	struct sn_delta d = { false, 0, why };
+	return sn_delta_unknown(why);
+}
 
-	return d;
+/*
+ * A value the counter cannot hold: above its width (the kernel masks every
+ * PMA field to its width, so no real read is wider), or all-ones of 64
+ * bits.  Fills d and returns true then.
+ */
+static bool beyond_width(const char *name, uint64_t v, const char *side,
+			 struct sn_delta *d)
+{
+	unsigned bits = sn_counter_bits(name);
+	bool ones = v == UINT64_MAX || v == UINT32_MAX;
+
+	if (bits < 64 && v > max_of(bits)) {
+		*d = unknown(NULL);
+		snprintf(d->why_unknown, sizeof(d->why_unknown),
+			 "value %llu at %s exceeds the counter's %u-bit width%s",
+			 (unsigned long long)v, side, bits,
+			 ones ? " (all-ones: a dead device read)" : "");
+		return true;
+	}
+	if (v != UINT64_MAX)
+		return false;
+	*d = unknown(NULL);
+	snprintf(d->why_unknown, sizeof(d->why_unknown),
+		 "value %llu at %s is all-ones (a dead device read)",
+		 (unsigned long long)v, side);
+	return true;
 }
 
 struct sn_delta sn_delta_rule(const char *name, struct sn_sample start,
 			      struct sn_sample end)
 {
-	struct sn_delta d = { true, 0, NULL };
+	struct sn_delta d = { .known = true };
 	const char *why;
 
 	if ((why = sample_why(start.state, true)) ||
 	    (why = sample_why(end.state, false)))
 		return unknown(why);
-	/*
-	 * A value above the IBTA width means this HCA keeps the counter wider
-	 * (extended counters): subtract as usual, saturation not claimed.
-	 */
+	if (beyond_width(name, start.value, "start", &d) ||
+	    beyond_width(name, end.value, "end", &d))
+		return d;
 	if ((why = saturated(name, end.value)))
 		return unknown(why);
 	if (end.value < start.value)
 		return unknown("counter reset during the job (end < start)");
 	d.value = end.value - start.value;
 	return d;
+}
+
+uint64_t sn_delta_ceiling(const char *name, int64_t seconds, double gbps)
+{
+	double s = (double)(seconds > 0 ? seconds : 0) + SN_DELTA_CLOCK_SLACK_S;
+	double bits, max;
+
+	if (!isfinite(gbps) || gbps <= 0)
+		gbps = SN_PORT_MAX_GBPS;
+	if (gbps > SN_ACCEL_MAX_GBPS)
+		gbps = SN_ACCEL_MAX_GBPS;
+	bits = s * gbps * SN_DELTA_RATE_MARGIN * 1e9;
+	max = sn_counter_word_bytes(name) > 1 ? bits / 8 / sn_counter_word_bytes(name)
+					      : bits;
+	/* 2^64 as a double; anything at or above it saturates */
+	return max >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)max;
+}
+
+struct sn_delta sn_delta_plausible(const char *name, struct sn_delta d,
+				   int64_t seconds, double gbps)
+{
+	bool words = sn_counter_word_bytes(name) > 1;
+	struct sn_delta u;
+
+	if (!d.known || d.value <= sn_delta_ceiling(name, seconds, gbps))
+		return d;
+	if (!isfinite(gbps) || gbps <= 0)
+		gbps = SN_PORT_MAX_GBPS;
+	if (gbps > SN_ACCEL_MAX_GBPS)
+		gbps = SN_ACCEL_MAX_GBPS;
+	u = unknown(NULL);
+	snprintf(u.why_unknown, sizeof(u.why_unknown),
+		 words ? "delta %llu words in %lld s is more than a %g Gb/s line can carry (physically impossible)"
+		       : "delta %llu in %lld s is more than one event per bit at %g Gb/s (physically impossible)",
+		 (unsigned long long)d.value, (long long)(seconds > 0 ? seconds : 0),
+		 gbps);
+	return u;
 }
 
 struct sn_delta sn_delta_counter(const char *name, const json_object *start_map,
@@ -198,24 +292,19 @@ static json_object *member(const json_object *o, const char *key)
 	return v;
 }
 
-/* Link-level reasons, prefixed "nvlink: " (static strings). */
-static const char *nvlink_why(const char *why)
+/* A link-level reason, prefixed "nvlink: a link ". */
+static struct sn_delta nvlink_why(const struct sn_delta *link)
 {
-	static const char *const map[][2] = {
-		{ "missing at start", "nvlink: a link missing at start" },
-		{ "missing at end", "nvlink: a link missing at end" },
-		{ "unreadable at start", "nvlink: a link unreadable at start" },
-		{ "unreadable at end", "nvlink: a link unreadable at end" },
-		{ "not a number at start", "nvlink: a link not a number at start" },
-		{ "not a number at end", "nvlink: a link not a number at end" },
-		{ "counter reset during the job (end < start)",
-		  "nvlink: a link counter reset during the job (end < start)" },
-	};
+	struct sn_delta d = unknown(NULL);
+	const char *why = link->why_unknown;
 
-	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
-		if (!strcmp(map[i][0], why))
-			return map[i][1];
-	return "nvlink: a link saturated";
+	if (!strncmp(why, "saturated", 9))
+		why = "saturated";
+	else if (!strncmp(why, "counter reset", 13))
+		why = "counter reset during the job (end < start)";
+	snprintf(d.why_unknown, sizeof(d.why_unknown), "nvlink: a link %.*s",
+		 (int)sizeof(d.why_unknown) - 16, why);
+	return d;
 }
 
 static bool absent(struct sn_sample s)
@@ -227,7 +316,7 @@ static bool absent(struct sn_sample s)
 static struct sn_delta nvlink_sum(const char *field, const json_object *ls,
 				  const json_object *le, bool *exists)
 {
-	struct sn_delta sum = { true, 0, NULL };
+	struct sn_delta sum = { .known = true };
 	const json_object *sides[2] = { le, ls };
 
 	*exists = false;
@@ -249,7 +338,7 @@ static struct sn_delta nvlink_sum(const char *field, const json_object *ls,
 			*exists = true;
 			d = sn_delta_rule(field, s, e);
 			if (!d.known)
-				return unknown(nvlink_why(d.why_unknown));
+				return nvlink_why(&d);
 			if (sum.value > UINT64_MAX - d.value)
 				return unknown("overflow");
 			sum.value += d.value;

@@ -236,6 +236,10 @@ static void parse_layer(struct sn_ib_port *p)
 		p->link_layer.status = SN_ATTR_BAD;
 }
 
+/*
+ * A number outside the kernel's tables ("9: ACTIVE") is not a state: BAD,
+ * so that no reader takes its name, or the number, for a port state.
+ */
 static void parse_all(struct sn_ib_port *p)
 {
 	if (p->state.status == SN_ATTR_OK &&
@@ -243,7 +247,8 @@ static void parse_all(struct sn_ib_port *p)
 	     !sn_ib_state_known(p->state_num)))
 		p->state.status = SN_ATTR_BAD;
 	if (p->phys.status == SN_ATTR_OK &&
-	    sn_ib_parse_phys(p->phys.text, &p->phys_num, p->phys_name))
+	    (sn_ib_parse_phys(p->phys.text, &p->phys_num, p->phys_name) ||
+	     !sn_ib_phys_known(p->phys_num)))
 		p->phys.status = SN_ATTR_BAD;
 	if (p->rate.status == SN_ATTR_OK &&
 	    sn_ib_parse_rate(p->rate.text, &p->rate_gbps, &p->width, p->speed))
@@ -579,7 +584,12 @@ fail:
 json_object *sn_ib_port_counters_json(const char *sysfs, const char *dev,
 				      unsigned port)
 {
-	static const char *const groups[] = { "counters", "hw_counters" };
+	/*
+	 * counters_ext/ (PortCountersExtended beside PortCounters on older
+	 * kernels: port_{xmit,rcv}_data_64, ...) only when the port has it.
+	 */
+	static const char *const groups[] = { "counters", "counters_ext",
+					      "hw_counters" };
 	json_object *root = NULL, *group;
 	char path[PATH_MAX];
 
@@ -595,8 +605,11 @@ json_object *sn_ib_port_counters_json(const char *sysfs, const char *dev,
 	if (!(root = json_object_new_object()))
 		goto oom;
 	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
-		if (port_path(path, sizeof(path), sysfs, dev, port, groups[i]) ||
-		    !(group = counters_dir(path)))
+		if (port_path(path, sizeof(path), sysfs, dev, port, groups[i]))
+			goto oom;
+		if (!strcmp(groups[i], "counters_ext") && !is_dir(path))
+			continue;
+		if (!(group = counters_dir(path)))
 			goto oom;
 		if (json_object_object_add(root, groups[i], group)) {
 			json_object_put(group);

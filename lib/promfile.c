@@ -136,9 +136,11 @@ static void family_name(const char *counter, char *buf, size_t size)
 	char base[96];
 	size_t i;
 
-	if (!strcmp(counter, "port_xmit_data"))
+	if (!strcmp(counter, "port_xmit_data") ||
+	    !strcmp(counter, "port_xmit_data_64"))
 		counter = "transmit_bytes";
-	else if (!strcmp(counter, "port_rcv_data"))
+	else if (!strcmp(counter, "port_rcv_data") ||
+		 !strcmp(counter, "port_rcv_data_64"))
 		counter = "receive_bytes";
 	else if (!strncmp(counter, "port_", 5))
 		counter += 5;
@@ -167,6 +169,40 @@ struct ports {
 	size_t n;
 };
 
+static const char *const port_groups[] = { "counters", "counters_ext",
+					   "hw_counters" };
+
+/* counter in the first group of port that has it, else MISSING. */
+static struct sn_sample any_group(const json_object *port, const char *counter)
+{
+	struct sn_sample v = { SN_SAMPLE_MISSING, 0 };
+
+	for (size_t g = 0; g < 3 && v.state == SN_SAMPLE_MISSING; g++)
+		v = sn_sample_get(sn_json_get(port, port_groups[g],
+					      json_type_object), counter);
+	return v;
+}
+
+/*
+ * A port's sample of counter in group.  For the data counters (4-byte
+ * words) the port's port_{xmit,rcv}_data_64 wins, in whichever group it
+ * is: the 32-bit file saturates after 16 GiB.
+ */
+static struct sn_sample port_sample(const json_object *port, const char *group,
+				    const char *counter)
+{
+	/* port_{xmit,rcv}_data(_64): the only counters counted in words */
+	const char *base = strstr(counter, "xmit") ? "port_xmit_data" :
+						     "port_rcv_data";
+	struct sn_sample v;
+
+	if (sn_counter_word_bytes(counter) == 1)
+		return sn_sample_get(sn_json_get(port, group, json_type_object),
+				     counter);
+	v = any_group(port, sn_counter_wide(base));
+	return v.state == SN_SAMPLE_MISSING ? any_group(port, base) : v;
+}
+
 /* One port family: every port with a number for counter in group. */
 static void port_family(struct sb *s, const struct ports *p, const char *group,
 			const char *counter, const char *family)
@@ -177,15 +213,15 @@ static void port_family(struct sb *s, const struct ports *p, const char *group,
 
 	if (k > 1)
 		snprintf(help, sizeof(help),
-			 "Bytes the port %s (sysfs counters/%s, 4-byte words, x 4).",
-			 strstr(counter, "xmit") ? "transmitted" : "received", counter);
+			 "Bytes the port %s (sysfs port_%s_data_64 if the port has it, else port_%s_data; 4-byte words, x 4).",
+			 strstr(counter, "xmit") ? "transmitted" : "received",
+			 strstr(counter, "xmit") ? "xmit" : "rcv",
+			 strstr(counter, "xmit") ? "xmit" : "rcv");
 	else
 		snprintf(help, sizeof(help), "RDMA port counter %s (sysfs %s/%s).",
 			 counter, group, counter);
 	for (size_t i = 0; i < p->n; i++) {
-		struct sn_sample v = sn_sample_get(sn_json_get(p->objs[i], group,
-							     json_type_object),
-						   counter);
+		struct sn_sample v = port_sample(p->objs[i], group, counter);
 		const char *slash = strrchr(p->keys[i], '/');
 		char dev[128];
 
@@ -248,8 +284,8 @@ static void render_ports(struct sb *s, const json_object *snapshot)
 	p->n = keys_sorted(all, p->keys, MAX_PORTS, cmp_str);
 	for (size_t i = 0; i < p->n; i++)
 		json_object_object_get_ex(all, p->keys[i], &p->objs[i]);
-	port_group(s, p, "counters", done, &ndone);
-	port_group(s, p, "hw_counters", done, &ndone);
+	for (size_t g = 0; g < 3; g++)
+		port_group(s, p, port_groups[g], done, &ndone);
 cleanup:
 	free(done);
 	free(p);

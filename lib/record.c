@@ -207,17 +207,46 @@ static void add_delta(struct build *b, json_object *deltas, json_object *unknown
 
 static struct sn_delta no_baseline(const struct build *b)
 {
-	struct sn_delta d = { false, 0, b->why_no_baseline };
-
-	return d;
+	return sn_delta_unknown(b->why_no_baseline);
 }
 
-/* Deltas of one counters group ("counters" or "hw_counters"). */
+/* The job's duration in seconds (0 when unknown or negative). */
+static int64_t duration(const struct build *b)
+{
+	int64_t secs = b->in->end_time - b->start;
+
+	return b->why_no_baseline || secs < 0 ? 0 : secs;
+}
+
+/* A port's "rate_gbps" in a snapshot; 0 when absent. */
+static double rate_of(const json_object *port)
+{
+	json_object *v = sn_json_get(port, "rate_gbps", json_type_double);
+
+	if (!v)
+		v = sn_json_get(port, "rate_gbps", json_type_int);
+	return v ? json_object_get_double(v) : 0;
+}
+
+/*
+ * The line rate that bounds a port's counters: the larger of the rates read
+ * at start and end (the link may have trained down during the job), or 0
+ * (sn_delta_ceiling then assumes SN_PORT_MAX_GBPS).
+ */
+static double port_rate(const json_object *sp, const json_object *ep)
+{
+	double s = rate_of(sp), e = rate_of(ep);
+
+	return s > e ? s : e;
+}
+
+/* Deltas of one counters group ("counters", "counters_ext", "hw_counters"). */
 static void port_group(struct build *b, const json_object *sp,
 		       const json_object *ep, const char *group,
 		       const char *device, json_object *deltas,
 		       json_object *unknown)
 {
+	double rate = port_rate(sp, ep);
 	json_object *sm = sn_json_get(sp, group, json_type_object);
 	json_object *em = sn_json_get(ep, group, json_type_object);
 	const char **names = calloc(SN_RECORD_MAX_COUNTERS, sizeof(*names));
@@ -232,17 +261,33 @@ static void port_group(struct build *b, const json_object *sp,
 	for (size_t i = 0; i < n; i++)
 		add_delta(b, deltas, unknown, names[i], device,
 			  b->why_no_baseline ? no_baseline(b) :
-			  sn_delta_counter(names[i], sm, em));
+			  sn_delta_plausible(names[i],
+					     sn_delta_counter(names[i], sm, em),
+					     duration(b), rate));
 	free(names);
 }
 
-/* A counter delta from the deltas map (x word size), as JSON or null. */
+/*
+ * A counter delta from the deltas map (x word size), as JSON or null.  The
+ * 64-bit form of the counter wins when the port has it at either end
+ * (known or not): its 32-bit sibling saturates after 16 GiB.
+ */
 static json_object *moved(const json_object *deltas, const char *name,
 			  uint64_t *bytes, bool *known)
 {
-	struct sn_sample s = sn_sample_get(deltas, name);
-	struct sn_delta d = { s.state == SN_SAMPLE_OK, s.value, "unknown" };
+	const char *wide = sn_counter_wide(name);
+	struct sn_sample s;
+	struct sn_delta d;
 
+	if (wide && json_object_object_get_ex(deltas, wide, NULL))
+		name = wide;
+	s = sn_sample_get(deltas, name);
+	d = sn_delta_unknown("unknown");
+	if (s.state == SN_SAMPLE_OK) {
+		d.known = true;
+		d.value = s.value;
+		d.why_unknown[0] = '\0';
+	}
 	d = sn_delta_bytes(name, d);
 	*known = d.known;
 	*bytes = d.value;
@@ -251,9 +296,9 @@ static json_object *moved(const json_object *deltas, const char *name,
 
 static json_object *gbps(const struct build *b, bool known, uint64_t bytes)
 {
-	int64_t secs = b->in->end_time - b->start;
+	int64_t secs = duration(b);
 
-	if (!known || b->why_no_baseline || secs <= 0)
+	if (!known || secs <= 0)
 		return NULL;
 	return json_object_new_double((double)bytes * 8.0 / (double)secs / 1e9);
 }
@@ -298,7 +343,10 @@ static json_object *port_entry(struct build *b, const char *key,
 	b->bad |= put(o, "port", slash ? json_object_new_int64(strtol(slash + 1, NULL, 10))
 				       : NULL);
 	b->bad |= put(o, "link_layer", link_layer(sp, ep));
+	b->bad |= put(o, "rate_gbps", port_rate(sp, ep) > 0 ?
+		      json_object_new_double(port_rate(sp, ep)) : NULL);
 	port_group(b, sp, ep, "counters", key, deltas, unknown);
+	port_group(b, sp, ep, "counters_ext", key, deltas, unknown);
 	port_group(b, sp, ep, "hw_counters", key, deltas, unknown);
 	b->bad |= put(o, "deltas", json_object_get(deltas));
 	b->bad |= put(o, "unknown", unknown);
@@ -372,7 +420,9 @@ static json_object *accel_entry(struct build *b, const char *bus,
 		if (!sn_delta_accel(name, b->why_no_baseline ? NULL : sd, ed, &d))
 			continue;
 		add_delta(b, deltas, unknown, name, bus,
-			  b->why_no_baseline ? no_baseline(b) : d);
+			  b->why_no_baseline ? no_baseline(b) :
+			  sn_delta_plausible(name, d, duration(b),
+					     SN_ACCEL_MAX_GBPS));
 	}
 	b->bad |= put(o, "deltas", deltas);
 	b->bad |= put(o, "unknown", unknown);

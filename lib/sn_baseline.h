@@ -11,7 +11,11 @@
  *   { "schema": 1, "job_id": 123, "node": "gpu-a001", "time": 1764430000,
  *     "kmsg_seq": 4711,                 (null if the log could not be read)
  *     "ports": { "mlx5_0/1": { "counters": {NAME: n|null},
- *                              "hw_counters": {NAME: n|null} }, ... },
+ *                              "counters_ext": {NAME: n|null},  (only if
+ *                                          the port has counters_ext/)
+ *                              "hw_counters": {NAME: n|null},
+ *                              "link_layer": "InfiniBand"|"Ethernet"|null,
+ *                              "rate_gbps": 400.0|null }, ... },
  *     "accelerators": { ... sn_accel_counters_json() ... } }
  */
 #include <stdint.h>

@@ -20,6 +20,13 @@
  * are 64-bit when the kernel reads PortCountersExtended and 32-bit
  * otherwise, so a value of 2^32-1 counts as saturated for them.
  * port_{xmit,rcv}_data count 4-byte words (ABI doc: "divided by 4").
+ * Kernels that read PortCountersExtended beside PortCounters (mlx4, RHEL 7
+ * era) also have ports/<n>/counters_ext/ with port_{xmit,rcv}_data_64,
+ * port_{xmit,rcv}_packets_64 and port_{unicast,multicast}_{xmit,rcv}_packets,
+ * all 64 bits; the _64 data counters count 4-byte words as well (the same
+ * PMA field, only wider: equal to the 32-bit file until that saturates;
+ * node_exporter multiplies them by 4 too).  When a port has the _64 file,
+ * its bytes and packets come from it (sn_counter_wide).
  * RoCE hw_counters/ and names not in the table: 64 bits.
  *
  * These counters SATURATE (they stop at their maximum), they do not wrap:
@@ -28,29 +35,45 @@
  *  - end < start gives an unknown delta ("counter reset during the job
  *    (end < start)"): a driver reload, a port reset or perfquery -R;
  *  - NVIDIA volatile ECC counters reset with the driver: same rule.
- * A delta is never negative nor a wrapped-around absurd number.
+ * A value the counter cannot hold is a bad read, not a count:
+ *  - a value above the counter's width (e.g. 2^64-1 in the 16-bit
+ *    symbol_error) gives "value N at end exceeds the counter's 16-bit
+ *    width", with " (all-ones: a dead device read)" when N is 2^64-1 or
+ *    2^32-1; a 64-bit value of 2^64-1 gives "value N at end is all-ones (a
+ *    dead device read)" (the kernel reads a dead PCI function as all ones);
+ *  - a delta larger than the port (or accelerator) can physically produce
+ *    in the job's duration gives an unknown delta too (sn_delta_plausible).
+ * A delta is never negative nor a wrapped-around absurd number, and an
+ * unknown delta is never judged, so it never drains.
  */
 #include <stdbool.h>
 #include <stdint.h>
 
 #include <json-c/json.h>
 
+#define SN_DELTA_WHY_MAX 160	/* a reason, with its NUL */
+
 /*
- * struct sn_delta - one counter's change over the job.
+ * struct sn_delta - one counter's change over the job.  A plain value: no
+ * pointers, copied freely.
  * @known:       the value can be trusted
  * @value:       end - start (raw counter units, e.g. 4-byte words for
  *               port_xmit_data); 0 when !known
- * @why_unknown: static string naming why not (NULL when known): "missing
- *               at start", "missing at end", "unreadable at start",
- *               "unreadable at end", "not a number at start", "not a
- *               number at end", "counter reset during the job (end <
- *               start)", "saturated at its 16-bit maximum", ...
+ * @why_unknown: why not ("" when known): "missing at start", "missing at
+ *               end", "unreadable at start", "unreadable at end", "not a
+ *               number at start", "not a number at end", "counter reset
+ *               during the job (end < start)", "saturated at its 16-bit
+ *               maximum", "value 70000 at end exceeds the counter's 16-bit
+ *               width", ... (one line, truncated to fit)
  */
 struct sn_delta {
 	bool known;
 	uint64_t value;
-	const char *why_unknown;
+	char why_unknown[SN_DELTA_WHY_MAX];
 };
+
+/* sn_delta_unknown - an unknown delta with the reason why (copied). */
+struct sn_delta sn_delta_unknown(const char *why);
 
 /* How one side of a counter reads in a snapshot. */
 enum sn_sample_state {
@@ -84,16 +107,25 @@ unsigned sn_counter_bits(const char *name);
 bool sn_counter_maybe_32bit(const char *name);
 
 /*
- * sn_counter_word_bytes - bytes per counted unit: 4 for port_xmit_data and
- * port_rcv_data (4-byte words), else 1.
+ * sn_counter_word_bytes - bytes per counted unit: 4 for port_xmit_data,
+ * port_rcv_data and their _64 forms (4-byte words), else 1.
  */
 unsigned sn_counter_word_bytes(const char *name);
 
 /*
+ * sn_counter_wide - the 64-bit form of a data or packet counter that a
+ * port may have beside it: "port_xmit_data_64" for "port_xmit_data", and
+ * so for port_rcv_data, port_xmit_packets, port_rcv_packets; NULL for
+ * other names.  When a port has the wide counter, it is the one to use.
+ */
+const char *sn_counter_wide(const char *name);
+
+/*
  * sn_delta_rule - the rules above for counter name from two samples.
  * Checked in this order: the start sample (missing, unreadable, not a
- * number), the end sample (same), end at the maximum (saturated), end <
- * start (reset).
+ * number), the end sample (same), the start value beyond the counter's
+ * width or all-ones, the end value (same), end at the maximum (saturated),
+ * end < start (reset).
  */
 struct sn_delta sn_delta_rule(const char *name, struct sn_sample start,
 			      struct sn_sample end);
@@ -111,6 +143,47 @@ struct sn_delta sn_delta_counter(const char *name, const json_object *start_map,
  * unknown ("overflow") if it does not fit 64 bits; unknown stays unknown.
  */
 struct sn_delta sn_delta_bytes(const char *name, struct sn_delta d);
+
+/*
+ * Physical ceilings (sn_delta_plausible).  A counter cannot count more
+ * than the line carries, whatever the hardware:
+ *  - SN_PORT_MAX_GBPS: the rate assumed for a port whose rate was not
+ *    read: 1.6 Tb/s, above every port made today (NDR 4X 400 Gb/s, XDR 4X
+ *    800 Gb/s, 800GbE), so it only catches the absurd;
+ *  - SN_ACCEL_MAX_GBPS: the same for an accelerator's counters (ECC,
+ *    PCIe replays, NVLink): 100 Tb/s, above the memory bandwidth of any GPU
+ *    (H200 HBM3e 4.8 TB/s = 38.4 Tb/s) and its NVLink (NVLink 5: 1.8 TB/s =
+ *    14.4 Tb/s), and no error can occur more than once per bit moved;
+ *  - SN_DELTA_RATE_MARGIN: the line rate is multiplied by it (a port read
+ *    at a lower rate than it ran at for part of the job, header bytes);
+ *  - SN_DELTA_CLOCK_SLACK_S: seconds added to the job's duration (the
+ *    start and end times are whole seconds, read a moment before or after
+ *    the counters).
+ */
+#define SN_PORT_MAX_GBPS 1600.0
+#define SN_ACCEL_MAX_GBPS 100000.0
+#define SN_DELTA_RATE_MARGIN 2.0
+#define SN_DELTA_CLOCK_SLACK_S 2
+
+/*
+ * sn_delta_ceiling - the largest delta counter name can reach in seconds
+ * (negative counts as 0) on a line of gbps (<= 0 or not finite:
+ * SN_PORT_MAX_GBPS; at most SN_ACCEL_MAX_GBPS).  Data counters (4-byte words):
+ * (seconds + SN_DELTA_CLOCK_SLACK_S) x gbps x SN_DELTA_RATE_MARGIN x 1e9 / 8
+ * / 4; every other counter: one event per bit, the same x 8 x 4.
+ * Saturates at UINT64_MAX.
+ */
+uint64_t sn_delta_ceiling(const char *name, int64_t seconds, double gbps);
+
+/*
+ * sn_delta_plausible - d, or an unknown delta when d is known and above
+ * sn_delta_ceiling(): "delta 250000000000000 words in 100 s is more than a
+ * 400 Gb/s line can carry (physically impossible)" for data counters,
+ * "delta N in S s is more than one event per bit at R Gb/s (physically
+ * impossible)" for the others.  An unknown d is returned as it is.
+ */
+struct sn_delta sn_delta_plausible(const char *name, struct sn_delta d,
+				   int64_t seconds, double gbps);
 
 /*
  * Accelerator counters, from sn_accel_counters_json()'s device objects.

@@ -188,6 +188,8 @@ int sn_ib_port_verbs(const char *dev, unsigned port, struct sn_ib_verbs *out);
 /*
  * sn_ib_port_counters_json - the port's counters, for the epilog's
  * baseline: {"counters": {name: uint64 | null}, "hw_counters": {...}}
+ * (and "counters_ext": {...} when the port has counters_ext/, the older
+ * kernels' 64-bit port_{xmit,rcv}_{data,packets}_64 and friends)
  * with every regular file of ports/<port>/counters/ and hw_counters/,
  * names sorted, at most SN_IB_COUNTERS_MAX per directory (the rest are
  * left out).  A value is null when the file cannot be read or is not a

@@ -26,13 +26,19 @@
  *     { "device": "mlx5_0", "port": 1,
  *       "link_layer": "InfiniBand" | "Ethernet" | null,  (from the snapshot's
  *                                    port "link_layer" if it has one)
- *       "deltas": { NAME: n | null },      every counter of counters/ and
- *                                    hw_counters/ at either end; raw units
+ *       "rate_gbps": 400.0 | null,         the larger "rate_gbps" of the two
+ *                                    snapshots (bounds the deltas)
+ *       "deltas": { NAME: n | null },      every counter of counters/,
+ *                                    counters_ext/ and hw_counters/ at either
+ *                                    end (first group wins); raw units
  *       "unknown": { NAME: "why" },        the null ones, with the reason
- *       "bytes_sent": n | null,            port_xmit_data delta x 4
- *       "bytes_received": n | null,        port_rcv_data delta x 4
- *       "packets_sent": n | null,          port_xmit_packets delta
- *       "packets_received": n | null,      port_rcv_packets delta
+ *                                    (sn_delta.h: missing, saturated, reset,
+ *                                    beyond the width, physically impossible)
+ *       "bytes_sent": n | null,            port_xmit_data_64 delta x 4 when the
+ *                                    port has it, else port_xmit_data x 4
+ *       "bytes_received": n | null,        port_rcv_data(_64) delta x 4
+ *       "packets_sent": n | null,          port_xmit_packets(_64) delta
+ *       "packets_received": n | null,      port_rcv_packets(_64) delta
  *       "mean_tx_gbps": x | null,          bytes_sent x 8 / (end - start) / 1e9
  *       "mean_rx_gbps": x | null }, ... ], (null when unknown or end <= start)
  *   "accelerators": [                sorted by bus id

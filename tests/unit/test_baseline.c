@@ -103,10 +103,16 @@ static void counter(const char *dev, unsigned port, const char *group,
 /* mlx5_0 ports 1 and 2, mlx5_1 port 1; a device without ports. */
 static void rdma_tree(void)
 {
-	ib_port_ndr(&T, "mlx5_0");
-	ib_port_files(&T, "mlx5_0", 2, "1: DOWN", "3: Disabled", "10 Gb/sec (4X SDR)",
+	struct tree sys;	/* the sysfs root of the config: <root>/sys */
+
+	if ((size_t)snprintf(sys.root, sizeof(sys.root), "%.59s/sys", T.root) >=
+	    sizeof(sys.root))
+		fail_msg("tree root too long");
+	tree_dir(&T, "sys");
+	ib_port_ndr(&sys, "mlx5_0");
+	ib_port_files(&sys, "mlx5_0", 2, "1: DOWN", "3: Disabled", "10 Gb/sec (4X SDR)",
 		      "InfiniBand");
-	ib_port_files(&T, "mlx5_1", 1, "4: ACTIVE", "5: LinkUp",
+	ib_port_files(&sys, "mlx5_1", 1, "4: ACTIVE", "5: LinkUp",
 		      "200 Gb/sec (4X HDR)", "Ethernet");
 	tree_dir(&T, "sys/class/infiniband/mlx5_9");	/* no ports/ at all */
 
@@ -118,6 +124,7 @@ static void rdma_tree(void)
 	counter("mlx5_0", 1, "hw_counters", "np_cnp_sent", "4\n");
 	counter("mlx5_0", 2, "counters", "symbol_error", "65535\n");
 	counter("mlx5_1", 1, "hw_counters", "rx_icrc_encapsulated", "3\n");
+	counter("mlx5_1", 1, "counters_ext", "port_xmit_data_64", "250000\n");
 }
 
 static json_object *get(json_object *o, const char *const *keys)
@@ -208,6 +215,16 @@ static void test_collect(void **state)
 	assert_int_equal(json_object_object_length(GET(p, "mlx5_0/2", "hw_counters")), 0);
 	assert_int_equal(json_object_object_length(GET(p, "mlx5_1/1", "counters")), 0);
 	expect_u64(GET(p, "mlx5_1/1", "hw_counters", "rx_icrc_encapsulated"), 3);
+	/* counters_ext/ only where the port has it (issue 9 item 6) */
+	expect_u64(GET(p, "mlx5_1/1", "counters_ext", "port_xmit_data_64"), 250000);
+	keys(GET(p, "mlx5_0/1"), list, sizeof(list));
+	assert_string_equal(list, "counters hw_counters link_layer rate_gbps");
+	/* the line rate bounds what the counters can count (item 4) */
+	assert_true(json_object_get_double(GET(p, "mlx5_0/1", "rate_gbps")) == 400.0);
+	assert_true(json_object_get_double(GET(p, "mlx5_0/2", "rate_gbps")) == 10.0);
+	assert_true(json_object_get_double(GET(p, "mlx5_1/1", "rate_gbps")) == 200.0);
+	assert_string_equal(json_object_get_string(GET(p, "mlx5_1/1", "link_layer")),
+			    "Ethernet");
 
 	if (have_nvml()) {
 		json_object *a = GET(doc, "accelerators");

@@ -2,8 +2,11 @@
 /*
  * The counter rules of sn_delta.h with exact values: plain deltas, 4-byte
  * words, saturation at each IBTA width, 32-bit data counters, resets,
- * missing / unreadable / non-numeric sides, accelerator sums.
+ * missing / unreadable / non-numeric sides, values beyond the width and
+ * all-ones reads, physically impossible deltas, accelerator sums.
  */
+#include <math.h>
+
 #include "unit.h"
 
 #include "sn_delta.h"
@@ -38,15 +41,16 @@ static void assert_known(struct sn_delta d, uint64_t v)
 {
 	if (!d.known)
 		fail_msg("unknown: %s", d.why_unknown);
-	assert_null(d.why_unknown);
-	assert_true(d.value == v);
+	assert_string_equal(d.why_unknown, "");
+	if (d.value != v)
+		fail_msg("delta %llu, expected %llu", (unsigned long long)d.value,
+			 (unsigned long long)v);
 }
 
 static void assert_unknown(struct sn_delta d, const char *why)
 {
 	assert_false(d.known);
 	assert_true(d.value == 0);
-	assert_non_null(d.why_unknown);
 	assert_string_equal(d.why_unknown, why);
 }
 
@@ -75,6 +79,18 @@ static void test_widths(void **state)
 	assert_int_equal(sn_counter_word_bytes("port_xmit_data"), 4);
 	assert_int_equal(sn_counter_word_bytes("port_rcv_data"), 4);
 	assert_int_equal(sn_counter_word_bytes("port_xmit_packets"), 1);
+	/* counters_ext/ (older kernels): 64 bits, the data ones in words */
+	assert_int_equal(sn_counter_bits("port_xmit_data_64"), 64);
+	assert_false(sn_counter_maybe_32bit("port_xmit_data_64"));
+	assert_int_equal(sn_counter_word_bytes("port_xmit_data_64"), 4);
+	assert_int_equal(sn_counter_word_bytes("port_rcv_data_64"), 4);
+	assert_int_equal(sn_counter_word_bytes("port_xmit_packets_64"), 1);
+	assert_string_equal(sn_counter_wide("port_xmit_data"), "port_xmit_data_64");
+	assert_string_equal(sn_counter_wide("port_rcv_data"), "port_rcv_data_64");
+	assert_string_equal(sn_counter_wide("port_xmit_packets"), "port_xmit_packets_64");
+	assert_string_equal(sn_counter_wide("port_rcv_packets"), "port_rcv_packets_64");
+	assert_null(sn_counter_wide("symbol_error"));
+	assert_null(sn_counter_wide("port_xmit_data_64"));
 }
 
 static void test_normal(void **state)
@@ -126,10 +142,84 @@ static void test_saturation(void **state)
 	assert_unknown(delta_of("port_xmit_packets", "0", "4294967295"),
 		       "saturated at its 32-bit maximum");
 	assert_known(delta_of("port_rcv_data", "4294967295", "4294967296"), 1);
+}
+
+/*
+ * Issue 9 item 4: symbol_error going from 0 to 2^64-1 was a delta of
+ * 18446744073709551615 and drained the node.  A value the counter cannot
+ * hold is a bad read: unknown, with the value and the width.
+ */
+static void test_beyond_width(void **state)
+{
+	(void)state;
+	assert_unknown(delta_of("symbol_error", "0", "18446744073709551615"),
+		       "value 18446744073709551615 at end exceeds the counter's "
+		       "16-bit width (all-ones: a dead device read)");
+	assert_unknown(delta_of("symbol_error", "65536", "65537"),
+		       "value 65536 at start exceeds the counter's 16-bit width");
+	assert_unknown(delta_of("link_downed", "0", "4294967295"),
+		       "value 4294967295 at end exceeds the counter's 8-bit "
+		       "width (all-ones: a dead device read)");
+	assert_unknown(delta_of("local_link_integrity_errors", "3", "16"),
+		       "value 16 at end exceeds the counter's 4-bit width");
+	assert_unknown(delta_of("port_xmit_wait", "0", "4294967296"),
+		       "value 4294967296 at end exceeds the counter's 32-bit width");
+	/* 64-bit counters: all ones is a dead device, not a count */
 	assert_unknown(delta_of("np_cnp_sent", "0", "18446744073709551615"),
-		       "saturated at its 64-bit maximum");
-	/* above its width: the table does not apply, no saturation claimed */
-	assert_known(delta_of("symbol_error", "65536", "65537"), 1);
+		       "value 18446744073709551615 at end is all-ones (a dead "
+		       "device read)");
+	assert_unknown(delta_of("port_xmit_data_64", "18446744073709551615", "5"),
+		       "value 18446744073709551615 at start is all-ones (a dead "
+		       "device read)");
+	/* the widest value of each width is still a value (saturated or not) */
+	assert_known(delta_of("symbol_error", "0", "65534"), 65534);
+	assert_known(delta_of("np_cnp_sent", "0", "18446744073709551614"),
+		     18446744073709551614ULL);
+}
+
+/* The ceilings of sn_delta.h: (s + 2) x rate x 2, in words or in bits. */
+static void test_ceiling(void **state)
+{
+	(void)state;
+	/* 102 s x 400 Gb/s x 2 = 8.16e13 bits = 1.02e13 bytes = 2.55e12 words */
+	assert_true(sn_delta_ceiling("port_xmit_data", 100, 400) == 2550000000000ULL);
+	assert_true(sn_delta_ceiling("port_rcv_data_64", 100, 400) == 2550000000000ULL);
+	assert_true(sn_delta_ceiling("symbol_error", 100, 400) == 81600000000000ULL);
+	assert_true(sn_delta_ceiling("port_xmit_packets", 100, 400) == 81600000000000ULL);
+	/* no rate read: SN_PORT_MAX_GBPS (1600); a negative duration counts as 0 */
+	assert_true(sn_delta_ceiling("port_xmit_data", 0, 0) == 200000000000ULL);
+	assert_true(sn_delta_ceiling("port_xmit_data", -5, NAN) == 200000000000ULL);
+	assert_true(sn_delta_ceiling("port_xmit_data", 0, -1) == 200000000000ULL);
+	/* a rate above SN_ACCEL_MAX_GBPS counts as that */
+	assert_true(sn_delta_ceiling("ecc_corrected", 0, 1e12) == 400000000000000ULL);
+	assert_true(sn_delta_ceiling("ecc_corrected", INT64_MAX, 1e5) == UINT64_MAX);
+}
+
+static struct sn_delta known(uint64_t v)
+{
+	struct sn_delta d = { .known = true, .value = v };
+
+	return d;
+}
+
+static void test_plausible(void **state)
+{
+	(void)state;
+	assert_known(sn_delta_plausible("port_xmit_data", known(2550000000000ULL),
+					100, 400), 2550000000000ULL);
+	assert_unknown(sn_delta_plausible("port_xmit_data", known(2550000000001ULL),
+					  100, 400),
+		       "delta 2550000000001 words in 100 s is more than a 400 Gb/s "
+		       "line can carry (physically impossible)");
+	assert_unknown(sn_delta_plausible("out_of_sequence",
+					  known(9223372036854775808ULL), 3600, 0),
+		       "delta 9223372036854775808 in 3600 s is more than one event "
+		       "per bit at 1600 Gb/s (physically impossible)");
+	assert_known(sn_delta_plausible("symbol_error", known(65535), 0, 0), 65535);
+	/* unknown stays unknown, with its own reason */
+	assert_unknown(sn_delta_plausible("port_xmit_data",
+					  sn_delta_unknown("missing at end"), 1, 1),
+		       "missing at end");
 }
 
 static void test_reset(void **state)
@@ -236,6 +326,16 @@ static void test_accel(void **state)
 	assert_unknown(d, "missing at start");
 	assert_true(accel("nvlink_replay", NULL, GPU_START, &d));
 	assert_unknown(d, "nvlink: a link missing at start");
+	/* a link that reads all ones: the sum is unknown, not 2^64 - 1 */
+	assert_true(accel("nvlink_replay", GPU_START,
+			  "{\"nvlink\": {\"0\": {\"replay\": 18446744073709551615}, "
+			  "\"1\": {\"replay\": 3}}}", &d));
+	assert_unknown(d, "nvlink: a link value 18446744073709551615 at end is "
+			  "all-ones (a dead device read)");
+	assert_true(accel("ecc_uncorrected", GPU_START,
+			  "{\"ecc_uncorrected_volatile\": 18446744073709551615}", &d));
+	assert_unknown(d, "value 18446744073709551615 at end is all-ones (a dead "
+			  "device read)");
 	/* no NVLink, no such counters: not listed */
 	assert_false(accel("nvlink_replay", "{\"nvlink\": {}}", "{\"nvlink\": {}}", &d));
 	assert_false(accel("ecc_corrected", "{\"index\": 0, \"pci_id\": \"1e3e:0001\"}",
@@ -250,6 +350,9 @@ int main(void)
 		cmocka_unit_test(test_normal),
 		cmocka_unit_test(test_words_to_bytes),
 		cmocka_unit_test(test_saturation),
+		cmocka_unit_test(test_beyond_width),
+		cmocka_unit_test(test_ceiling),
+		cmocka_unit_test(test_plausible),
 		cmocka_unit_test(test_reset),
 		cmocka_unit_test(test_bad_sides),
 		cmocka_unit_test(test_sample_get),

@@ -15,6 +15,8 @@
 
 #include "unit.h"
 
+#include "sn_baseline.h"
+#include "sn_checkctx.h"
 #include "sn_config.h"
 #include "sn_ib_port.h"
 #include "sn_kmsg.h"
@@ -434,6 +436,149 @@ static void test_config_thresholds(void **state)
 	sn_config_free(cfg);
 }
 
+/*
+ * Issue 9 item 4: symbol_error going from 0 to 2^64-1 was recorded as a
+ * delta of 18446744073709551615 and drained the node.  It is unknown with
+ * the reason, and nothing drains.
+ */
+static void test_absurd_values_never_drain(void **state)
+{
+	struct sn_config *cfg = config(NULL);
+	json_object *base = parse(
+		"{\"schema\": 1, \"job_id\": 42, \"time\": 1000, \"kmsg_seq\": 7, "
+		"\"ports\": {\"mlx5_0/1\": {\"rate_gbps\": 400.0, "
+		"\"counters\": {\"symbol_error\": 0, \"link_downed\": 0, "
+		"\"port_xmit_data\": 0}, "
+		"\"hw_counters\": {\"out_of_sequence\": 0}}}}");
+	json_object *end = parse(
+		"{\"schema\": 1, \"job_id\": 42, \"time\": 1100, \"kmsg_seq\": 7, "
+		"\"ports\": {\"mlx5_0/1\": {\"rate_gbps\": 400.0, "
+		"\"counters\": {\"symbol_error\": 18446744073709551615, "
+		"\"link_downed\": 4294967295, \"port_xmit_data\": 2550000000001}, "
+		"\"hw_counters\": {\"out_of_sequence\": 18446744073709551615}}}}");
+	json_object *rec;
+
+	(void)state;
+	rec = build(cfg, base, SN_BASELINE_OK, end, NULL, 1100);
+	assert_path_null(rec, "ports.0.deltas.symbol_error");
+	assert_path_str(rec, "ports.0.unknown.symbol_error",
+			"value 18446744073709551615 at end exceeds the counter's "
+			"16-bit width (all-ones: a dead device read)");
+	assert_path_null(rec, "ports.0.deltas.link_downed");
+	assert_path_str(rec, "ports.0.unknown.link_downed",
+			"value 4294967295 at end exceeds the counter's 8-bit "
+			"width (all-ones: a dead device read)");
+	assert_path_null(rec, "ports.0.deltas.out_of_sequence");
+	assert_path_str(rec, "ports.0.unknown.out_of_sequence",
+			"value 18446744073709551615 at end is all-ones (a dead "
+			"device read)");
+	/* 102 s at 400 Gb/s x 2 carries 2550000000000 words, not one more */
+	assert_path_null(rec, "ports.0.deltas.port_xmit_data");
+	assert_path_str(rec, "ports.0.unknown.port_xmit_data",
+			"delta 2550000000001 words in 100 s is more than a 400 Gb/s "
+			"line can carry (physically impossible)");
+	assert_true(json_object_get_double(at(rec, "ports.0.rate_gbps")) == 400.0);
+	assert_path_null(rec, "ports.0.bytes_sent");
+	assert_path_null(rec, "ports.0.mean_tx_gbps");
+	/* unknown is never judged: no verdict, no drain */
+	assert_null(verdict(rec, "symbol_error", "mlx5_0/1"));
+	assert_null(verdict(rec, "link_downed", "mlx5_0/1"));
+	assert_int_equal(json_object_array_length(at(rec, "verdicts")), 0);
+	assert_path_str(rec, "worst", "OK");
+	assert_path_null(rec, "drain_reason");
+	json_object_put(rec);
+	json_object_put(base);
+	json_object_put(end);
+	sn_config_free(cfg);
+}
+
+/* Copy the fixture tree src into a new temporary folder; its sys into dir. */
+static void copy_fixture(const char *src, char *dir)
+{
+	char cmd[PATH_MAX * 2 + 32];
+
+	strcpy(dir, "/tmp/sn-record-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "cp -r '%s' '%s/sys'", src, dir);
+	assert_int_equal(system(cmd), 0);
+	strcat(dir, "/sys");
+}
+
+/* The baseline document of node gpu-a001 whose sysfs is sys, parsed. */
+static json_object *collect_doc(const char *sys)
+{
+	char extra[PATH_MAX + 64];
+	struct sn_check_ctx ctx;
+	struct sn_config *cfg;
+	struct sn_error err;
+	json_object *doc = NULL;
+	char *text;
+
+	snprintf(extra, sizeof(extra), "paths:\n  sysfs: %s\n  kmsg: /nonexistent\n",
+		 sys);
+	cfg = config(extra);
+	if (sn_check_ctx_init(&ctx, cfg, "gpu-a001", &err))
+		fail_msg("%s", err.msg);
+	text = sn_baseline_collect(&ctx, 42);
+	assert_non_null(text);
+	assert_int_equal(sn_baseline_parse(text, strlen(text), 42, &doc), SN_BASELINE_OK);
+	free(text);
+	sn_config_free(cfg);
+	return doc;
+}
+
+/*
+ * Issue 9 item 6: the real mlx4 port of node_exporter's fixture has
+ * counters_ext/port_xmit_data_64 beside counters/port_xmit_data.  The
+ * 32-bit counter moved 4000 words, the 64-bit one 250000: the bytes are
+ * 1000000 (16000 was recorded from the 32-bit counter).
+ */
+static void test_bytes_from_64bit_counters(void **state)
+{
+	struct sn_config *cfg = config(NULL);
+	json_object *base, *end, *rec;
+	char sys[PATH_MAX];
+	int64_t t;
+
+	(void)state;
+	copy_fixture(SN_FIXTURES "/sysfs-mlx4/sys", sys);
+	base = collect_doc(sys);
+	/* real values 3733440 words in both, 4631917 received */
+	set_counter(sys, "mlx4_0", "counters", "port_xmit_data", "3737440");
+	set_counter(sys, "mlx4_0", "counters_ext", "port_xmit_data_64", "3983440");
+	set_counter(sys, "mlx4_0", "counters_ext", "port_xmit_packets_64", "125");
+	end = collect_doc(sys);
+	t = json_object_get_int64(at(base, "time"));
+	rec = build(cfg, base, SN_BASELINE_OK, end, NULL, t + 100);
+
+	assert_path_str(rec, "ports.0.device", "mlx4_0");
+	assert_path_str(rec, "ports.0.link_layer", "InfiniBand");
+	assert_true(json_object_get_double(at(rec, "ports.0.rate_gbps")) == 40.0);
+	assert_path_int(rec, "ports.0.deltas.port_xmit_data", 4000);
+	assert_path_int(rec, "ports.0.deltas.port_xmit_data_64", 250000);
+	assert_path_int(rec, "ports.0.bytes_sent", 1000000);
+	assert_path_int(rec, "ports.0.deltas.port_rcv_data_64", 0);
+	assert_path_int(rec, "ports.0.bytes_received", 0);
+	assert_path_int(rec, "ports.0.packets_sent", 125);	/* port_xmit_packets_64 */
+	/* 1e6 bytes x 8 / 100 s / 1e9 */
+	assert_true(fabs(json_object_get_double(at(rec, "ports.0.mean_tx_gbps")) - 8e-5) < 1e-15);
+	/* the 64-bit counter moved more than 40 Gb/s can carry: unknown bytes */
+	json_object_put(rec);
+	json_object_put(end);
+	set_counter(sys, "mlx4_0", "counters_ext", "port_xmit_data_64", "300003733440");
+	end = collect_doc(sys);
+	rec = build(cfg, base, SN_BASELINE_OK, end, NULL, t + 100);
+	assert_path_str(rec, "ports.0.unknown.port_xmit_data_64",
+			"delta 300000000000 words in 100 s is more than a 40 Gb/s "
+			"line can carry (physically impossible)");
+	assert_path_null(rec, "ports.0.bytes_sent");
+	json_object_put(rec);
+	json_object_put(base);
+	json_object_put(end);
+	remove_tree(sys);
+	sn_config_free(cfg);
+}
+
 /* xid numbers and severities of an events array, "79:drain 94:record" */
 static void events_text(json_object *evs, char *buf, size_t size)
 {
@@ -692,6 +837,8 @@ int main(void)
 		cmocka_unit_test(test_missing_and_corrupt_baseline),
 		cmocka_unit_test(test_baseline_parse),
 		cmocka_unit_test(test_config_thresholds),
+		cmocka_unit_test(test_absurd_values_never_drain),
+		cmocka_unit_test(test_bytes_from_64bit_counters),
 		cmocka_unit_test(test_xid_since_baseline),
 		cmocka_unit_test_setup(test_xid_real_log, shared_fixtures),
 		cmocka_unit_test_setup(test_xid_overrides, shared_fixtures),
