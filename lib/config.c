@@ -2,8 +2,8 @@
 /*
  * supernode.yaml loader: libyaml document -> struct sn_config, through the
  * strict schema walker in yaml_walk.c.  Hostlists are expanded with Slurm's
- * parser (hostlist.c).  Everything is bounded: file size, supernode count,
- * node count.
+ * parser (hostlist.c).  Everything is bounded: file size, YAML depth and
+ * node count (yaml_walk_load), supernode count, node count.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -91,7 +91,7 @@ static int section_supernodes(struct yaml_walk *w, yaml_node_t *v,
 {
 	struct sn_config *cfg = target;
 	yaml_node_item_t *item;
-	size_t n, i = 0;
+	size_t n, i = 0, total = 0;
 	char sub[96];
 
 	if (v->type != YAML_SEQUENCE_NODE)
@@ -118,6 +118,12 @@ static int section_supernodes(struct yaml_walk *w, yaml_node_t *v,
 		sn->line = (unsigned)entry->start_mark.line + 1;
 		if (yaml_walk_mapping(w, entry, sub, supernode_rules, sn))
 			return -1;
+		/* Stop expanding as soon as the total is over (not after). */
+		total += sn->size;
+		if (total > SN_CONFIG_MAX_NODES)
+			return yaml_walk_fail(w, entry, sub,
+					      "%zu nodes in all up to here, more than the limit of %u",
+					      total, SN_CONFIG_MAX_NODES);
 		if (i > 0 && sn->size != cfg->supernodes[0].size) {
 			snprintf(sub, sizeof(sub), "%s[%zu].nodes", path, i);
 			return yaml_walk_fail(w, entry, sub,
@@ -405,57 +411,6 @@ static const struct yaml_key_rule top_rules[] = {
 
 /* ---- whole-file checks ------------------------------------------------- */
 
-/*
- * Flow collections ("[[[...", "{a: {a: ...") nested deeper than this are
- * refused before libyaml sees them: its parser is quadratic in flow depth,
- * and a 400 KB file of brackets kept slurmctld busy for minutes.  Nothing in
- * our schema nests deeper than 4.
- */
-#define SN_CONFIG_MAX_DEPTH 32
-
-static int nesting_check(const char *file, const char *buf, size_t len,
-			 struct sn_error *err)
-{
-	size_t line = 1, col = 0;
-	int depth = 0;
-	char quote = 0;
-	int comment = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		char c = buf[i];
-
-		col++;
-		if (c == '\n') {
-			line++;
-			col = 0;
-			comment = 0;
-			continue;
-		}
-		if (comment)
-			continue;
-		if (quote) {
-			if (c == quote)
-				quote = 0;
-			continue;
-		}
-		if (c == '#' && (i == 0 || buf[i - 1] == ' ' || buf[i - 1] == '\t' ||
-				 buf[i - 1] == '\n'))
-			comment = 1;
-		else if (c == '"' || c == '\'')
-			quote = c;
-		else if (c == '[' || c == '{')
-			depth++;
-		else if ((c == ']' || c == '}') && depth > 0)
-			depth--;
-		if (depth > SN_CONFIG_MAX_DEPTH) {
-			sn_error_set(err, "%s:%zu:%zu: nested deeper than %d levels",
-				     file, line, col, SN_CONFIG_MAX_DEPTH);
-			return -1;
-		}
-	}
-	return 0;
-}
-
 /* YAML forbids tabs in indentation; say where, before libyaml does vaguely. */
 static int tabs_check(const char *file, const char *buf, size_t len,
 		      struct sn_error *err)
@@ -648,64 +603,21 @@ static int document_walk(struct sn_config *cfg, yaml_document_t *doc,
 	return rc;
 }
 
-/*
- * libyaml's reader (bad UTF-8, control characters) reports a byte offset and
- * leaves problem_mark at 1:1: turn the offset into a line and column.
- */
-static void syntax_error(const struct sn_config *cfg,
-			 const yaml_parser_t *parser, const char *buf,
-			 size_t len, struct sn_error *err)
-{
-	size_t line = parser->problem_mark.line + 1;
-	size_t col = parser->problem_mark.column + 1;
+/* The largest valid document must fit yaml_walk_load()'s node bound. */
+_Static_assert(SN_CONFIG_MAX_SUPERNODES * 5u + 16384u <= YAML_WALK_MAX_NODES,
+	       "YAML_WALK_MAX_NODES is below the largest valid supernodes list");
 
-	if (parser->error == YAML_READER_ERROR) {
-		line = 1;
-		col = 1;
-		for (size_t i = 0; i < parser->problem_offset && i < len; i++) {
-			col = buf[i] == '\n' ? 1 : col + 1;
-			line += buf[i] == '\n';
-		}
-	}
-	sn_error_set(err, "%s:%zu:%zu: YAML syntax: %s%s%s", cfg->path, line,
-		     col, parser->problem ? parser->problem : "error",
-		     parser->context ? " " : "",
-		     parser->context ? parser->context : "");
-}
-
+/* The one document of buf, bounded (yaml_walk_load), walked into cfg. */
 static int yaml_parse(struct sn_config *cfg, const char *buf, size_t len,
 		      struct sn_error *err)
 {
-	yaml_parser_t parser;
-	yaml_document_t doc, extra;
-	int rc = -1;
+	yaml_document_t doc;
+	int rc;
 
-	if (!yaml_parser_initialize(&parser)) {
-		sn_error_set(err, "%s: cannot initialise libyaml", cfg->path);
+	if (yaml_walk_load(cfg->path, buf, len, &doc, err))
 		return -1;
-	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		syntax_error(cfg, &parser, buf, len, err);
-		yaml_parser_delete(&parser);
-		return -1;
-	}
 	rc = document_walk(cfg, &doc, err);
 	yaml_document_delete(&doc);
-	if (!rc) {
-		if (!yaml_parser_load(&parser, &extra)) {
-			syntax_error(cfg, &parser, buf, len, err);
-			rc = -1;
-		} else {
-			if (yaml_document_get_root_node(&extra)) {
-				sn_error_set(err, "%s: more than one YAML document ('---')",
-					     cfg->path);
-				rc = -1;
-			}
-			yaml_document_delete(&extra);
-		}
-	}
-	yaml_parser_delete(&parser);
 	return rc;
 }
 
@@ -727,7 +639,6 @@ struct sn_config *sn_config_load_buffer(const char *path, const char *buf,
 		goto fail;
 	}
 	if (tabs_check(cfg->path, buf, len, err) ||
-	    nesting_check(cfg->path, buf, len, err) ||
 	    yaml_parse(cfg, buf, len, err) || semantics_check(cfg, err) ||
 	    defaults_paths(cfg, err) || sn_config_node_finish(cfg, err) ||
 	    sn_config_epilog_finish(cfg, err))

@@ -104,7 +104,9 @@ struct sn_config {
  * Strict: unknown or duplicate keys, wrong types, tab indentation, an empty
  * file, a node in two supernodes, an empty or unparsable hostlist, and
  * supernodes of unequal size are errors.  The message names file, line,
- * column and key.  Files over SN_CONFIG_MAX_BYTES are refused.
+ * column and key.  Files over SN_CONFIG_MAX_BYTES are refused, and so is
+ * YAML nested deeper than YAML_WALK_MAX_DEPTH or holding more than
+ * YAML_WALK_MAX_NODES nodes (yaml_walk.h), as soon as libyaml reaches it.
  *
  * Returns a new config (caller frees with sn_config_free) or NULL with err
  * set.

@@ -241,3 +241,242 @@ int yaml_walk_double(struct yaml_walk *w, yaml_node_t *node, const char *path,
 	*out = v;
 	return 0;
 }
+
+/* ---- loading: libyaml events -> one bounded document --------------------- */
+
+/* One open collection and the step that leads to it from its parent. */
+struct load_level {
+	int node;		/* document node id */
+	int key;		/* mapping: the key awaiting its value; 0 none */
+	size_t items;		/* sequence: items so far */
+	char step[72];		/* ".key", "[i]" or "" (root, a key) */
+};
+
+struct load {
+	const char *file;
+	const char *buf;
+	size_t len;
+	yaml_document_t *doc;
+	struct sn_error *err;
+	struct load_level stack[YAML_WALK_MAX_DEPTH];
+	int depth;
+	size_t nodes;
+};
+
+/* The step from the innermost open collection to its next child. */
+static void load_step(const struct load *ld, char *step, size_t size)
+{
+	const struct load_level *top;
+	yaml_node_t *key;
+
+	step[0] = '\0';
+	if (!ld->depth)
+		return;
+	top = &ld->stack[ld->depth - 1];
+	if (yaml_document_get_node(ld->doc, top->node)->type ==
+	    YAML_SEQUENCE_NODE) {
+		snprintf(step, size, "[%zu]", top->items);
+		return;
+	}
+	if (!top->key)
+		return;		/* the child is a key: the mapping's path */
+	key = yaml_document_get_node(ld->doc, top->key);
+	if (key->type == YAML_SCALAR_NODE)
+		snprintf(step, size, ".%.64s", (const char *)key->data.scalar.value);
+	else
+		snprintf(step, size, ".(key)");
+}
+
+/* "FILE:LINE:COL: PATH: message", PATH being that of the next child. */
+static int load_fail(struct load *ld, yaml_mark_t mark, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int load_fail(struct load *ld, yaml_mark_t mark, const char *fmt, ...)
+{
+	char path[512] = "", step[72], detail[256];
+	size_t used = 0;
+	va_list ap;
+
+	for (int i = 0; i <= ld->depth && used < sizeof(path); i++) {
+		const char *s = step;
+
+		if (i < ld->depth)
+			s = ld->stack[i].step;
+		else
+			load_step(ld, step, sizeof(step));
+		if (*s == '.' && !used)
+			s++;
+		used += (size_t)snprintf(path + used, sizeof(path) - used,
+					 "%s", s);
+	}
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	sn_error_set(ld->err, "%s:%zu:%zu: %s: %s", ld->file, mark.line + 1,
+		     mark.column + 1, path[0] ? path : "(document)", detail);
+	return -1;
+}
+
+/*
+ * libyaml's reader (bad UTF-8, control characters) reports a byte offset and
+ * leaves problem_mark at 1:1: turn the offset into a line and column.
+ */
+static int load_syntax(struct load *ld, const yaml_parser_t *parser)
+{
+	size_t line = parser->problem_mark.line + 1;
+	size_t col = parser->problem_mark.column + 1;
+
+	if (parser->error == YAML_READER_ERROR) {
+		line = 1;
+		col = 1;
+		for (size_t i = 0; i < parser->problem_offset && i < ld->len; i++) {
+			col = ld->buf[i] == '\n' ? 1 : col + 1;
+			line += ld->buf[i] == '\n';
+		}
+	}
+	sn_error_set(ld->err, "%s:%zu:%zu: YAML syntax: %s%s%s", ld->file,
+		     line, col, parser->problem ? parser->problem : "error",
+		     parser->context ? " " : "",
+		     parser->context ? parser->context : "");
+	return -1;
+}
+
+/* Add node id (just created from ev) to the innermost open collection. */
+static int load_attach(struct load *ld, int id, const yaml_event_t *ev)
+{
+	struct load_level *top;
+	int ok;
+
+	ld->doc->nodes.start[id - 1].start_mark = ev->start_mark;
+	ld->doc->nodes.start[id - 1].end_mark = ev->end_mark;
+	if (!ld->depth)
+		return 0;	/* the root */
+	top = &ld->stack[ld->depth - 1];
+	if (yaml_document_get_node(ld->doc, top->node)->type ==
+	    YAML_SEQUENCE_NODE) {
+		top->items++;
+		ok = yaml_document_append_sequence_item(ld->doc, top->node, id);
+	} else if (!top->key) {
+		top->key = id;
+		return 0;
+	} else {
+		ok = yaml_document_append_mapping_pair(ld->doc, top->node,
+						       top->key, id);
+		top->key = 0;
+	}
+	return ok ? 0 : load_fail(ld, ev->start_mark, "out of memory");
+}
+
+/* A scalar, or the start of a sequence or mapping: a new node. */
+static int load_node(struct load *ld, const yaml_event_t *ev)
+{
+	struct load_level *level;
+	int id;
+
+	if (++ld->nodes > YAML_WALK_MAX_NODES)
+		return load_fail(ld, ev->start_mark,
+				 "more than %u YAML nodes (values, lists, mappings)",
+				 YAML_WALK_MAX_NODES);
+	if (ev->type == YAML_SCALAR_EVENT) {
+		id = yaml_document_add_scalar(ld->doc, ev->data.scalar.tag,
+					      ev->data.scalar.value,
+					      (int)ev->data.scalar.length,
+					      ev->data.scalar.style);
+		return id ? load_attach(ld, id, ev) :
+			    load_fail(ld, ev->start_mark, "out of memory");
+	}
+	if (ld->depth >= YAML_WALK_MAX_DEPTH)
+		return load_fail(ld, ev->start_mark,
+				 "nested deeper than %d levels",
+				 YAML_WALK_MAX_DEPTH);
+	if (ev->type == YAML_SEQUENCE_START_EVENT)
+		id = yaml_document_add_sequence(ld->doc,
+						ev->data.sequence_start.tag,
+						ev->data.sequence_start.style);
+	else
+		id = yaml_document_add_mapping(ld->doc,
+					       ev->data.mapping_start.tag,
+					       ev->data.mapping_start.style);
+	if (!id)
+		return load_fail(ld, ev->start_mark, "out of memory");
+	level = &ld->stack[ld->depth];
+	load_step(ld, level->step, sizeof(level->step));
+	if (load_attach(ld, id, ev))
+		return -1;
+	level->node = id;
+	level->key = 0;
+	level->items = 0;
+	ld->depth++;
+	return 0;
+}
+
+/* One event; 1 at the end of the stream, 0 to go on, -1 refused. */
+static int load_event(struct load *ld, const yaml_event_t *ev, bool *started)
+{
+	switch (ev->type) {
+	case YAML_DOCUMENT_START_EVENT:
+		if (*started) {
+			sn_error_set(ld->err, "%s:%zu:%zu: more than one YAML document ('---')",
+				     ld->file, ev->start_mark.line + 1,
+				     ev->start_mark.column + 1);
+			return -1;
+		}
+		*started = true;
+		return 0;
+	case YAML_ALIAS_EVENT:
+		return load_fail(ld, ev->start_mark,
+				 "anchors and aliases are not supported (*%.64s)",
+				 (const char *)ev->data.alias.anchor);
+	case YAML_SCALAR_EVENT:
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		return load_node(ld, ev);
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		ld->depth--;
+		ld->doc->nodes.start[ld->stack[ld->depth].node - 1].end_mark =
+			ev->end_mark;
+		return 0;
+	case YAML_STREAM_END_EVENT:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int yaml_walk_load(const char *file, const char *buf, size_t len,
+		   yaml_document_t *doc, struct sn_error *err)
+{
+	struct load ld = { .file = file, .buf = buf, .len = len, .doc = doc,
+			   .err = err };
+	yaml_parser_t parser;
+	bool started = false;
+	int rc = 0;
+
+	if (!yaml_parser_initialize(&parser)) {
+		sn_error_set(err, "%s: cannot initialise libyaml", file);
+		return -1;
+	}
+	if (!yaml_document_initialize(doc, NULL, NULL, NULL, 1, 1)) {
+		sn_error_set(err, "%s: out of memory", file);
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	while (!rc) {
+		yaml_event_t ev;
+
+		if (!yaml_parser_parse(&parser, &ev)) {
+			rc = load_syntax(&ld, &parser);
+			break;
+		}
+		rc = load_event(&ld, &ev, &started);
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	if (rc < 0) {
+		yaml_document_delete(doc);
+		return -1;
+	}
+	return 0;
+}

@@ -9,11 +9,37 @@
  * config.c; later config sections add their own key tables.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <yaml.h>
 
 #include "sn_error.h"
+
+/*
+ * Bounds of yaml_walk_load().  Nothing in the config schema nests deeper
+ * than 5 (root, section, list, entry, value), and its largest document is
+ * 100,000 supernodes x 5 nodes (entry, 2 keys, 2 values) plus a few
+ * thousand for the other sections (config.c checks this at build time).
+ */
+#define YAML_WALK_MAX_DEPTH 32		/* collections, block or flow; root = 1 */
+#define YAML_WALK_MAX_NODES (1u << 19)	/* scalars, lists and mappings */
+
+/*
+ * yaml_walk_load - parse buf (len bytes) into *doc, a single document built
+ * from libyaml's events as they arrive, so the bounds stop libyaml itself
+ * before it goes deep (its scanner costs O(flow depth) per token and a
+ * file of brackets would take time quadratic in its size).  Refused with
+ * "FILE:LINE:COL: PATH: ..." at the event that breaks them: a collection
+ * nested deeper than YAML_WALK_MAX_DEPTH, more than YAML_WALK_MAX_NODES
+ * nodes, an alias ("*a"; anchors are ignored), a second document ("---").
+ * libyaml's own errors become "FILE:LINE:COL: YAML syntax: ...".
+ * An empty stream gives a document with no nodes.
+ * Returns 0 (caller releases *doc with yaml_document_delete), or -1 with
+ * err set and nothing to release.
+ */
+int yaml_walk_load(const char *file, const char *buf, size_t len,
+		   yaml_document_t *doc, struct sn_error *err);
 
 struct yaml_walk {
 	const char *file;		/* for messages */
