@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fuzz_option: the values a user types: --supernode=N (the SPANK option
+ * callback of spank/options.c, which validates through
+ * sn_supernode_count_parse against a loaded config), --supernode-env=MODE
+ * (its callback and sn_env_mode_parse), and the plugstack.conf arguments
+ * (spank/args.c).  The two spank/ files are compiled in as they are; the
+ * SPANK calls they make are stubbed below.
+ *
+ * Input: byte 0 picks the config (bit 0: feature or switch placement) and
+ * the context (bit 1: remote); the rest, cut at NUL bytes: the
+ * --supernode value, the --supernode-env value, then plugstack arguments.
+ *
+ * Properties: a count that parses is all digits and within 1..max; a mode
+ * that parses is exactly auto, none or show.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "sn_spank.h"
+
+/* Their parameter "optarg" shadows getopt's global: clang says so, gcc not. */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wshadow"
+#include "../../spank/args.c"
+#include "../../spank/options.c"
+#pragma clang diagnostic pop
+
+struct sn_spank sn_state;
+static struct sn_config *fz_cfg[2];
+static int fz_which;
+
+/* ---- what the SPANK host and supernode.c provide --------------------- */
+
+spank_err_t spank_option_register(spank_t sp, struct spank_option *opt)
+{
+	(void)sp;
+	(void)opt;
+	return ESPANK_SUCCESS;
+}
+
+const char *spank_strerror(spank_err_t err)
+{
+	(void)err;
+	return "stub";
+}
+
+spank_context_t spank_context(void)
+{
+	return S_CTX_ALLOCATOR;
+}
+
+spank_err_t spank_job_control_setenv(spank_t sp, const char *var,
+				     const char *val, int overwrite)
+{
+	(void)sp;
+	(void)var;
+	(void)val;
+	(void)overwrite;
+	return ESPANK_SUCCESS;
+}
+
+const struct sn_config *sn_config_get(void)
+{
+	return fz_cfg[fz_which];
+}
+
+/* ---- the target ------------------------------------------------------ */
+
+static const char *const fz_yaml[2] = {
+	"supernodes:\n  - {name: sn01, nodes: \"a[1-2]\"}\n"
+	"  - {name: sn02, nodes: \"b[1-2]\"}\n",
+	"supernodes:\n  - {name: sn01, nodes: \"a[1-2]\"}\n"
+	"  - {name: sn02, nodes: \"b[1-2]\"}\n  - {name: sn03, nodes: \"c[1-2]\"}\n"
+	"placement: {method: switch, max_supernodes: 3}\n",
+};
+
+static void load_configs(void)
+{
+	struct sn_error err;
+
+	for (int i = 0; i < 2; i++) {
+		fz_cfg[i] = sn_config_load_buffer("fuzz.yaml", fz_yaml[i],
+						  strlen(fz_yaml[i]), &err);
+		if (!fz_cfg[i]) {
+			fprintf(stderr, "fuzz_option: %s\n", err.msg);
+			abort();
+		}
+	}
+}
+
+static void count_direct(const char *s)
+{
+	static const uint32_t maxes[] = { 1, 2, 64, 100000, UINT32_MAX };
+	struct sn_error err;
+
+	for (size_t i = 0; i < sizeof(maxes) / sizeof(maxes[0]); i++) {
+		uint32_t n = 0;
+
+		if (sn_supernode_count_parse(s, maxes[i], &n, &err)) {
+			FZ_ASSERT(strstr(err.msg, "--supernode"));
+			continue;
+		}
+		FZ_ASSERT(n >= 1 && n <= maxes[i]);
+		FZ_ASSERT(*s && strspn(s, "0123456789") == strlen(s));
+	}
+	FZ_ASSERT(sn_supernode_count_parse(NULL, 4, &(uint32_t){ 0 }, &err));
+}
+
+static void mode_direct(const char *s)
+{
+	enum sn_env_mode mode;
+
+	if (!sn_env_mode_parse(s, &mode))
+		FZ_ASSERT(!strcmp(s, sn_env_mode_name(mode)));
+	else
+		FZ_ASSERT(strcmp(s, "auto") && strcmp(s, "none") &&
+			  strcmp(s, "show"));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *parts[16];
+	size_t n;
+	char *copy;
+	int remote;
+
+	if (!fz_cfg[0])
+		load_configs();
+	if (!size)
+		return 0;
+	fz_which = data[0] & 1;
+	remote = !!(data[0] & 2);
+	copy = fz_split(data + 1, size - 1, parts, 16, &n);
+	memset(&sn_state, 0, sizeof(sn_state));
+
+	count_direct(parts[0]);
+	if (!option_cb(SN_OPT_VAL, parts[0], remote) && !remote) {
+		FZ_ASSERT(sn_state.option_given);
+		FZ_ASSERT(sn_state.supernodes >= 1 &&
+			  sn_state.supernodes <= sn_config_effective_max(fz_cfg[fz_which]));
+	}
+	if (n > 1) {
+		mode_direct(parts[1]);
+		env_option_cb(SN_OPT_ENV_VAL, parts[1], remote);
+		FZ_ASSERT((unsigned)sn_state.env_mode <= SN_ENV_SHOW);
+	}
+	if (n > 2 && !sn_args_parse((int)(n - 2), parts + 2, &sn_state))
+		FZ_ASSERT(sn_state.config_path[0] == '/');
+	free(copy);
+	return 0;
+}
