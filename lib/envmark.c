@@ -23,7 +23,8 @@ bool sn_envmark_owns(const char *marker, const char *name, const char *value)
 	size_t len;
 	const char *p;
 
-	if (!marker || !name || !value)
+	/* A value not read whole is never ours: it stays. */
+	if (!marker || !name || !value || value == sn_env_unread)
 		return false;
 	len = (size_t)snprintf(entry, sizeof(entry), "%s=%08x", name,
 			       fnv1a(value));

@@ -8,6 +8,46 @@
 #include "sn_jobenv.h"
 #include "sn_number.h"
 
+const char sn_env_unread[] = "(set, but not read whole)";
+
+const char *sn_env_read(sn_env_get_fn get, void *ctx, const char *name,
+			struct sn_envbuf *eb)
+{
+	size_t cap = eb->cap ? eb->cap : SN_ENV_VALUE_FIRST;
+
+	for (;;) {
+		if (cap > eb->cap) {
+			char *grown = realloc(eb->buf, cap);
+
+			if (!grown)
+				return sn_env_unread;
+			eb->buf = grown;
+			eb->cap = cap;
+		}
+		switch (get(ctx, name, eb->buf, eb->cap)) {
+		case SN_ENV_GET_OK:
+			return eb->buf;
+		case SN_ENV_GET_UNSET:
+			return NULL;
+		case SN_ENV_GET_NOSPACE:
+			if (eb->cap >= SN_ENV_VALUE_MAX)
+				return sn_env_unread;
+			cap = eb->cap * 2 < SN_ENV_VALUE_MAX ? eb->cap * 2 :
+							       SN_ENV_VALUE_MAX;
+			break;
+		default:
+			return sn_env_unread;
+		}
+	}
+}
+
+void sn_envbuf_free(struct sn_envbuf *eb)
+{
+	free(eb->buf);
+	eb->buf = NULL;
+	eb->cap = 0;
+}
+
 uint16_t sn_master_port(uint32_t job_id, uint16_t lo, uint16_t hi,
 			uint16_t eph_lo, uint16_t eph_hi)
 {

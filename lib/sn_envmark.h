@@ -18,7 +18,10 @@
  */
 #define SN_ENVMARK_VAR "SUPERNODE_ENV_SET"
 
-/* sn_envmark_owns - true if marker records name with this exact value. */
+/*
+ * sn_envmark_owns - true if marker records name with this exact value
+ * (never for sn_env_unread: a value not read whole is the job's).
+ */
 bool sn_envmark_owns(const char *marker, const char *name, const char *value);
 
 /*

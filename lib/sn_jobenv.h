@@ -36,6 +36,52 @@ struct sn_jobenv_input {
 };
 
 /*
+ * Reading one variable of a job's environment, whole.  No fixed size may
+ * change what a user set: a value is read into a buffer that grows up to
+ * SN_ENV_VALUE_MAX, and a value that still could not be read whole (too
+ * long, or the read failed) comes back as sn_env_unread, which every rule
+ * treats as the job's own value: never replaced, never unset, even under
+ * env.force.
+ */
+/* Linux's MAX_ARG_STRLEN (32 pages): execve() takes no longer "NAME=value". */
+#define SN_ENV_VALUE_MAX (32u * 4096u)
+#define SN_ENV_VALUE_FIRST 4096u	/* the buffer's first size */
+
+/* What one read of a variable into a buffer of a given size found. */
+enum sn_env_get {
+	SN_ENV_GET_OK,		/* the whole value and its NUL are in buf */
+	SN_ENV_GET_NOSPACE,	/* set, and longer than buf holds */
+	SN_ENV_GET_UNSET,	/* not set */
+	SN_ENV_GET_ERROR,	/* could not tell */
+};
+
+/* Reads name into buf (size bytes), as spank_getenv() does. */
+typedef enum sn_env_get (*sn_env_get_fn)(void *ctx, const char *name,
+					 char *buf, size_t size);
+
+/* A growable buffer for sn_env_read(); start zeroed, sn_envbuf_free(). */
+struct sn_envbuf {
+	char *buf;
+	size_t cap;
+};
+
+/* The value of a variable that is set but could not be read whole. */
+extern const char sn_env_unread[];
+
+/*
+ * sn_env_read - name's value, read whole through get into eb (grown as
+ * needed, up to SN_ENV_VALUE_MAX bytes with the NUL).  Returns eb's
+ * buffer (valid until the next read into eb), NULL when the variable is
+ * not set, or sn_env_unread when it is set (or may be) but could not be
+ * read whole: too long, a failed read, no memory.
+ */
+const char *sn_env_read(sn_env_get_fn get, void *ctx, const char *name,
+			struct sn_envbuf *eb);
+
+/* sn_envbuf_free - release eb's buffer; eb is then empty again. */
+void sn_envbuf_free(struct sn_envbuf *eb);
+
+/*
  * sn_jobenv_build - the SUPERNODE_* variables and MASTER_ADDR/MASTER_PORT
  * for this node of the allocation:
  *   SUPERNODE_COUNT, SUPERNODE_NAMES (comma list, allocation order),

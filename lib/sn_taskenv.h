@@ -229,7 +229,8 @@ enum sn_taskenv_action {
  * @cur:    the task's current value, NULL if unset
  * @value:  what we computed, NULL for "should not be set"
  * A value is ours when the marker records it (sn_envmark_owns); env.force
- * makes us replace the job's own value, never unset it.
+ * makes us replace the job's own value, never unset it.  cur ==
+ * sn_env_unread (set, not read whole) is always KEEP, even under env.force.
  */
 enum sn_taskenv_action sn_taskenv_decide(const struct sn_config *cfg,
 					 const char *marker, const char *name,

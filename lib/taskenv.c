@@ -968,6 +968,9 @@ enum sn_taskenv_action sn_taskenv_decide(const struct sn_config *cfg,
 	bool ours = cur && sn_envmark_owns(marker ? marker : "", name, cur);
 	bool force = false;
 
+	if (cur == sn_env_unread)
+		return SN_TASKENV_KEEP;	/* not read whole: it stays */
+
 	for (size_t i = 0; i < cfg->n_force && !force; i++)
 		force = !strcmp(cfg->force[i], name);
 	if (!value)

@@ -4,11 +4,13 @@
  * SUPERNODE_* and MASTER_* variables of this node, each only where the job
  * has not set it already.
  */
+/* The one caller of spank_getenv() (sn_spank.h poisons it elsewhere). */
+#define SN_SPANK_GETENV_WRAPPER
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <stdbool.h>
 
 #include "sn_envmark.h"
 #include "sn_hostlist.h"
@@ -18,9 +20,36 @@
 /* Slurm's step id of the batch step (SLURM_BATCH_SCRIPT in slurm.h). */
 #define SN_BATCH_STEP 0xfffffffbu
 
-static int job_getenv(spank_t sp, const char *name, char *buf, int size)
+/* spank_getenv() as sn_env_read() wants it. */
+static enum sn_env_get spank_get(void *ctx, const char *name, char *buf,
+				 size_t size)
 {
-	return spank_getenv(sp, name, buf, size) == ESPANK_SUCCESS ? 0 : -1;
+	spank_err_t rc;
+
+	if (size > INT_MAX)
+		size = INT_MAX;
+	rc = spank_getenv(ctx, name, buf, (int)size);
+	if (rc == ESPANK_SUCCESS)
+		return SN_ENV_GET_OK;
+	if (rc == ESPANK_NOSPACE)
+		return SN_ENV_GET_NOSPACE;	/* set: never "unset" */
+	if (rc == ESPANK_ENV_NOEXIST)
+		return SN_ENV_GET_UNSET;
+	return SN_ENV_GET_ERROR;
+}
+
+const char *sn_job_getenv(spank_t sp, const char *name, struct sn_envbuf *eb)
+{
+	return sn_env_read(spank_get, sp, name, eb);
+}
+
+/* A variable we only read (node lists, modes): NULL unless read whole. */
+static const char *job_fact(spank_t sp, const char *name,
+			    struct sn_envbuf *eb)
+{
+	const char *v = sn_job_getenv(sp, name, eb);
+
+	return v == sn_env_unread ? NULL : v;
 }
 
 /*
@@ -31,23 +60,31 @@ static int job_getenv(spank_t sp, const char *name, char *buf, int size)
 int sn_self_name(spank_t sp, const char *job_nodelist, char *out, size_t size,
 		 struct sn_error *err)
 {
-	static char step_nodelist[65536];
-	const char *list = job_nodelist;
+	struct sn_envbuf step_nodelist = { 0 };
+	const char *list = job_nodelist, *step;
 	uint32_t stepid = 0, nodeid = 0;
 	struct sn_names hosts;
+	int rc;
 
 	if (spank_get_item(sp, S_JOB_STEPID, &stepid) != ESPANK_SUCCESS ||
 	    spank_get_item(sp, S_JOB_NODEID, &nodeid) != ESPANK_SUCCESS) {
 		sn_error_set(err, "cannot read the step id or node id");
 		return -1;
 	}
-	if (stepid != SN_BATCH_STEP &&
-	    !job_getenv(sp, "SLURM_STEP_NODELIST", step_nodelist,
-			sizeof(step_nodelist)))
-		list = step_nodelist;
-	else if (stepid == SN_BATCH_STEP)
+	if (stepid == SN_BATCH_STEP) {
 		nodeid = 0;
-	if (sn_hostlist_expand(list, SN_HOSTLIST_MAX, &hosts, err))
+	} else if ((step = sn_job_getenv(sp, "SLURM_STEP_NODELIST",
+					 &step_nodelist))) {
+		if (step == sn_env_unread) {
+			sn_error_set(err, "SLURM_STEP_NODELIST could not be read");
+			sn_envbuf_free(&step_nodelist);
+			return -1;
+		}
+		list = step;
+	}
+	rc = sn_hostlist_expand(list, SN_HOSTLIST_MAX, &hosts, err);
+	sn_envbuf_free(&step_nodelist);
+	if (rc)
 		return -1;
 	if (nodeid >= hosts.count) {
 		sn_error_set(err, "node id %u is outside the step's node list", nodeid);
@@ -61,18 +98,21 @@ int sn_self_name(spank_t sp, const char *job_nodelist, char *out, size_t size,
 
 void sn_env_mode_resolve(spank_t sp)
 {
-	char value[16];
+	struct sn_envbuf eb = { 0 };
+	const char *value;
 	enum sn_env_mode mode;
 
 	if (sn_state.env_mode_given ||
-	    job_getenv(sp, SN_ENV_MODE_VAR, value, sizeof(value)))
-		return;
+	    !(value = job_fact(sp, SN_ENV_MODE_VAR, &eb)))
+		goto out;
 	if (sn_env_mode_parse(value, &mode)) {
-		slurm_error("%s: %s=%s: expected auto, none or show; using auto",
+		slurm_error("%s: %s=%.64s: expected auto, none or show; using auto",
 			    SN_PLUGIN, SN_ENV_MODE_VAR, value);
-		return;
+		goto out;
 	}
 	sn_state.env_mode = mode;
+out:
+	sn_envbuf_free(&eb);
 }
 
 char *sn_marker_update(const char *old, const struct sn_jobenv *env,
@@ -94,21 +134,23 @@ char *sn_marker_update(const char *old, const struct sn_jobenv *env,
  */
 static void env_export(spank_t sp, const struct sn_jobenv *env)
 {
-	static char marker[2048], current[65536];
+	struct sn_envbuf marker_buf = { 0 }, current = { 0 };
 	bool set[SN_JOBENV_MAX] = { false };
 	const char *names[SN_JOBENV_MAX];
+	const char *marker, *cur;
 	char *new_marker;
 
-	if (job_getenv(sp, SN_ENVMARK_VAR, marker, sizeof(marker)))
-		marker[0] = '\0';
+	/* A marker not read whole claims nothing: every value then stays. */
+	if (!(marker = job_fact(sp, SN_ENVMARK_VAR, &marker_buf)))
+		marker = "";
 	for (size_t i = 0; i < env->count; i++) {
 		const char *name = env->vars[i].name;
 		spank_err_t rc;
 
 		names[i] = name;
-		if (!job_getenv(sp, name, current, sizeof(current)) &&
-		    !sn_envmark_owns(marker, name, current))
-			continue;	/* the user's own value */
+		cur = sn_job_getenv(sp, name, &current);
+		if (cur && !sn_envmark_owns(marker, name, cur))
+			continue;	/* the user's own value, read or not */
 		rc = spank_setenv(sp, name, env->vars[i].value, 1);
 		if (rc != ESPANK_SUCCESS)
 			slurm_error("%s: cannot set %s: %s", SN_PLUGIN, name,
@@ -120,19 +162,24 @@ static void env_export(spank_t sp, const struct sn_jobenv *env)
 	if (new_marker)
 		spank_setenv(sp, SN_ENVMARK_VAR, new_marker, 1);
 	free(new_marker);
+	sn_envbuf_free(&marker_buf);
+	sn_envbuf_free(&current);
 }
 
 int sn_remote_env_set(spank_t sp)
 {
-	static char job_nodelist[65536];
+	struct sn_envbuf nodelist_buf = { 0 };
 	struct sn_jobenv_input in = { 0 };
 	struct sn_jobenv env = { 0 };
+	const char *job_nodelist, *given;
 	struct sn_error err;
 	char self[256];
 
-	if (!sn_state.option_given && !job_getenv(sp, "SLURM_SPANK_SUPERNODE",
-						   self, sizeof(self)))
-		sn_state.option_given = self[0] != '\0';
+	if (!sn_state.option_given) {
+		given = sn_job_getenv(sp, "SLURM_SPANK_SUPERNODE", &nodelist_buf);
+		sn_state.option_given = given && *given;
+		sn_envbuf_free(&nodelist_buf);
+	}
 	if (!sn_state.option_given || sn_state.env_mode == SN_ENV_NONE)
 		return 0;	/* without --supernode, or --supernode-env=none */
 	if (!sn_config_get()) {
@@ -140,10 +187,10 @@ int sn_remote_env_set(spank_t sp)
 			    sn_state.cfg_err.msg);
 		return 0;
 	}
-	if (job_getenv(sp, "SLURM_JOB_NODELIST", job_nodelist,
-		       sizeof(job_nodelist))) {
-		slurm_error("%s: SLURM_JOB_NODELIST is not set: job environment not set",
+	if (!(job_nodelist = job_fact(sp, "SLURM_JOB_NODELIST", &nodelist_buf))) {
+		slurm_error("%s: SLURM_JOB_NODELIST is not set or not readable: job environment not set",
 			    SN_PLUGIN);
+		sn_envbuf_free(&nodelist_buf);
 		return 0;
 	}
 	if (sn_self_name(sp, job_nodelist, self, sizeof(self), &err))
@@ -165,6 +212,7 @@ int sn_remote_env_set(spank_t sp)
 		goto fail;
 	env_export(sp, &env);
 	sn_jobenv_free(&env);
+	sn_envbuf_free(&nodelist_buf);
 	return 0;
 fail:
 	/*
@@ -174,5 +222,6 @@ fail:
 	 * config or name mismatch must never do.
 	 */
 	slurm_error("%s: job environment not set: %s", SN_PLUGIN, err.msg);
+	sn_envbuf_free(&nodelist_buf);
 	return 0;
 }

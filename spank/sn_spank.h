@@ -16,6 +16,16 @@
 
 #define SN_PLUGIN "supernode"
 
+/*
+ * The job's environment is read only through sn_job_getenv(): a raw
+ * spank_getenv() into a fixed buffer reads a long value as "unset", and a
+ * user's value got replaced (issue 9 item 12).  remote_env.c, which wraps
+ * it, defines SN_SPANK_GETENV_WRAPPER; anywhere else it does not compile.
+ */
+#ifndef SN_SPANK_GETENV_WRAPPER
+#pragma GCC poison spank_getenv
+#endif
+
 /* --supernode-env=MODE: what the plugin does to the job's environment. */
 enum sn_env_mode {
 	SN_ENV_AUTO = 0,	/* set what is unset (the default) */
@@ -95,6 +105,14 @@ int sn_remote_env_set(spank_t sp);
  */
 int sn_self_name(spank_t sp, const char *job_nodelist, char *out, size_t size,
 		 struct sn_error *err);
+
+/*
+ * remote_env.c: name from the job's environment (spank_getenv), read
+ * whole into eb (sn_env_read): NULL when unset, sn_env_unread when set but
+ * not read whole, which every caller leaves alone.  The one way spank/
+ * reads the job's environment.  Remote context.
+ */
+const char *sn_job_getenv(spank_t sp, const char *name, struct sn_envbuf *eb);
 
 /*
  * remote_env.c: the new ownership marker: old entries of other names kept,

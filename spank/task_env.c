@@ -29,12 +29,13 @@
 #define SN_BATCH_STEP 0xfffffffbu
 #define SHOW "--supernode-env=show"
 
-static char env_buf[65536];	/* one variable's value (task process) */
-
-static const char *task_getenv(spank_t sp, const char *name, char *buf,
-			       int size)
+/* A variable we only read (node list, marker, GPU lists): NULL unless whole. */
+static const char *task_fact(spank_t sp, const char *name,
+			     struct sn_envbuf *eb)
 {
-	return spank_getenv(sp, name, buf, size) == ESPANK_SUCCESS ? buf : NULL;
+	const char *v = sn_job_getenv(sp, name, eb);
+
+	return v == sn_env_unread ? NULL : v;
 }
 
 static bool forced(const struct sn_config *cfg, const char *name)
@@ -45,13 +46,21 @@ static bool forced(const struct sn_config *cfg, const char *name)
 	return false;
 }
 
-/* Does the job hold its own value of name (one we may not replace)? */
+/*
+ * Does the job hold its own value of name (one we may not replace)?  A
+ * value not read whole is the job's, even under env.force.
+ */
 static bool user_owned(spank_t sp, const struct sn_config *cfg,
 		       const char *marker, const char *name)
 {
-	const char *cur = task_getenv(sp, name, env_buf, sizeof(env_buf));
+	struct sn_envbuf eb = { 0 };
+	const char *cur = sn_job_getenv(sp, name, &eb);
+	bool owned = cur == sn_env_unread ||
+		     (cur && !sn_envmark_owns(marker, name, cur) &&
+		      !forced(cfg, name));
 
-	return cur && !sn_envmark_owns(marker, name, cur) && !forced(cfg, name);
+	sn_envbuf_free(&eb);
+	return owned;
 }
 
 static bool is_batch(spank_t sp)
@@ -64,20 +73,24 @@ static bool is_batch(spank_t sp)
 
 int sn_task_env_prepare(spank_t sp)
 {
-	static char nodelist[65536], marker[2048];
+	struct sn_envbuf nodelist_buf = { 0 }, marker_buf = { 0 };
+	const char *nodelist, *marker;
 	const struct sn_config *cfg;
 	struct sn_check_ctx *ctx;
 	struct sn_error err;
 	char self[256];
 	bool want_topo;
+	int rc;
 
 	sn_state.task_env_ready = 0;
 	if (!sn_state.option_given || sn_state.env_mode == SN_ENV_NONE)
 		return 0;
 	if (!(cfg = sn_config_get()))
 		return 0;	/* remote_env.c said why */
-	if (!task_getenv(sp, "SLURM_JOB_NODELIST", nodelist, sizeof(nodelist)) ||
-	    sn_self_name(sp, nodelist, self, sizeof(self), &err)) {
+	nodelist = task_fact(sp, "SLURM_JOB_NODELIST", &nodelist_buf);
+	rc = !nodelist || sn_self_name(sp, nodelist, self, sizeof(self), &err);
+	sn_envbuf_free(&nodelist_buf);
+	if (rc) {
 		slurm_error("%s: per-task environment not set: this node's name is unknown",
 			    SN_PLUGIN);
 		return 0;
@@ -89,8 +102,9 @@ int sn_task_env_prepare(spank_t sp)
 		free(ctx);
 		return 0;
 	}
-	if (!task_getenv(sp, SN_ENVMARK_VAR, marker, sizeof(marker)))
-		marker[0] = '\0';
+	/* A marker not read whole claims nothing: every value then stays. */
+	if (!(marker = task_fact(sp, SN_ENVMARK_VAR, &marker_buf)))
+		marker = "";
 	/*
 	 * hwloc only when a task will use nearest NICs: not for the batch
 	 * script, not when the job set UCX_NET_DEVICES itself (unless the
@@ -112,6 +126,7 @@ int sn_task_env_prepare(spank_t sp)
 		slurm_info("%s: %s: UCX_NET_DEVICES not set", SN_PLUGIN,
 			   sn_state.task_node.topo_note);
 	free(ctx);
+	sn_envbuf_free(&marker_buf);
 	sn_state.task_env_ready = 1;
 	return 0;
 }
@@ -158,10 +173,10 @@ static void show_step_vars(spank_t sp, const char *marker, uint32_t rank)
 		{ "MASTER_ADDR", "first node of SLURM_JOB_NODELIST" },
 		{ "MASTER_PORT", "from the job id, in env.master_port_range, outside the ephemeral ports" },
 	};
+	static struct sn_envbuf eb;	/* task process: gone at exec */
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		const char *cur = task_getenv(sp, names[i][0], env_buf,
-					      sizeof(env_buf));
+		const char *cur = sn_job_getenv(sp, names[i][0], &eb);
 
 		if (!cur)
 			show_line(rank, names[i][0], NULL, SN_TASKENV_NONE,
@@ -174,11 +189,24 @@ static void show_step_vars(spank_t sp, const char *marker, uint32_t rank)
 	}
 }
 
-/* Read the task's own facts; strings point into bufs. */
+/*
+ * The task's visible-devices list; one not read whole reads as a list of
+ * unknown devices ("GPU-", a UUID prefix), never as none or all.
+ */
+static const char *task_visible(spank_t sp, const char *name,
+				struct sn_envbuf *eb)
+{
+	const char *v = sn_job_getenv(sp, name, eb);
+
+	return v == sn_env_unread ? "GPU-" : v;
+}
+
+/* Read the task's own facts; strings point into static buffers. */
 static void task_facts(spank_t sp, const struct sn_config *cfg,
 		       const char *marker, struct sn_taskenv_task *t)
 {
-	static char visible[4096], step_gpus[4096], job_gpus[4096];
+	/* Borrowed by t until the task execs. */
+	static struct sn_envbuf visible, step_gpus, job_gpus;
 
 	memset(t, 0, sizeof(*t));
 	spank_get_item(sp, S_TASK_GLOBAL_ID, &t->global_rank);
@@ -190,23 +218,21 @@ static void task_facts(spank_t sp, const struct sn_config *cfg,
 		/* Only the job's own value tells which NPUs a task sees. */
 		t->visible_name = "ASCEND_RT_VISIBLE_DEVICES";
 		if (user_owned(sp, cfg, marker, t->visible_name))
-			t->visible = task_getenv(sp, t->visible_name, visible,
-						 sizeof(visible));
+			t->visible = task_visible(sp, t->visible_name, &visible);
 	} else {
 		t->visible_name = "CUDA_VISIBLE_DEVICES";
-		t->visible = task_getenv(sp, t->visible_name, visible,
-					 sizeof(visible));
+		t->visible = task_visible(sp, t->visible_name, &visible);
 	}
-	t->step_gpus = task_getenv(sp, "SLURM_STEP_GPUS", step_gpus,
-				   sizeof(step_gpus));
-	t->job_gpus = task_getenv(sp, "SLURM_JOB_GPUS", job_gpus,
-				  sizeof(job_gpus));
+	t->step_gpus = task_fact(sp, "SLURM_STEP_GPUS", &step_gpus);
+	t->job_gpus = task_fact(sp, "SLURM_JOB_GPUS", &job_gpus);
 }
 
 int sn_task_env_set(spank_t sp)
 {
-	static char marker[4096], user[4096];
+	/* Task process: the buffers go with the exec that follows. */
+	static struct sn_envbuf marker_buf, user;
 	const struct sn_config *cfg = sn_state.cfg;
+	const char *marker;
 	struct sn_jobenv mark = { 0 };
 	const char *names[SN_TASKENV_MAX_VARS];
 	bool set[SN_JOBENV_MAX] = { false };
@@ -217,8 +243,8 @@ int sn_task_env_set(spank_t sp)
 
 	if (!sn_state.task_env_ready || !cfg)
 		return 0;
-	if (!task_getenv(sp, SN_ENVMARK_VAR, marker, sizeof(marker)))
-		marker[0] = '\0';
+	if (!(marker = task_fact(sp, SN_ENVMARK_VAR, &marker_buf)))
+		marker = "";
 	task_facts(sp, cfg, marker, &task);
 	show = sn_state.env_mode == SN_ENV_SHOW && task.local_rank == 0;
 	if (sn_taskenv_build(cfg, &sn_state.task_node, &task, &env)) {
@@ -227,9 +253,8 @@ int sn_task_env_set(spank_t sp)
 		return 0;
 	}
 	if (show) {
-		static char node_name[256];
-		const char *nn = task_getenv(sp, "SLURMD_NODENAME", node_name,
-					     sizeof(node_name));
+		static struct sn_envbuf node_name;
+		const char *nn = task_fact(sp, "SLURMD_NODENAME", &node_name);
 
 		snprintf(show_node, sizeof(show_node), "%s", nn ? nn : "?");
 		fprintf(stderr, "%s: " SHOW ": node %s, task %u of %u on it (rank %u of %u); accelerators: %s\n",
@@ -241,7 +266,7 @@ int sn_task_env_set(spank_t sp)
 	}
 	for (size_t i = 0; i < env.count; i++) {
 		struct sn_taskenv_var *v = &env.vars[i];
-		const char *cur = task_getenv(sp, v->name, user, sizeof(user));
+		const char *cur = sn_job_getenv(sp, v->name, &user);
 		enum sn_taskenv_action a = sn_taskenv_decide(cfg, marker,
 							     v->name, cur,
 							     v->value);

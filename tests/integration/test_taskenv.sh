@@ -157,6 +157,41 @@ wait_state "$j" COMPLETED
 assert_eq "batch --supernode-env=none: script" "batch: HCA=unset RANK=unset UCX=unset" "$(grep '^batch:' none.out)"
 assert_eq "batch --supernode-env=none: step" "0: step:   unset" "$(grep '^0:' none.out)"
 
+# Issue 9 item 12: a user's values longer than any buffer of ours stay
+# exactly as set: a 120 KB UCX_NET_DEVICES, a 70 KB MASTER_PORT and an
+# 8 KB NCCL_IB_HCA (length and checksum, in every task and the batch step).
+ucx=$(seq 100000 130000 | tr '\n' ,)
+ucx=${ucx:0:122880}
+mport=$(seq 200000 215000 | tr '\n' :)
+mport=${mport:0:71680}
+hca=$(printf '=mlx5_%d:1,' $(seq 0 999))
+hca=${hca:0:8192}
+sums() { # sums NAME VALUE...: "NAME LENGTH CKSUM" lines
+	while (($#)); do
+		echo "$1 ${#2} $(printf %s "$2" | cksum)"
+		shift 2
+	done
+}
+want=$(sums UCX_NET_DEVICES "$ucx" MASTER_PORT "$mport" NCCL_IB_HCA "$hca")
+assert_eq "long values: UCX_NET_DEVICES is 122880 bytes" 122880 "${#ucx}"
+cat >sums.sh <<'SH'
+#!/bin/bash
+for v in UCX_NET_DEVICES MASTER_PORT NCCL_IB_HCA; do
+	val=${!v-}
+	echo "$v ${#val} $(printf %s "$val" | cksum)"
+done
+SH
+chmod +x sums.sh
+out=$(UCX_NET_DEVICES=$ucx MASTER_PORT=$mport NCCL_IB_HCA=$hca \
+	srun --supernode=1 -n4 --ntasks-per-node=2 -l ./sums.sh)
+for t in 0 1 2 3; do
+	assert_eq "long user values, task $t" "$want" "$(sed -n "s/^$t: //p" <<<"$out")"
+done
+j=$(UCX_NET_DEVICES=$ucx MASTER_PORT=$mport NCCL_IB_HCA=$hca \
+	sbatch --parsable --supernode=1 -N2 -o long.out ./sums.sh)
+wait_state "$j" COMPLETED
+assert_eq "long user values, batch step" "$want" "$(cat long.out)"
+
 # env.force: the site's value replaces the user's.
 sed -i 's/^  socket_ifname: bond0$/  socket_ifname: bond0\n  force: [NCCL_IB_HCA]/' "$SUPERNODE_CLUSTER_DIR/etc/supernode.yaml"
 out=$(NCCL_IB_HCA=mlx5_5 srun --supernode=1 -n2 --ntasks-per-node=1 -l env)

@@ -431,6 +431,129 @@ static void test_envmark_owns(void **state)
 	}
 }
 
+/* ---- sn_env_read: a user's value is read whole, or left alone --------- */
+
+/* A job environment of one variable, read as spank_getenv() reads it. */
+struct fake_env {
+	const char *value;		/* NULL: unset */
+	enum sn_env_get fail;		/* SN_ENV_GET_ERROR: every read fails */
+	unsigned calls;
+	size_t sizes[16];		/* the buffer size of each read */
+};
+
+static enum sn_env_get fake_get(void *ctx, const char *name, char *buf,
+				size_t size)
+{
+	struct fake_env *f = ctx;
+	size_t len;
+
+	(void)name;
+	if (f->calls < 16)
+		f->sizes[f->calls] = size;
+	f->calls++;
+	if (f->fail == SN_ENV_GET_ERROR)
+		return SN_ENV_GET_ERROR;
+	if (!f->value)
+		return SN_ENV_GET_UNSET;
+	/* strlcpy(), then ESPANK_NOSPACE when it did not fit (plugstack.c) */
+	len = strlen(f->value);
+	snprintf(buf, size, "%s", f->value);
+	return len >= size ? SN_ENV_GET_NOSPACE : SN_ENV_GET_OK;
+}
+
+/* n bytes of a varied pattern ("mlx5_0:1,mlx5_1:1,..."), NUL-terminated. */
+static char *long_value(size_t n)
+{
+	char *v = malloc(n + 1);
+
+	assert_non_null(v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = (char)('a' + (i * 7 + i / 26) % 26);
+	v[n] = '\0';
+	return v;
+}
+
+/*
+ * Issue 9 item 12: a 120 KB UCX_NET_DEVICES is read whole (the buffer
+ * doubles from 4 KiB: 6 reads), not taken for unset.
+ */
+static void test_env_read_whole(void **state)
+{
+	static const size_t want_sizes[] = { 4096, 8192, 16384, 32768, 65536,
+					     131072 };
+	struct sn_envbuf eb = { 0 };
+	struct fake_env f = { 0 };
+	char *v = long_value(120 * 1024);
+	const char *got;
+
+	(void)state;
+	f.value = v;
+	got = sn_env_read(fake_get, &f, "UCX_NET_DEVICES", &eb);
+	assert_ptr_equal(got, eb.buf);
+	assert_int_equal(strlen(got), 122880);
+	assert_memory_equal(got, v, 122881);
+	assert_int_equal(f.calls, 6);
+	for (size_t i = 0; i < 6; i++)
+		assert_int_equal(f.sizes[i], want_sizes[i]);
+	/* The buffer is kept: a short value then takes one read. */
+	f.value = "29500";
+	f.calls = 0;
+	assert_string_equal(sn_env_read(fake_get, &f, "MASTER_PORT", &eb), "29500");
+	assert_int_equal(f.calls, 1);
+	assert_int_equal(f.sizes[0], 131072);
+	sn_envbuf_free(&eb);
+	assert_null(eb.buf);
+	assert_int_equal(eb.cap, 0);
+	free(v);
+}
+
+/*
+ * The rule: "too long" and "could not read" mean set, never unset.  The
+ * longest value execve() takes (SN_ENV_VALUE_MAX - 1 bytes) is read; one
+ * byte more, a failed read: sn_env_unread.  Unset: NULL.
+ */
+static void test_env_read_unread_is_set(void **state)
+{
+	struct sn_envbuf eb = { 0 };
+	struct fake_env f = { 0 };
+	char *v = long_value(SN_ENV_VALUE_MAX);
+
+	(void)state;
+	f.value = v + 1;			/* SN_ENV_VALUE_MAX - 1 bytes */
+	assert_int_equal(strlen(sn_env_read(fake_get, &f, "V", &eb)),
+			 SN_ENV_VALUE_MAX - 1);
+	f.value = v;				/* SN_ENV_VALUE_MAX bytes */
+	assert_ptr_equal(sn_env_read(fake_get, &f, "V", &eb), sn_env_unread);
+	f.fail = SN_ENV_GET_ERROR;
+	assert_ptr_equal(sn_env_read(fake_get, &f, "V", &eb), sn_env_unread);
+	f.fail = SN_ENV_GET_OK;
+	f.value = NULL;
+	assert_null(sn_env_read(fake_get, &f, "V", &eb));
+	f.value = "";
+	assert_string_equal(sn_env_read(fake_get, &f, "V", &eb), "");
+	sn_envbuf_free(&eb);
+	free(v);
+}
+
+/* A value not read whole is never ours, whatever the marker says. */
+static void test_envmark_unread_not_ours(void **state)
+{
+	struct sn_jobenv env = { 0 };
+	bool set[1] = { true };
+	char copy[64], *m;
+
+	(void)state;
+	snprintf(copy, sizeof(copy), "%s", sn_env_unread);
+	env.vars[0].name = "MASTER_PORT";
+	env.vars[0].value = copy;
+	env.count = 1;
+	m = sn_envmark_build(&env, set);
+	assert_non_null(m);
+	assert_true(sn_envmark_owns(m, "MASTER_PORT", copy));
+	assert_false(sn_envmark_owns(m, "MASTER_PORT", sn_env_unread));
+	free(m);
+}
+
 /* What sn_jobenv_build sets, the marker built from it owns. */
 static void test_envmark_round_trip(void **state)
 {
@@ -480,6 +603,9 @@ int main(void)
 						setup_cfg, teardown_cfg),
 		cmocka_unit_test(test_envmark_build),
 		cmocka_unit_test(test_envmark_owns),
+		cmocka_unit_test(test_env_read_whole),
+		cmocka_unit_test(test_env_read_unread_is_set),
+		cmocka_unit_test(test_envmark_unread_not_ours),
 		cmocka_unit_test_setup_teardown(test_envmark_round_trip,
 						setup_cfg, teardown_cfg),
 	};

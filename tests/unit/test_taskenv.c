@@ -625,6 +625,14 @@ static void test_ownership(void **state)
 					   NULL), SN_TASKENV_KEEP);
 	assert_int_equal(sn_taskenv_decide(cfg, m, "NCCL_IB_HCA", NULL, NULL),
 			 SN_TASKENV_NONE);
+	/* set but not read whole (issue 9 item 12): it stays, even forced */
+	assert_int_equal(sn_taskenv_decide(cfg, m, "UCX_NET_DEVICES",
+					   sn_env_unread, "mlx5_0:1"),
+			 SN_TASKENV_KEEP);
+	assert_int_equal(sn_taskenv_decide(forced, m, "NCCL_IB_HCA",
+					   sn_env_unread, want), SN_TASKENV_KEEP);
+	assert_int_equal(sn_taskenv_decide(cfg, m, "NCCL_IB_HCA",
+					   sn_env_unread, NULL), SN_TASKENV_KEEP);
 	free(m);
 	sn_config_free(cfg);
 	sn_config_free(forced);
