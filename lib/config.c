@@ -327,8 +327,8 @@ static int section_env(struct yaml_walk *w, yaml_node_t *v, const char *path,
 
 /* ---- paths: ------------------------------------------------------------ */
 
-static int path_value(struct yaml_walk *w, yaml_node_t *v, const char *path,
-		      char **dst)
+int sn_config_path(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		   char **dst)
 {
 	char probe[4096];
 
@@ -347,37 +347,37 @@ static int path_value(struct yaml_walk *w, yaml_node_t *v, const char *path,
 static int paths_sysfs(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		       void *target)
 {
-	return path_value(w, v, path, &((struct sn_config *)target)->sysfs);
+	return sn_config_path(w, v, path, &((struct sn_config *)target)->sysfs);
 }
 
 static int paths_dev(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		     void *target)
 {
-	return path_value(w, v, path, &((struct sn_config *)target)->dev);
+	return sn_config_path(w, v, path, &((struct sn_config *)target)->dev);
 }
 
 static int paths_state(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		       void *target)
 {
-	return path_value(w, v, path, &((struct sn_config *)target)->state_dir);
+	return sn_config_path(w, v, path, &((struct sn_config *)target)->state_dir);
 }
 
 static int paths_nvml(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		      void *target)
 {
-	return path_value(w, v, path, &((struct sn_config *)target)->nvml);
+	return sn_config_path(w, v, path, &((struct sn_config *)target)->nvml);
 }
 
 static int paths_hwloc(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		       void *target)
 {
-	return path_value(w, v, path, &((struct sn_config *)target)->hwloc_xml);
+	return sn_config_path(w, v, path, &((struct sn_config *)target)->hwloc_xml);
 }
 
 static int paths_kmsg(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		      void *target)
 {
-	return path_value(w, v, path, &((struct sn_config *)target)->kmsg);
+	return sn_config_path(w, v, path, &((struct sn_config *)target)->kmsg);
 }
 
 static const struct yaml_key_rule paths_rules[] = {

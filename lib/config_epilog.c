@@ -195,28 +195,17 @@ static int epilog_xid(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	return yaml_walk_mapping(w, v, path, xid_rules, e);
 }
 
-static int epilog_path(struct yaml_walk *w, yaml_node_t *v, const char *path,
-		       char **dst)
-{
-	if (sn_config_set_string(w, v, path, dst))
-		return -1;
-	if ((*dst)[0] != '/')
-		return yaml_walk_fail(w, v, path, "'%.200s' is not an absolute path",
-				      *dst);
-	return 0;
-}
-
 static int epilog_record_dir(struct yaml_walk *w, yaml_node_t *v,
 			     const char *path, void *target)
 {
-	return epilog_path(w, v, path,
+	return sn_config_path(w, v, path,
 			   &((struct sn_epilog_settings *)target)->record_dir);
 }
 
 static int epilog_textfile_dir(struct yaml_walk *w, yaml_node_t *v,
 			       const char *path, void *target)
 {
-	return epilog_path(w, v, path,
+	return sn_config_path(w, v, path,
 			   &((struct sn_epilog_settings *)target)->textfile_dir);
 }
 

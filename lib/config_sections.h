@@ -34,4 +34,12 @@ void sn_config_node_free(struct sn_config *cfg);
 int sn_config_set_string(struct yaml_walk *w, yaml_node_t *v,
 			 const char *path, char **dst);
 
+/*
+ * config.c: the one rule for every path key (paths.*, epilog.*_dir): copy
+ * into *dst as sn_config_set_string(), then refuse it unless it is
+ * absolute and sn_path_expand() takes it (only %n, %h and %% after a %).
+ */
+int sn_config_path(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		   char **dst);
+
 #endif

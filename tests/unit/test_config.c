@@ -450,6 +450,34 @@ static void test_paths(void **state)
 		   F ":7:10: paths.sysfs: expected a string, found empty");
 }
 
+/* Every key that holds a path follows the one rule (sn_config_path). */
+static void test_every_path_key(void **state)
+{
+	static const char *const keys[][2] = {
+		{ "paths", "sysfs" }, { "paths", "dev" },
+		{ "paths", "state_dir" }, { "paths", "nvml" },
+		{ "paths", "hwloc_xml" }, { "paths", "kmsg" },
+		{ "epilog", "record_dir" }, { "epilog", "textfile_dir" },
+	};
+	char yaml[256], want[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		snprintf(yaml, sizeof(yaml), SN2 "%s:\n  %s: /a/%%z\n",
+			 keys[i][0], keys[i][1]);
+		snprintf(want, sizeof(want),
+			 F ":7:%zu: %s.%s: '/a/%%z': only %%n, %%h and %%%% may follow %%",
+			 strlen(keys[i][1]) + 5, keys[i][0], keys[i][1]);
+		fails_with(yaml, want);
+		snprintf(yaml, sizeof(yaml), SN2 "%s:\n  %s: a\n",
+			 keys[i][0], keys[i][1]);
+		snprintf(want, sizeof(want),
+			 F ":7:%zu: %s.%s: 'a' is not an absolute path",
+			 strlen(keys[i][1]) + 5, keys[i][0], keys[i][1]);
+		fails_with(yaml, want);
+	}
+}
+
 /* "[a|b|...]" holds 64 alternatives: feature refuses 65, switch takes it. */
 static char *many_supernodes(unsigned n, const char *method)
 {
@@ -1029,6 +1057,7 @@ int main(void)
 		cmocka_unit_test(test_max_supernodes),
 		cmocka_unit_test(test_port_range),
 		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_every_path_key),
 		cmocka_unit_test(test_feature_limit),
 		cmocka_unit_test(test_yaml_syntax),
 		cmocka_unit_test(test_aliases),
