@@ -159,16 +159,42 @@ int yaml_walk_mapping(struct yaml_walk *w, yaml_node_t *node,
 	return 0;
 }
 
+/* What a control character is called in a message. */
+static const char *control_name(unsigned char c, char *buf, size_t size)
+{
+	switch (c) {
+	case '\0':
+		return "a NUL";
+	case '\n':
+		return "a newline";
+	case '\r':
+		return "a carriage return";
+	case '\t':
+		return "a tab";
+	default:
+		snprintf(buf, size, "a control character (0x%02x)", c);
+		return buf;
+	}
+}
+
 int yaml_walk_string(struct yaml_walk *w, yaml_node_t *node, const char *path,
 		     const char **out)
 {
+	const unsigned char *s = node->data.scalar.value;
+	char found[64], name[32];
+
 	if (node->type != YAML_SCALAR_NODE || !node->data.scalar.length)
 		return yaml_walk_fail(w, node, path, "expected a string, found %s",
 				      node_type_name(node));
-	if (strlen((const char *)node->data.scalar.value) !=
-	    node->data.scalar.length)
-		return yaml_walk_fail(w, node, path, "string holds a NUL byte");
-	*out = (const char *)node->data.scalar.value;
+	/* Names, hostlists, paths, tags: all one line, all shown in logs. */
+	for (size_t i = 0; i < node->data.scalar.length; i++)
+		if (s[i] < 0x20 || s[i] == 0x7f)
+			return yaml_walk_fail(w, node, path,
+					      "%s at byte %zu of %s: a config string is one line without control characters",
+					      control_name(s[i], name, sizeof(name)),
+					      i + 1,
+					      node_found(node, found, sizeof(found)));
+	*out = (const char *)s;
 	return 0;
 }
 

@@ -78,7 +78,11 @@ int yaml_walk_mapping(struct yaml_walk *w, yaml_node_t *node,
  */
 yaml_node_t *yaml_walk_node(struct yaml_walk *w, int index, const char *path);
 
-/* yaml_walk_string - a non-empty plain scalar; *out points into the doc. */
+/*
+ * yaml_walk_string - a non-empty scalar of one line: a NUL, newline, tab or
+ * other control character is refused (names, hostlists, paths and tags end
+ * up in logs, drain reasons and file names).  *out points into the doc.
+ */
 int yaml_walk_string(struct yaml_walk *w, yaml_node_t *node, const char *path,
 		     const char **out);
 

@@ -296,7 +296,25 @@ static void test_bad_values(void **state)
 			 F ":2:11: supernodes[0].name: 'a|b' is not a valid supernode name");
 	/* an escaped NUL cannot hide the rest of a string */
 	fails_with("supernodes:\n  - name: \"sn\\0x\"\n    nodes: a1\n",
-		   F ":2:11: supernodes[0].name: string holds a NUL byte");
+		   F ":2:11: supernodes[0].name: a NUL at byte 3 of 'sn?x' (quoted): a config string is one line without control characters");
+}
+
+/* No config string holds a control character: every string key. */
+static void test_control_characters(void **state)
+{
+	(void)state;
+	fails_with(SN2 "paths:\n  sysfs: \"/srv/a\\nb\"\n",
+		   F ":7:10: paths.sysfs: a newline at byte 7 of '/srv/a?b' (quoted): a config string is one line without control characters");
+	fails_with(SN2 "paths:\n  state_dir: |\n    /var/x\n",
+		   F ":7:14: paths.state_dir: a newline at byte 7 of '/var/x?' (quoted): a config string is one line without control characters");
+	fails_with(SN2 "env:\n  socket_ifname: \"eth\\t0\"\n",
+		   F ":7:18: env.socket_ifname: a tab at byte 4 of 'eth?0' (quoted): a config string is one line without control characters");
+	fails_with("supernodes:\n  - name: sn01\n    nodes: \"a[1-2]\\r\"\n",
+		   F ":3:12: supernodes[0].nodes: a carriage return at byte 7 of 'a[1-2]?' (quoted): a config string is one line without control characters");
+	fails_with(SN2 "drain:\n  tag: \"\\e[31mx:\"\n",
+		   F ":7:8: drain.tag: a control character (0x1b) at byte 1 of '?[31mx:' (quoted): a config string is one line without control characters");
+	fails_with(SN2 "placement:\n  method: \"feature\\x7f\"\n",
+		   F ":7:11: placement.method: a control character (0x7f) at byte 8 of 'feature?' (quoted): a config string is one line without control characters");
 }
 
 static void test_name_length(void **state)
@@ -1057,6 +1075,7 @@ int main(void)
 		cmocka_unit_test(test_max_supernodes),
 		cmocka_unit_test(test_port_range),
 		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_control_characters),
 		cmocka_unit_test(test_every_path_key),
 		cmocka_unit_test(test_feature_limit),
 		cmocka_unit_test(test_yaml_syntax),

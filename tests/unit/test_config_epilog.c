@@ -74,11 +74,22 @@ static void test_dirs_percent(void **state)
 		"t.yaml:5:15: epilog.record_dir: 'records' is not an absolute path");
 }
 
+/* A newline in a path: refused, as in every config string. */
+static void test_dirs_newline(void **state)
+{
+	(void)state;
+	REFUSED("epilog:\n  record_dir: \"/shared/records\\n/etc\"\n",
+		"t.yaml:5:15: epilog.record_dir: a newline at byte 16 of '/shared/records?/etc' (quoted): a config string is one line without control characters");
+	REFUSED("epilog:\n  textfile_dir: \"/var/lib/x\\n\"\n",
+		"t.yaml:5:17: epilog.textfile_dir: a newline at byte 11 of '/var/lib/x?' (quoted): a config string is one line without control characters");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dirs),
 		cmocka_unit_test(test_dirs_percent),
+		cmocka_unit_test(test_dirs_newline),
 	};
 
 	return cmocka_run_group_tests_name("config_epilog", tests, NULL, NULL);
