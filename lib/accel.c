@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sn_accel.h"
+#include "sn_file.h"
 
 #define PCI_VENDOR_HUAWEI	0x19e5
 #define SYSFS_VALUE_MAX		32	/* "0x030200\n" and the like */
@@ -62,68 +63,105 @@ bool sn_accel_class_accepted(enum sn_accel_vendor vendor, uint16_t pci_vendor,
 
 /* ---- sysfs -------------------------------------------------------------- */
 
-/* Read a small sysfs attribute into buf (NUL-terminated, newline cut). */
-static int read_attr(const char *dir, const char *name, const char *attr,
-		     char *buf, size_t size)
+/* What became of reading one attribute of a PCI function. */
+enum attr_rc {
+	ATTR_OK = 0,
+	ATTR_SKIP,	/* missing or malformed: not a function we can use */
+	ATTR_BAD,	/* there but refused or unreadable: cannot tell */
+};
+
+/*
+ * Read a small sysfs attribute into buf (NUL-terminated, newline cut)
+ * through the bounded reader: a FIFO, folder, socket or link in its place
+ * is refused at once, with why ("not a regular file (fifo)") set.
+ */
+static enum attr_rc read_attr(const char *dir, const char *name,
+			      const char *attr, char *buf, size_t size,
+			      char *why, size_t why_size)
 {
 	char path[PATH_MAX];
-	ssize_t n;
-	int fd, ret = -1;
+	long n;
+	int fd, e;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s/%s", dir, name, attr) >=
 	    sizeof(path))
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+		return ATTR_SKIP;
+	fd = sn_file_open_regular(path, 0, NULL, why, why_size);
 	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	if (n <= 0)
-		goto out;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	ret = 0;
-out:
+		return errno == ENOENT || errno == ENOTDIR ? ATTR_SKIP : ATTR_BAD;
+	n = sn_file_read_fd(fd, buf, size);
+	e = errno;
 	close(fd);
-	return ret;
+	if (n < 0) {
+		snprintf(why, why_size, "cannot read: %s", strerror(e));
+		return ATTR_BAD;
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	return ATTR_OK;
 }
 
 /* A "0x..." attribute no larger than max. */
-static int read_hex(const char *dir, const char *name, const char *attr,
-		   unsigned long max, unsigned long *value)
+static enum attr_rc read_hex(const char *dir, const char *name,
+			     const char *attr, unsigned long max,
+			     unsigned long *value, char *why, size_t why_size)
 {
 	char buf[SYSFS_VALUE_MAX], *end = NULL;
+	enum attr_rc rc = read_attr(dir, name, attr, buf, sizeof(buf), why,
+				    why_size);
 
-	if (read_attr(dir, name, attr, buf, sizeof(buf)) ||
-	    strncmp(buf, "0x", 2))
-		return -1;
+	if (rc != ATTR_OK)
+		return rc;
+	if (strncmp(buf, "0x", 2))
+		return ATTR_SKIP;
 	errno = 0;
 	*value = strtoul(buf + 2, &end, 16);
 	if (errno || end == buf + 2 || *end || *value > max)
-		return -1;
-	return 0;
+		return ATTR_SKIP;
+	return ATTR_OK;
 }
 
-/* Fill one PCI function from its sysfs directory; -1 if it is not one. */
-static int read_function(const char *dir, const char *name,
-			 struct sn_accel_pci *fn)
+/*
+ * Fill one PCI function of vendor pci_vendor from its sysfs directory.
+ * ATTR_SKIP: not a PCI function name, another vendor, or a vendor/class
+ * file missing or malformed; ATTR_BAD: a file that is there could not be
+ * read, bad names it.
+ */
+static enum attr_rc read_function(const char *dir, const char *name,
+				  uint16_t pci_vendor, struct sn_accel_pci *fn,
+				  struct sn_accel_pci_bad *bad)
 {
 	char canon[SN_PCI_BDF_SIZE];
 	unsigned long vendor, device, cls;
+	enum attr_rc rc;
 
 	if (sn_pci_bdf_normalize(name, canon, sizeof(canon)) ||
 	    strcmp(canon, name))
-		return -1;
-	if (read_hex(dir, name, "vendor", 0xffff, &vendor) ||
-	    read_hex(dir, name, "class", 0xffffff, &cls))
-		return -1;
-	if (read_hex(dir, name, "device", 0xffff, &device))
+		return ATTR_SKIP;
+	memset(bad, 0, sizeof(*bad));
+	memcpy(bad->bdf, canon, sizeof(bad->bdf));
+	snprintf(bad->attr, sizeof(bad->attr), "vendor");
+	rc = read_hex(dir, name, "vendor", 0xffff, &vendor, bad->why,
+		      sizeof(bad->why));
+	if (rc != ATTR_OK || vendor != pci_vendor)
+		return rc == ATTR_OK ? ATTR_SKIP : rc;
+	snprintf(bad->attr, sizeof(bad->attr), "class");
+	rc = read_hex(dir, name, "class", 0xffffff, &cls, bad->why,
+		      sizeof(bad->why));
+	if (rc != ATTR_OK)
+		return rc;
+	snprintf(bad->attr, sizeof(bad->attr), "device");
+	rc = read_hex(dir, name, "device", 0xffff, &device, bad->why,
+		      sizeof(bad->why));
+	if (rc == ATTR_BAD)
+		return rc;
+	if (rc != ATTR_OK)
 		device = 0;
 	memset(fn, 0, sizeof(*fn));
 	memcpy(fn->bdf, canon, sizeof(fn->bdf));
 	fn->vendor = (uint16_t)vendor;
 	fn->device = (uint16_t)device;
 	fn->pci_class = (uint32_t)cls;
-	return 0;
+	return ATTR_OK;
 }
 
 static int cmp_pci(const void *a, const void *b)
@@ -132,12 +170,19 @@ static int cmp_pci(const void *a, const void *b)
 		      ((const struct sn_accel_pci *)b)->bdf);
 }
 
+static int cmp_bad(const void *a, const void *b)
+{
+	return strcmp(((const struct sn_accel_pci_bad *)a)->bdf,
+		      ((const struct sn_accel_pci_bad *)b)->bdf);
+}
+
 int sn_accel_pci_scan(const char *sysfs, enum sn_accel_vendor vendor,
 		      uint16_t pci_vendor, struct sn_accel_pci_list *out,
 		      struct sn_error *err)
 {
 	char dir[PATH_MAX];
 	struct dirent *e;
+	struct sn_accel_pci_bad bad;
 	struct sn_accel_pci fn;
 	size_t seen = 0;
 	DIR *d = NULL;
@@ -145,6 +190,7 @@ int sn_accel_pci_scan(const char *sysfs, enum sn_accel_vendor vendor,
 
 	out->count = 0;
 	out->truncated = false;
+	out->n_bad = 0;
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/bus/pci/devices", sysfs) >=
 	    sizeof(dir)) {
 		sn_error_set(err, "%s/bus/pci/devices: path too long", sysfs);
@@ -156,13 +202,22 @@ int sn_accel_pci_scan(const char *sysfs, enum sn_accel_vendor vendor,
 		goto out;
 	}
 	while ((e = readdir(d))) {
+		enum attr_rc rc;
+
 		if (e->d_name[0] == '.')
 			continue;
 		if (++seen > SN_ACCEL_MAX_SCAN) {
 			out->truncated = true;
 			break;
 		}
-		if (read_function(dir, e->d_name, &fn) || fn.vendor != pci_vendor ||
+		rc = read_function(dir, e->d_name, pci_vendor, &fn, &bad);
+		if (rc == ATTR_BAD) {
+			if (out->n_bad < SN_ACCEL_MAX_BAD)
+				out->bad[out->n_bad] = bad;
+			out->n_bad++;
+			continue;
+		}
+		if (rc != ATTR_OK ||
 		    !sn_accel_class_accepted(vendor, fn.vendor, fn.device,
 					     fn.pci_class))
 			continue;
@@ -173,6 +228,8 @@ int sn_accel_pci_scan(const char *sysfs, enum sn_accel_vendor vendor,
 		out->items[out->count++] = fn;
 	}
 	qsort(out->items, out->count, sizeof(out->items[0]), cmp_pci);
+	qsort(out->bad, out->n_bad < SN_ACCEL_MAX_BAD ? out->n_bad :
+		  SN_ACCEL_MAX_BAD, sizeof(out->bad[0]), cmp_bad);
 	ret = 0;
 out:
 	if (d)

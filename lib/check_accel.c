@@ -30,17 +30,25 @@
  * manifest count must agree (CRIT ACCEL_COUNT), then sn_pcie_check() per
  * device when the manifest sets a PCIe minimum; one OK result per device.
  *
+ * Either way, a PCI function whose vendor, class or device file is there
+ * but cannot be read (a FIFO, folder, socket or link in its place,
+ * EACCES, EIO) is UNKNOWN ACCEL_PCI_ATTR naming the file; the sysfs count
+ * is then not judged (the function may be an accelerator), and every
+ * other device is judged as usual.
+ *
  * A query NVML cannot answer for a reason other than the GPU (NO_PERMISSION,
  * a function the library lacks where the manifest needs it) is UNKNOWN
  * NVML_QUERY: the tool could not tell.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sn_accel.h"
 #include "sn_checkctx.h"
+#include "sn_file.h"
 #include "sn_nvml.h"
 #include "sn_pcie.h"
 
@@ -130,16 +138,49 @@ static void query_unknown(struct nv_run *r, const char *label,
 
 /* ---- inventory and counts ----------------------------------------------- */
 
+/*
+ * UNKNOWN ACCEL_PCI_ATTR per PCI function the scan could not classify,
+ * naming the file and why: "not a regular file (fifo): /sys/bus/pci/
+ * devices/0000:43:00.0/class".  Such a scan's count is not judged.
+ */
+static void pci_unclassified(const struct sn_check_ctx *ctx,
+			     const struct sn_accel_pci_list *pci,
+			     const char *check, struct sn_results *out)
+{
+	size_t kept = pci->n_bad < SN_ACCEL_MAX_BAD ? pci->n_bad :
+		      SN_ACCEL_MAX_BAD;
+	char path[PATH_MAX], found[SN_VALUE_MAX];
+
+	for (size_t i = 0; i < kept; i++) {
+		const struct sn_accel_pci_bad *b = &pci->bad[i];
+
+		if ((size_t)snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/%s",
+				     ctx->sysfs, b->bdf, b->attr) >= sizeof(path))
+			snprintf(path, sizeof(path), "(path too long)");
+		sn_file_phrase_path(found, sizeof(found), b->why, path);
+		sn_results_add(out, SN_UNKNOWN, check, "ACCEL_PCI_ATTR", b->bdf,
+			       "readable PCI vendor, class, device", "%s",
+			       found);
+	}
+	if (pci->n_bad > kept)
+		sn_results_add(out, SN_UNKNOWN, check, "ACCEL_PCI_ATTR", "node",
+			       "readable PCI vendor, class, device",
+			       "%zu more PCI functions not classified",
+			       pci->n_bad - kept);
+}
+
 static void inventory(struct nv_run *r)
 {
 	struct sn_error err;
 
 	if (sn_accel_pci_scan(r->ctx->sysfs, SN_ACCEL_NVIDIA, r->m->pci_vendor,
-			      r->pci, &err))
+			      r->pci, &err)) {
 		sn_results_add(r->out, SN_UNKNOWN, CHECK_COUNT, "ACCEL_PCI_SCAN",
 			       "node", "PCI functions in sysfs", "%s", err.msg);
-	else
+	} else {
 		r->pci_ok = true;
+		pci_unclassified(r->ctx, r->pci, CHECK_COUNT, r->out);
+	}
 	if (!r->m->device_glob)
 		return;
 	if (sn_accel_dev_nodes(r->ctx->dev, r->m->device_glob, r->nodes, &err))
@@ -210,14 +251,16 @@ static void check_counts(struct nv_run *r)
 	 * enumeration is held against the manifest.
 	 */
 	bool nodes_judged = r->nodes_ok && r->nvml_ok;
+	/* A function that could not be classified may be a GPU: no count. */
+	bool pci_judged = r->pci_ok && !r->pci->n_bad;
 
 	if ((!r->nvml_ok || r->nvml_count == want) &&
-	    (!r->pci_ok || (r->pci->count == want && !r->pci->truncated)) &&
+	    (!pci_judged || (r->pci->count == want && !r->pci->truncated)) &&
 	    (!nodes_judged || r->nodes->count == want))
 		return;
 	count_value(found, sizeof(found), "nvml", r->nvml_ok, r->nvml_count);
-	count_value(found, sizeof(found), "pci", r->pci_ok,
-		    r->pci_ok ? r->pci->count : 0);
+	count_value(found, sizeof(found), "pci", pci_judged,
+		    pci_judged ? r->pci->count : 0);
 	count_value(found, sizeof(found), "dev", r->nodes_ok,
 		    r->nodes_ok ? r->nodes->count : 0);
 	for (size_t p = 0; r->nvml_ok && !r->paired && r->pci_ok &&
@@ -623,6 +666,8 @@ static void generic_counts(const struct sn_check_ctx *ctx,
 	const struct sn_accel_manifest *m = &ctx->cfg->node.accel;
 	char found[SN_VALUE_MAX] = "", expected[SN_VALUE_MAX];
 
+	/* A function that could not be classified may be one: no count. */
+	pci_ok = pci_ok && !pci->n_bad;
 	if ((!pci_ok || (pci->count == m->count && !pci->truncated)) &&
 	    (!nodes_ok || nodes->count == m->count))
 		return;
@@ -666,11 +711,13 @@ static int check_generic(const struct sn_check_ctx *ctx, struct sn_results *out)
 			       "node", "memory", "out of memory");
 		goto out;
 	}
-	if (sn_accel_pci_scan(ctx->sysfs, m->vendor, m->pci_vendor, pci, &err))
+	if (sn_accel_pci_scan(ctx->sysfs, m->vendor, m->pci_vendor, pci, &err)) {
 		sn_results_add(out, SN_UNKNOWN, CHECK_ACCEL_COUNT, "ACCEL_PCI_SCAN",
 			       "node", "PCI functions in sysfs", "%s", err.msg);
-	else
+	} else {
 		pci_ok = true;
+		pci_unclassified(ctx, pci, CHECK_ACCEL_COUNT, out);
+	}
 	if (m->device_glob && sn_accel_dev_nodes(ctx->dev, m->device_glob, nodes, &err))
 		sn_results_add(out, SN_UNKNOWN, CHECK_ACCEL_COUNT, "ACCEL_DEV_NODES",
 			       "node", "device nodes", "%s", err.msg);

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "sn_checkctx.h"
+#include "sn_file.h"
 #include "sn_ib_port.h"
 #include "sn_pcie.h"
 
@@ -72,17 +73,10 @@ static void add_path(struct judge *j, enum sn_grade g, const char *code,
 		     const char *expected, const char *phrase,
 		     const char *path)
 {
-	size_t room = SN_VALUE_MAX - 1, head = strlen(phrase) + 2;
-	const char *tail = path, *slash;
+	char found[SN_VALUE_MAX];
 
-	if (head + strlen(path) > room && head + 3 < room) {
-		tail = path + strlen(path) - (room - head - 3);
-		slash = strchr(tail, '/');
-		add(j, g, code, expected, "%s: ...%s", phrase,
-		    slash ? slash : tail);
-		return;
-	}
-	add(j, g, code, expected, "%s: %s", phrase, tail);
+	sn_file_phrase_path(found, sizeof(found), phrase, path);
+	add(j, g, code, expected, "%s", found);
 }
 
 /*

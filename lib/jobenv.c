@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sn_file.h"
 #include "sn_hostlist.h"
 #include "sn_jobenv.h"
 #include "sn_number.h"
@@ -76,16 +77,16 @@ int sn_ephemeral_range_read(const char *path, uint16_t *lo, uint16_t *hi,
 {
 	char buf[64], a[16], b[16], extra[2];
 	long long x, y;
-	FILE *f = fopen(path, "re");
-	size_t n;
+	struct sn_error why;
 
-	if (!f) {
-		sn_error_set(err, "%s: %s", path, strerror(errno));
+	/* procfs: the bounded reader, which refuses a FIFO without waiting */
+	if (sn_file_read_small(path, buf, sizeof(buf), &why) < 0) {
+		if (errno == EINVAL)
+			sn_error_set(err, "%s", why.msg);
+		else
+			sn_error_set(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
 	if (sscanf(buf, "%15s %15s %1s", a, b, extra) != 2 ||
 	    !sn_number_parse(a, &x) || !sn_number_parse(b, &y) || x < 1 ||
 	    y > 65535 || x > y) {

@@ -32,12 +32,14 @@
 
 #include "sn_checkctx.h"
 #include "sn_error.h"
+#include "sn_file.h"
 #include "sn_manifest.h"
 #include "sn_nvml.h"
 
 #define SN_ACCEL_MAX_DEVICES	256	/* accelerators kept per scan */
 #define SN_ACCEL_MAX_SCAN	16384	/* directory entries examined */
 #define SN_ACCEL_NODE_MAX	64	/* a device node path under paths.dev */
+#define SN_ACCEL_MAX_BAD	16	/* unreadable functions kept per scan */
 
 /* One accelerator PCI function. */
 struct sn_accel_pci {
@@ -47,11 +49,27 @@ struct sn_accel_pci {
 	uint32_t pci_class;		/* 24-bit class code: 0x030200 */
 };
 
+/*
+ * A PCI function the scan could not classify: its vendor, class or device
+ * file is there but was refused or could not be read (a FIFO, a folder, a
+ * socket, a link, EACCES, EIO).  The file is
+ * <sysfs>/bus/pci/devices/<bdf>/<attr>.
+ */
+struct sn_accel_pci_bad {
+	char bdf[SN_PCI_BDF_SIZE];	/* "0000:1b:00.0" */
+	char attr[8];			/* "vendor", "class", "device" */
+	char why[SN_FILE_WHY_MAX];	/* "not a regular file (fifo)" */
+};
+
 /* The accelerators of one sysfs tree, sorted by bdf. */
 struct sn_accel_pci_list {
 	size_t count;
 	bool truncated;		/* more than SN_ACCEL_MAX_DEVICES, or the scan
 				 * stopped after SN_ACCEL_MAX_SCAN entries */
+	size_t n_bad;		/* functions not classified (see bad[]); when
+				 * non-zero, count may miss accelerators */
+	struct sn_accel_pci_bad bad[SN_ACCEL_MAX_BAD];	/* the first
+				 * SN_ACCEL_MAX_BAD of them, sorted by bdf */
 	struct sn_accel_pci items[SN_ACCEL_MAX_DEVICES];
 };
 
@@ -78,8 +96,13 @@ bool sn_accel_class_accepted(enum sn_accel_vendor vendor, uint16_t pci_vendor,
  * whose vendor id is pci_vendor and whose class vendor accepts.
  *
  * Entries that are not PCI function names, or whose vendor/class file is
- * missing or malformed, are skipped.  Returns 0 (out filled, possibly
- * truncated), or -1 with err set when the directory cannot be read.
+ * missing or malformed, are skipped.  The attribute files are read with
+ * the bounded reader of sn_file.h (sn_file_open_regular): a FIFO, folder,
+ * socket or link in place of vendor, class or device never blocks the scan;
+ * that function goes to out->bad (the vendor is read first, so a function
+ * of another vendor is never reported for its class or device).  Returns 0
+ * (out filled, possibly truncated), or -1 with err set when the directory
+ * cannot be read.
  */
 int sn_accel_pci_scan(const char *sysfs, enum sn_accel_vendor vendor,
 		      uint16_t pci_vendor, struct sn_accel_pci_list *out,

@@ -5,11 +5,13 @@
  * the fake libnvidia-ml.so.1 (tests/fake_nvml) from fixtures edited per
  * test.  Field cases 11 (GPU lost / missing), 12 (row remapping,
  * NOT_SUPPORTED), 13 (NVLink inactive vs. absent), 9 (GPU width vs speed),
- * the Ascend count check, and the epilog's counter snapshot.
+ * the Ascend count check, a file that is not regular in place of a PCI
+ * attribute (issue 9 item 5), and the epilog's counter snapshot.
  */
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -126,6 +128,42 @@ static void del_pci(const char *bdf)
 
 	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/%s", T->sys, bdf);
 	rm_tree(dir);
+}
+
+/*
+ * Put a file that is not regular in place of <bdf>/<attr>: "fifo",
+ * "folder" or "link" (dangling).
+ */
+static void odd_attr(const char *bdf, const char *attr, const char *kind)
+{
+	char path[PATH_MAX * 2];
+
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/%s", T->sys, bdf,
+		 attr);
+	assert_int_equal(unlink(path), 0);
+	if (!strcmp(kind, "fifo"))
+		assert_int_equal(mkfifo(path, 0600), 0);
+	else if (!strcmp(kind, "folder"))
+		assert_int_equal(mkdir(path, 0700), 0);
+	else
+		assert_int_equal(symlink("nowhere", path), 0);
+}
+
+/* Undo odd_attr(): a regular file holding text again. */
+static void odd_attr_undo(const char *bdf, const char *attr, const char *text)
+{
+	char dir[PATH_MAX * 2], path[PATH_MAX * 3];
+
+	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/%s", T->sys, bdf);
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	assert_int_equal(remove(path), 0);
+	write_file(dir, attr, text);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	fail_msg("the accelerator check blocked on a file that is not regular");
 }
 
 /* A device node (an empty file is enough for counting), or a directory. */
@@ -437,6 +475,20 @@ static void test_pci_scan(void **state)
 	assert_int_equal(l->items[0].device, 0x2330);
 	assert_int_equal(l->items[0].pci_class, 0x030200);
 
+	assert_int_equal(l->n_bad, 0);
+	/* A FIFO for a vendor: that function is not classified, at once. */
+	odd_attr(bus4[1], "vendor", "fifo");
+	signal(SIGALRM, on_alarm);
+	alarm(10);
+	assert_int_equal(sn_accel_pci_scan(T->sys, SN_ACCEL_NVIDIA, 0x10de, l, &err), 0);
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
+	assert_int_equal(l->count, 3);
+	assert_int_equal(l->n_bad, 1);
+	assert_string_equal(l->bad[0].bdf, "0000:43:00.0");
+	assert_string_equal(l->bad[0].attr, "vendor");
+	assert_string_equal(l->bad[0].why, "not a regular file (fifo)");
+
 	err_reset(&err);
 	assert_int_equal(sn_accel_pci_scan("/nonexistent", SN_ACCEL_NVIDIA, 0x10de,
 					   l, &err), -1);
@@ -681,6 +733,63 @@ static void test_count_missing_one_dev_node(void **state)
 }
 
 /* ---- NVIDIA: NVML unavailable ------------------------------------------- */
+
+/*
+ * Issue 9 item 5: a FIFO (or a folder, or a dangling link) in place of a
+ * GPU's vendor, class or device file used to block the whole group until
+ * the check timed out (CRIT CHECK_TIMEOUT, a drain, every GPU's result
+ * lost).  Now: one UNKNOWN naming the file and what it is, the four GPUs
+ * judged by NVML as usual, no count CRIT; the alarm fails a check that
+ * blocks instead of hanging the test.
+ */
+static void test_odd_pci_attribute_unknown(void **state)
+{
+	static const struct {
+		const char *attr, *text, *kind, *what;
+	} cases[] = {
+		{ "vendor", "0x10de\n", "fifo", "fifo" },
+		{ "class", "0x030200\n", "fifo", "fifo" },
+		{ "device", "0x2330\n", "fifo", "fifo" },
+		{ "class", "0x030200\n", "folder", "folder" },
+		{ "class", "0x030200\n", "link", "symbolic link" },
+	};
+	const struct sn_result *x;
+	struct sn_results r;
+	char want[PATH_MAX * 2];
+
+	(void)state;
+	if (!fake_lib)
+		skip();
+	nvidia_tree(bus4, 4, "0x2330");
+	setenv("SN_FAKE_NVML_FIXTURE", SYNTH, 1);
+	signal(SIGALRM, on_alarm);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		odd_attr(bus4[1], cases[i].attr, cases[i].kind);
+		alarm(10);
+		run_fake(NV4, &r);
+		alarm(0);
+		snprintf(want, sizeof(want),
+			 "not a regular file (%s): %s/bus/pci/devices/0000:43:00.0/%s",
+			 cases[i].what, T->sys, cases[i].attr);
+		x = expect(&r, SN_UNKNOWN, "ACCEL_PCI_ATTR", "0000:43:00.0");
+		assert_string_equal(x->check, "gpu_count");
+		assert_string_equal(x->expected, "readable PCI vendor, class, device");
+		assert_string_equal(x->found, want);
+		assert_int_equal(count_code(&r, "OK"), 4);
+		assert_int_equal(r.count, 5);
+		assert_int_equal(sn_results_worst(&r), SN_UNKNOWN);
+		sn_results_free(&r);
+		odd_attr_undo(bus4[1], cases[i].attr, cases[i].text);
+	}
+	/* Another vendor's odd class is never read: all OK. */
+	odd_attr("0000:5a:00.0", "class", "fifo");
+	alarm(10);
+	run_fake(NV4, &r);
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
+	expect_all_ok(&r, 4);
+	sn_results_free(&r);
+}
 
 static void test_init_fail_unknown(void **state)
 {
@@ -1146,6 +1255,33 @@ static void test_ascend_pci_missing(void **state)
 	sn_results_free(&r);
 }
 
+/* The same for a vendor without NVML: the other seven NPUs stay OK. */
+static void test_ascend_fifo_class_unknown(void **state)
+{
+	const struct sn_result *x;
+	struct sn_results r;
+	char want[PATH_MAX * 2];
+
+	(void)state;
+	ascend_tree();
+	odd_attr("0000:c2:00.0", "class", "fifo");
+	signal(SIGALRM, on_alarm);
+	alarm(10);
+	run_check("/nonexistent/libnvidia-ml.so.1", ASCEND8, &r);
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
+	snprintf(want, sizeof(want),
+		 "not a regular file (fifo): %s/bus/pci/devices/0000:c2:00.0/class",
+		 T->sys);
+	x = expect(&r, SN_UNKNOWN, "ACCEL_PCI_ATTR", "0000:c2:00.0");
+	assert_string_equal(x->check, "accel_count");
+	assert_string_equal(x->found, want);
+	assert_int_equal(count_code(&r, "OK"), 7);
+	assert_int_equal(r.count, 8);
+	assert_int_equal(sn_results_worst(&r), SN_UNKNOWN);
+	sn_results_free(&r);
+}
+
 static void test_ascend_pcie_width(void **state)
 {
 	const struct sn_result *x;
@@ -1309,6 +1445,7 @@ int main(void)
 		TT(test_case11_unknown_error),
 		TT(test_unknown_after_handle),
 		TT(test_count_missing_one_dev_node),
+		TT(test_odd_pci_attribute_unknown),
 		TT(test_init_fail_unknown),
 		TT(test_missing_library_never_crit),
 		TT(test_missing_library_sysfs_still_counts),
@@ -1333,6 +1470,7 @@ int main(void)
 		TT(test_ascend_healthy),
 		TT(test_ascend_node_missing),
 		TT(test_ascend_pci_missing),
+		TT(test_ascend_fifo_class_unknown),
 		TT(test_ascend_pcie_width),
 		TT(test_counters_real_h200x2),
 		TT(test_counters_lost_and_unsupported),

@@ -334,6 +334,7 @@ static void test_read_fifo_never_blocks(void **state)
 	assert_int_equal(errno, EINVAL);
 	assert_null(out);
 	alarm(0);
+	signal(SIGALRM, SIG_DFL);
 }
 
 /* Make a UNIX socket file at path (bound, then the socket closed). */
@@ -413,6 +414,7 @@ static void test_read_small_refuses(void **state)
 	assert_int_equal(st.st_size, 7);
 	close(fd);
 	alarm(0);
+	signal(SIGALRM, SIG_DFL);
 
 	/* missing; a regular file, whole and cut to the buffer */
 	path_in(path, "missing");

@@ -5,6 +5,8 @@
  * one node, and the ownership marker that tells our variables from the
  * user's.
  */
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "unit.h"
@@ -197,6 +199,31 @@ static void test_ephemeral_read(void **state)
 	assert_int_equal(sn_ephemeral_range_read("/nonexistent/ip_local_port_range",
 						 &lo, &hi, &err), -1);
 	assert_string_equal(err.msg, "/nonexistent/ip_local_port_range: No such file or directory");
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	fail_msg("sn_ephemeral_range_read blocked on a FIFO");
+}
+
+/* A FIFO in place of the procfs file: refused at once, naming it. */
+static void test_ephemeral_read_fifo(void **state)
+{
+	char path[128], want[192];
+	struct sn_error err;
+	uint16_t lo, hi;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/range", tmpdir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	signal(SIGALRM, on_alarm);
+	alarm(10);
+	assert_int_equal(sn_ephemeral_range_read(path, &lo, &hi, &err), -1);
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
+	snprintf(want, sizeof(want), "not a regular file (fifo): %s", path);
+	assert_string_equal(err.msg, want);
 }
 
 /* The running kernel's own file, where there is one. */
@@ -591,6 +618,8 @@ int main(void)
 		cmocka_unit_test(test_port_window_at_edges),
 		cmocka_unit_test(test_port_fully_covered),
 		cmocka_unit_test_setup_teardown(test_ephemeral_read,
+						setup_tmpdir, teardown_tmpdir),
+		cmocka_unit_test_setup_teardown(test_ephemeral_read_fifo,
 						setup_tmpdir, teardown_tmpdir),
 		cmocka_unit_test(test_ephemeral_read_proc),
 		cmocka_unit_test_setup_teardown(test_build, setup_cfg,

@@ -136,6 +136,39 @@ static void test_open_missing_library(void **state)
 	assert_contains(err.msg, "paths.nvml is empty");
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+	fail_msg("sn_nvml_open blocked on a FIFO");
+}
+
+/*
+ * paths.nvml naming a FIFO: refused at once, naming what it is (dlopen()
+ * would wait for a writer forever; the alarm fails the test instead).
+ */
+static void test_open_fifo_refused(void **state)
+{
+	char dir[] = "/tmp/sn-nvml-XXXXXX", path[64], want[128];
+	struct sn_nvml *nvml = (struct sn_nvml *)1;
+	struct sn_error err;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/libnvidia-ml.so.1", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	signal(SIGALRM, on_alarm);
+	alarm(10);
+	err_reset(&err);
+	assert_int_equal(sn_nvml_open(path, &nvml, &err), -1);
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
+	assert_null(nvml);
+	snprintf(want, sizeof(want), "not a regular file (fifo): %s", path);
+	assert_string_equal(err.msg, want);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_open_not_nvml(void **state)
 {
 	struct sn_nvml *nvml = NULL;
@@ -509,6 +542,7 @@ int main(void)
 		T(test_error_strings),
 		T(test_open_missing_library),
 		T(test_open_not_nvml),
+		T(test_open_fifo_refused),
 		T(test_init_fail),
 		T(test_bad_fixture_fails_init),
 		T(test_open_close_repeatedly),

@@ -404,6 +404,7 @@ static void test_fifo_attribute_unknown(void **state)
 	alarm(5);
 	check(&t, "0000:5a:00.0", "mlx5_2 0000:5a:00.0", 4, 16, true, &r);
 	alarm(0);
+	signal(SIGALRM, SIG_DFL);
 	EXPECT_RESULTS(&r,
 		       { SN_UNKNOWN, "PCIE_UNKNOWN", "mlx5_2 0000:5a:00.0",
 			 "current_link_width not a regular file (fifo) at 0000:5a:00.0",
