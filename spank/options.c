@@ -8,11 +8,9 @@
  * (SBATCH_/SALLOC_/SLURM_SUPERNODE) > #SBATCH line.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "sn_option.h"
 #include "sn_spank.h"
@@ -165,29 +163,42 @@ static const char *env_equivalent(void)
 	return NULL;
 }
 
+int sn_cmdline_supernode(char **value, struct sn_error *err)
+{
+	const char *found;
+	char *args;
+	size_t len;
+
+	*value = NULL;
+	if (sn_cmdline_read("/proc/self/cmdline", &args, &len, err))
+		return -1;
+	found = sn_cmdline_supernode_find(args, len);
+	if (found && !(*value = strdup(found))) {
+		sn_error_set(err, "out of memory");
+		free(args);
+		return -1;
+	}
+	free(args);
+	return found ? 1 : 0;
+}
+
 /*
  * Was --supernode on this process's command line (not only in an #SBATCH
- * line)?  SPANK does not say where a value came from, so look at argv.  An
- * argument of the batch script itself spelled --supernode counts too: the
- * environment then loses, which is the safe side.
+ * line)?  SPANK does not say where a value came from, so look at argv,
+ * whole.  When argv cannot be read, the command line wins: the option's
+ * value stands and the environment is not applied.
  */
 static int on_command_line(void)
 {
-	char buf[65536];
-	ssize_t n;
-	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	struct sn_error err;
+	char *value;
+	int rc = sn_cmdline_supernode(&value, &err);
 
-	if (fd < 0)
-		return 1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 1;
-	buf[n] = '\0';
-	for (char *p = buf; p < buf + n; p += strlen(p) + 1)
-		if (!strcmp(p, "--supernode") || !strncmp(p, "--supernode=", 12))
-			return 1;
-	return 0;
+	if (rc < 0)
+		slurm_error("%s: %s: taking --supernode for given on the command line",
+			    SN_PLUGIN, err.msg);
+	free(value);
+	return rc != 0;
 }
 
 static int env_apply(void)

@@ -76,6 +76,17 @@ int sn_options_register(spank_t sp);
  * prolog/epilog with spank_job_control_setenv.  Local/allocator context. */
 int sn_options_post_opt(spank_t sp);
 
+/*
+ * options.c: the value of the last --supernode on this process's command
+ * line (/proc/self/cmdline read whole, sn_cmdline_supernode_find()), in
+ * any context, slurm_spank_init included.  Returns 1 with *value a
+ * malloc()ed copy of its text (free() it; "" when --supernode was the last
+ * word), 0 when the command line has no --supernode (*value NULL), or -1
+ * when the command line could not be read (*value NULL, err says why).
+ * Does not validate the value (sn_supernode_count_parse does).
+ */
+int sn_cmdline_supernode(char **value, struct sn_error *err);
+
 /* options.c: register --supernode-env (from slurm_spank_init). */
 int sn_env_option_register(spank_t sp);
 

@@ -70,6 +70,31 @@ set -e
 assert_eq "--supernode=1 on the command line wins over SBATCH_SUPERNODE=abc" 0 "$rc"
 [[ $rc == 0 ]] && scancel "$msg"
 
+# However long the command line (issue 9 item 13): --supernode=1 after
+# 7000 x --export=ALL (91 KiB) still wins over the environment (=2 would be
+# refused by the feature method), and without it the environment applies.
+long=()
+for ((i = 0; i < 7000; i++)); do long+=(--export=ALL); done
+set +e
+j=$(SBATCH_SUPERNODE=2 sbatch "${long[@]}" --supernode=1 --hold --parsable -o /dev/null --wrap true 2>&1); rc=$?
+set -e
+assert_eq "91 KiB of arguments, then --supernode=1, SBATCH_SUPERNODE=2: exit" 0 "$rc"
+if ((rc == 0)); then
+	assert_eq "91 KiB of arguments, then --supernode=1: NumNodes" 2-2 "$(job_field "$j" NumNodes)"
+	assert_eq "91 KiB of arguments, then --supernode=1: Features" "[sn01|sn02]" "$(job_field "$j" Features)"
+	scancel "$j"
+fi
+set +e
+out=$(SLURM_SUPERNODE=2 srun "${long[@]}" --supernode=1 -l printenv SUPERNODE_COUNT 2>&1 | sort)
+set -e
+assert_eq "srun, 91 KiB of arguments, then --supernode=1, SLURM_SUPERNODE=2" "0: 1
+1: 1" "$out"
+set +e
+msg=$(SBATCH_SUPERNODE=abc sbatch "${long[@]}" --hold -o /dev/null --wrap true 2>&1); rc=$?
+set -e
+assert_eq "91 KiB of arguments, no --supernode, SBATCH_SUPERNODE=abc: refused" 1 "$((rc != 0))"
+assert_contains "91 KiB of arguments, SBATCH_SUPERNODE=abc: message" "SBATCH_SUPERNODE: --supernode=abc is not a whole number" "$msg"
+
 # accepted ARGS... FIELD=VALUE...: held job, check fields, cancel.
 accepted() {
 	local args=() j kv
