@@ -7,10 +7,16 @@
 #include "config_sections.h"
 
 /*
- * Default per-job limits.  A link that went down, a link integrity or
+ * The counters the epilog judges: the one list of threshold names (any
+ * other name is refused, since it would never be applied), each with its
+ * default per-job limits.  A link that went down, a link integrity or
  * buffer overrun error, or an uncorrectable ECC error during one job is
  * enough to take the node out; noise counters (symbol errors, receive
  * errors, discards, NVLink replays) warn first and drain only when large.
+ * Those with neither limit are judged only when the config gives one.
+ * Names: IB PortCounters (sysfs counters/; the data and packet counters
+ * too, though a limit on traffic is rarely wanted), RoCE hw_counters/, and
+ * the accelerator deltas (sn_accel_delta_names).
  */
 static const struct {
 	const char *counter;
@@ -25,6 +31,18 @@ static const struct {
 	{ "excessive_buffer_overrun_errors", -1, 1 },
 	{ "port_xmit_discards", 100, 100000 },
 	{ "VL15_dropped", 100, -1 },
+	{ "port_rcv_switch_relay_errors", -1, -1 },
+	{ "port_xmit_constraint_errors", -1, -1 },
+	{ "port_rcv_constraint_errors", -1, -1 },
+	{ "port_xmit_wait", -1, -1 },
+	{ "port_xmit_data", -1, -1 },
+	{ "port_rcv_data", -1, -1 },
+	{ "port_xmit_packets", -1, -1 },
+	{ "port_rcv_packets", -1, -1 },
+	{ "unicast_xmit_packets", -1, -1 },
+	{ "unicast_rcv_packets", -1, -1 },
+	{ "multicast_xmit_packets", -1, -1 },
+	{ "multicast_rcv_packets", -1, -1 },
 	{ "ecc_uncorrected", -1, 1 },
 	{ "ecc_corrected", 1000, -1 },
 	{ "pcie_replay", 100, 100000 },
@@ -36,15 +54,30 @@ static const struct {
 	{ "rnr_nak_retry_err", 100, 100000 },
 	{ "packet_seq_err", 100, 100000 },
 	{ "out_of_sequence", 1000, -1 },
+	{ "out_of_buffer", -1, -1 },
+	{ "np_cnp_sent", -1, -1 },
+	{ "np_ecn_marked_roce_packets", -1, -1 },
 };
 #define N_DEFAULTS (sizeof(default_thresholds) / sizeof(default_thresholds[0]))
 
-static int counter_name_ok(const char *s)
+static bool counter_known(const char *s)
 {
-	size_t n = strlen(s);
+	for (size_t i = 0; i < N_DEFAULTS; i++)
+		if (!strcmp(default_thresholds[i].counter, s))
+			return true;
+	return false;
+}
 
-	return n && n < 64 &&
-	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == n;
+/* "a, b, c": the names above, for the message. */
+static void counters_list(char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < N_DEFAULTS && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s",
+					 i ? ", " : "",
+					 default_thresholds[i].counter);
 }
 
 static int limit_warn(struct yaml_walk *w, yaml_node_t *v, const char *path,
@@ -108,8 +141,14 @@ static int epilog_thresholds(struct yaml_walk *w, yaml_node_t *v,
 		if (yaml_walk_string(w, k, path, &name))
 			return -1;
 		snprintf(sub, sizeof(sub), "%s.%s", path, name);
-		if (!counter_name_ok(name))
-			return yaml_walk_fail(w, k, sub, "not a counter name");
+		if (!counter_known(name)) {
+			char allowed[720];
+
+			counters_list(allowed, sizeof(allowed));
+			return yaml_walk_fail(w, k, sub,
+					      "not a counter the epilog judges (allowed: %s)",
+					      allowed);
+		}
 		if (sn_threshold_find(e, name))
 			return yaml_walk_fail(w, k, sub, "duplicate key");
 		if (!(t->counter = strdup(name)))
@@ -254,6 +293,9 @@ int sn_config_epilog_finish(struct sn_config *cfg, struct sn_error *err)
 
 		if (sn_threshold_find(e, default_thresholds[i].counter))
 			continue;	/* the config's own limits win */
+		if (default_thresholds[i].warn < 0 &&
+		    default_thresholds[i].crit < 0)
+			continue;	/* no default: judged only if configured */
 		t = &e->thresholds[e->n_thresholds];
 		if (!(t->counter = strdup(default_thresholds[i].counter)))
 			goto oom;

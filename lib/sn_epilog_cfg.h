@@ -17,9 +17,11 @@
  *     warn: [92]
  *     record: [94, 13]
  *
- * Counter names are those of sysfs (counters/, hw_counters/) and of the
- * accelerator deltas (ecc_uncorrected, ecc_corrected, pcie_replay,
- * nvlink_replay, nvlink_recovery, nvlink_crc_flit, nvlink_crc_data).
+ * Counter names are those of the epilog's table in config_epilog.c: IB
+ * PortCounters (counters/), some RoCE hw_counters/, and the accelerator
+ * deltas (ecc_uncorrected, ecc_corrected, pcie_replay, nvlink_replay,
+ * nvlink_recovery, nvlink_crc_flit, nvlink_crc_data).  Any other name is
+ * refused with the list: it would never be applied.
  */
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,6 +6,7 @@
 #include "unit.h"
 
 #include "sn_config.h"
+#include "sn_delta.h"
 
 /* Every test starts with the same three lines: line numbers below count them. */
 #define HEAD "supernodes:\n  - name: sn01\n    nodes: n[1-2]\n"
@@ -84,12 +85,91 @@ static void test_dirs_newline(void **state)
 		"t.yaml:5:17: epilog.textfile_dir: a newline at byte 11 of '/var/lib/x?' (quoted): a config string is one line without control characters");
 }
 
+#define ALLOWED "link_downed, link_error_recovery, symbol_error, port_rcv_errors, " \
+	"port_rcv_remote_physical_errors, local_link_integrity_errors, " \
+	"excessive_buffer_overrun_errors, port_xmit_discards, VL15_dropped, " \
+	"port_rcv_switch_relay_errors, port_xmit_constraint_errors, " \
+	"port_rcv_constraint_errors, port_xmit_wait, port_xmit_data, " \
+	"port_rcv_data, port_xmit_packets, port_rcv_packets, " \
+	"unicast_xmit_packets, unicast_rcv_packets, multicast_xmit_packets, " \
+	"multicast_rcv_packets, ecc_uncorrected, " \
+	"ecc_corrected, pcie_replay, nvlink_replay, nvlink_recovery, " \
+	"nvlink_crc_flit, nvlink_crc_data, local_ack_timeout_err, " \
+	"rnr_nak_retry_err, packet_seq_err, out_of_sequence, out_of_buffer, " \
+	"np_cnp_sent, np_ecn_marked_roce_packets"
+
+/* A name the epilog never judges would be silently ignored: refused. */
+static void test_threshold_names(void **state)
+{
+	(void)state;
+	REFUSED("epilog:\n  thresholds:\n    symbol_errors: {warn: 10}\n",
+		"t.yaml:6:5: epilog.thresholds.symbol_errors: not a counter the epilog judges (allowed: " ALLOWED ")");
+	REFUSED("epilog:\n  thresholds:\n    link_downed: {crit: 1}\n    Link_Downed: {crit: 1}\n",
+		"t.yaml:7:5: epilog.thresholds.Link_Downed: not a counter the epilog judges (allowed: " ALLOWED ")");
+	REFUSED("epilog:\n  thresholds:\n    \"port_xmit_bytes\": {warn: 1}\n",
+		"t.yaml:6:5: epilog.thresholds.port_xmit_bytes: not a counter the epilog judges (allowed: " ALLOWED ")");
+}
+
+/* Defaults, the config's own limits, and names without a default. */
+static void test_thresholds(void **state)
+{
+	const struct sn_threshold *t;
+	struct sn_config *cfg;
+
+	(void)state;
+	cfg = load_ok(HEAD);
+	assert_int_equal(cfg->epilog.n_thresholds, 20);	/* those with a default */
+	t = sn_threshold_find(&cfg->epilog, "symbol_error");
+	assert_non_null(t);
+	assert_true(t->has_warn && t->has_crit);
+	assert_int_equal(t->warn, 10);
+	assert_int_equal(t->crit, 10000);
+	assert_null(sn_threshold_find(&cfg->epilog, "port_xmit_wait"));
+	assert_null(sn_threshold_find(&cfg->epilog, "np_cnp_sent"));
+	sn_config_free(cfg);
+
+	cfg = load_ok(HEAD "epilog:\n  thresholds:\n"
+		      "    symbol_error: {crit: 5}\n"
+		      "    np_cnp_sent: {warn: 3}\n");
+	assert_int_equal(cfg->epilog.n_thresholds, 21);
+	t = sn_threshold_find(&cfg->epilog, "symbol_error");
+	assert_false(t->has_warn);
+	assert_int_equal(t->crit, 5);
+	t = sn_threshold_find(&cfg->epilog, "np_cnp_sent");
+	assert_non_null(t);
+	assert_int_equal(t->warn, 3);
+	assert_false(t->has_crit);
+	sn_config_free(cfg);
+}
+
+/* Every accelerator counter the epilog computes takes a threshold. */
+static void test_accel_names_allowed(void **state)
+{
+	char yaml[256];
+
+	(void)state;
+	for (size_t i = 0; i < SN_ACCEL_DELTA_COUNT; i++) {
+		struct sn_config *cfg;
+
+		snprintf(yaml, sizeof(yaml),
+			 HEAD "epilog:\n  thresholds:\n    %s: {warn: 7}\n",
+			 sn_accel_delta_names[i]);
+		cfg = load_ok(yaml);
+		assert_int_equal(sn_threshold_find(&cfg->epilog,
+						   sn_accel_delta_names[i])->warn, 7);
+		sn_config_free(cfg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dirs),
 		cmocka_unit_test(test_dirs_percent),
 		cmocka_unit_test(test_dirs_newline),
+		cmocka_unit_test(test_threshold_names),
+		cmocka_unit_test(test_thresholds),
+		cmocka_unit_test(test_accel_names_allowed),
 	};
 
 	return cmocka_run_group_tests_name("config_epilog", tests, NULL, NULL);
