@@ -186,6 +186,42 @@ static void test_limit(void **state)
 	assert_true(seconds_since(&t0) < 1.0);
 }
 
+/*
+ * 65536 ranges of one host each (fuzz_config: a[0-65535]b[3] ran over 1 s
+ * under ASan, slurm_hostlist_shift moving every range down per host): all
+ * hosts, in Slurm's order.  The time is measured by tests/bench/hostlist_worst.
+ */
+static void test_many_ranges(void **state)
+{
+	size_t len = 2 + 65536 * 7 + 2;
+	char *expr = malloc(len), *p = expr;
+	struct sn_names names;
+	struct sn_error err;
+
+	(void)state;
+	assert_non_null(expr);
+	p += sprintf(p, "n[");
+	for (unsigned i = 0; i < 65536; i++)
+		p += sprintf(p, "%s%u", i ? "," : "", 2 * i);
+	sprintf(p, "]");
+	assert_int_equal(sn_hostlist_expand(expr, SN_HOSTLIST_MAX, &names, &err), 0);
+	assert_int_equal(names.count, 65536);
+	assert_string_equal(names.names[0], "n0");
+	assert_string_equal(names.names[1], "n2");
+	assert_string_equal(names.names[32768], "n65536");
+	assert_string_equal(names.names[65535], "n131070");
+	sn_names_free(&names);
+	free(expr);
+
+	assert_int_equal(sn_hostlist_expand("a[0-65535]b[3]", SN_HOSTLIST_MAX,
+					    &names, &err), 0);
+	assert_int_equal(names.count, 65536);
+	assert_string_equal(names.names[0], "a0b3");
+	assert_string_equal(names.names[1000], "a1000b3");
+	assert_string_equal(names.names[65535], "a65535b3");
+	sn_names_free(&names);
+}
+
 static void test_max_honoured(void **state)
 {
 	struct sn_names names;
@@ -255,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_malformed_refused),
 		cmocka_unit_test(test_limit),
+		cmocka_unit_test(test_many_ranges),
 		cmocka_unit_test(test_max_honoured),
 		cmocka_unit_test(test_case1_first_host),
 	};
