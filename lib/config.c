@@ -17,6 +17,7 @@
 #include "sn_config.h"
 #include "sn_file.h"
 #include "sn_hostlist.h"
+#include "sn_jobenv.h"
 #include "yaml_walk.h"
 
 /* ---- scalar helpers ---------------------------------------------------- */
@@ -224,6 +225,8 @@ static int env_port_range(struct yaml_walk *w, yaml_node_t *v,
 				      lo, hi);
 	cfg->master_port_lo = (uint16_t)lo;
 	cfg->master_port_hi = (uint16_t)hi;
+	cfg->master_port_line = (unsigned)v->start_mark.line + 1;
+	cfg->master_port_col = (unsigned)v->start_mark.column + 1;
 	return 0;
 }
 
@@ -649,7 +652,29 @@ fail:
 	return NULL;
 }
 
-struct sn_config *sn_config_load(const char *path, struct sn_error *err)
+int sn_config_check_host(const struct sn_config *cfg, const char *procfs,
+			 struct sn_error *err)
+{
+	char file[4096], where[64] = "";
+	uint16_t lo, hi;
+
+	snprintf(file, sizeof(file), "%s/%s", procfs, SN_CONFIG_EPHEMERAL_FILE);
+	if (sn_ephemeral_range_read(file, &lo, &hi, NULL))
+		return 0;	/* the step falls back to Linux's default */
+	if (cfg->master_port_lo < lo || cfg->master_port_hi > hi)
+		return 0;
+	if (cfg->master_port_line)
+		snprintf(where, sizeof(where), ":%u:%u", cfg->master_port_line,
+			 cfg->master_port_col);
+	sn_error_set(err, "%s%s: env.master_port_range: [%u, %u]%s lies wholly inside the kernel's ephemeral port range %u-%u (%s)",
+		     cfg->path, where, cfg->master_port_lo, cfg->master_port_hi,
+		     cfg->master_port_line ? "" : " (the default)", lo, hi,
+		     file);
+	return -1;
+}
+
+struct sn_config *sn_config_load_procfs(const char *path, const char *procfs,
+					struct sn_error *err)
 {
 	struct sn_config *cfg;
 	size_t len = 0;
@@ -659,7 +684,16 @@ struct sn_config *sn_config_load(const char *path, struct sn_error *err)
 		return NULL;
 	cfg = sn_config_load_buffer(path, buf, len, err);
 	free(buf);
+	if (cfg && procfs && sn_config_check_host(cfg, procfs, err)) {
+		sn_config_free(cfg);
+		return NULL;
+	}
 	return cfg;
+}
+
+struct sn_config *sn_config_load(const char *path, struct sn_error *err)
+{
+	return sn_config_load_procfs(path, SN_CONFIG_PROCFS, err);
 }
 
 void sn_config_default_path(char *buf, size_t size)

@@ -11,6 +11,9 @@
 #include "sn_manifest.h"
 
 #define SN_CONFIG_DEFAULT_PATH "/etc/slurm/supernode.yaml"
+#define SN_CONFIG_PROCFS "/proc"	/* where sn_config_load() reads the kernel */
+/* The kernel's ephemeral (outgoing) ports, "LOW\tHIGH", under procfs. */
+#define SN_CONFIG_EPHEMERAL_FILE "sys/net/ipv4/ip_local_port_range"
 #define SN_CONFIG_MAX_BYTES (4u << 20)		/* 4 MiB of YAML */
 #define SN_CONFIG_MAX_SUPERNODES 100000u
 #define SN_CONFIG_MAX_NODES (1u << 20)		/* all supernodes together */
@@ -76,6 +79,8 @@ struct sn_config {
 
 	uint16_t master_port_lo;		/* env.master_port_range[0] */
 	uint16_t master_port_hi;		/* env.master_port_range[1] */
+	unsigned master_port_line;		/* its 1-based line, column; */
+	unsigned master_port_col;		/*   0: not in the file (default) */
 	char *socket_ifname;			/* env.socket_ifname: NCCL/HCCL/GLOO, exact */
 	char **hca;				/* env.hca: NICs NCCL/UCX may use; NULL = node.ports */
 	size_t n_hca;
@@ -108,14 +113,42 @@ struct sn_config {
  * YAML nested deeper than YAML_WALK_MAX_DEPTH or holding more than
  * YAML_WALK_MAX_NODES nodes (yaml_walk.h), as soon as libyaml reaches it.
  *
+ * Then the rules that depend on this machine (sn_config_check_host, with
+ * the kernel read under SN_CONFIG_PROCFS).
+ *
  * Returns a new config (caller frees with sn_config_free) or NULL with err
  * set.
  */
 struct sn_config *sn_config_load(const char *path, struct sn_error *err);
 
-/* sn_config_load_buffer - same, from memory; path is used in messages. */
+/*
+ * sn_config_load_procfs - sn_config_load() with the kernel read under
+ * procfs instead of /proc (tests pass a folder of fixtures; NULL: the
+ * machine is not looked at).
+ */
+struct sn_config *sn_config_load_procfs(const char *path, const char *procfs,
+					struct sn_error *err);
+
+/*
+ * sn_config_load_buffer - the file's own rules, from memory; path is used
+ * in messages.  Reads nothing of the machine (no sn_config_check_host).
+ */
 struct sn_config *sn_config_load_buffer(const char *path, const char *buf,
 					size_t len, struct sn_error *err);
+
+/*
+ * sn_config_check_host - the rule that depends on the machine rather than
+ * the file: env.master_port_range must not lie wholly inside the kernel's
+ * ephemeral port range, read from PROCFS/SN_CONFIG_EPHEMERAL_FILE (no port
+ * would be left for MASTER_PORT, and every job would fail at its start).
+ * A range that overlaps it in part is accepted: MASTER_PORT then takes
+ * only the ports outside it (sn_master_port).  A file that cannot be read
+ * or parsed is no error here (the job step assumes Linux's default then).
+ * Returns 0, or -1 with err set: "FILE:LINE:COL: env.master_port_range:
+ * [LO, HI] lies wholly inside the kernel's ephemeral port range A-B (PATH)".
+ */
+int sn_config_check_host(const struct sn_config *cfg, const char *procfs,
+			 struct sn_error *err);
 
 /*
  * sn_config_default_path - where a program finds supernode.yaml when it is

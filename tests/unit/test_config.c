@@ -16,6 +16,8 @@
 #include "sn_config.h"
 
 #define F "t.yaml"	/* the path inline configs are loaded as */
+/* The kernel as unit tests see it: never the real /proc. */
+#define PROCFS SN_FIXTURES "/procfs/linux-default"
 
 /* Two supernodes of two nodes: lines 1 to 5, sections follow on line 6. */
 #define SN2 "supernodes:\n"		\
@@ -597,14 +599,14 @@ static void test_load_file_full(void **state)
 	struct sn_error err;
 
 	(void)state;
-	cfg = sn_config_load(SN_FIXTURES "/full.yaml", &err);
+	cfg = sn_config_load_procfs(SN_FIXTURES "/full.yaml", PROCFS, &err);
 	if (!cfg)
 		fail_msg("%s", err.msg);
 	check_full(cfg);
 	assert_string_equal(cfg->path, SN_FIXTURES "/full.yaml");
 	sn_config_free(cfg);
 
-	cfg = sn_config_load(SN_FIXTURES "/minimal.yaml", &err);
+	cfg = sn_config_load_procfs(SN_FIXTURES "/minimal.yaml", PROCFS, &err);
 	if (!cfg)
 		fail_msg("%s", err.msg);
 	assert_int_equal(cfg->n_nodes, 36);
@@ -617,11 +619,11 @@ static void test_load_file_errors_name_the_file(void **state)
 	struct sn_error err;
 
 	(void)state;
-	assert_null(sn_config_load(SN_FIXTURES "/tab-indent.yaml", &err));
+	assert_null(sn_config_load_procfs(SN_FIXTURES "/tab-indent.yaml", PROCFS, &err));
 	assert_string_equal(err.msg, SN_FIXTURES "/tab-indent.yaml:3:1: tab in indentation (YAML indents with spaces)");
-	assert_null(sn_config_load(SN_FIXTURES "/unknown-key.yaml", &err));
+	assert_null(sn_config_load_procfs(SN_FIXTURES "/unknown-key.yaml", PROCFS, &err));
 	assert_string_equal(err.msg, SN_FIXTURES "/unknown-key.yaml:6:3: placement.max_supernode: unknown key (allowed here: method, max_supernodes, switch_wait)");
-	assert_null(sn_config_load(SN_FIXTURES "/no-such-file.yaml", &err));
+	assert_null(sn_config_load_procfs(SN_FIXTURES "/no-such-file.yaml", PROCFS, &err));
 	assert_string_equal(err.msg, SN_FIXTURES "/no-such-file.yaml: cannot open: No such file or directory");
 }
 
@@ -637,9 +639,9 @@ static void test_load_not_regular(void **state)
 	struct sn_error err;
 
 	(void)state;
-	assert_null(sn_config_load(SN_FIXTURES "/directory.yaml", &err));
+	assert_null(sn_config_load_procfs(SN_FIXTURES "/directory.yaml", PROCFS, &err));
 	assert_string_equal(err.msg, SN_FIXTURES "/directory.yaml: not a regular file (folder)");
-	assert_null(sn_config_load("/dev/null", &err));
+	assert_null(sn_config_load_procfs("/dev/null", PROCFS, &err));
 	assert_string_equal(err.msg, "/dev/null: not a regular file (character device)");
 
 	/* A FIFO with no writer: refused at once, not waited on. */
@@ -648,7 +650,7 @@ static void test_load_not_regular(void **state)
 	assert_int_equal(mkfifo(fifo, 0600), 0);
 	signal(SIGALRM, on_alarm);
 	alarm(5);
-	assert_null(sn_config_load(fifo, &err));
+	assert_null(sn_config_load_procfs(fifo, PROCFS, &err));
 	alarm(0);
 	assert_contains(err.msg, "/fifo.yaml: not a regular file (fifo)");
 	unlink(fifo);
@@ -672,7 +674,7 @@ static void test_load_too_large(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(ftruncate(fd, (off_t)SN_CONFIG_MAX_BYTES + 1), 0);
 	close(fd);
-	assert_null(sn_config_load(path, &err));
+	assert_null(sn_config_load_procfs(path, PROCFS, &err));
 	snprintf(want, sizeof(want), "%s: 4194305 bytes, more than the limit of 4194304",
 		 path);
 	assert_string_equal(err.msg, want);
@@ -686,6 +688,71 @@ static void test_load_too_large(void **state)
 					  &err));
 	assert_string_equal(err.msg, F ": 4194305 bytes, more than the limit of 4194304");
 	free(buf);
+}
+
+/* ---- the machine: the kernel's ephemeral ports ------------------------- */
+
+/* inline yaml, then the host rule against procfs: exactly want (or "") */
+static void host_check(const char *yaml, const char *procfs, const char *want)
+{
+	struct sn_config *cfg = load(yaml);
+	struct sn_error err;
+	int rc;
+
+	err_reset(&err);
+	rc = sn_config_check_host(cfg, procfs, &err);
+	sn_config_free(cfg);
+	if (!*want && rc)
+		fail_msg("refused: %s", err.msg);
+	if (*want && !rc)
+		fail_msg("accepted, expected: %s", want);
+	if (*want && strcmp(err.msg, want))
+		fail_msg("\n got: %s\nwant: %s", err.msg, want);
+}
+
+static void test_ephemeral_range(void **state)
+{
+	(void)state;
+	host_check(SN2 "env:\n  master_port_range: [32768, 40000]\n", PROCFS,
+		   F ":7:22: env.master_port_range: [32768, 40000] lies wholly inside the kernel's ephemeral port range 32768-60999 (" PROCFS "/sys/net/ipv4/ip_local_port_range)");
+	host_check(SN2 "env:\n  master_port_range: [60999, 60999]\n", PROCFS,
+		   F ":7:22: env.master_port_range: [60999, 60999] lies wholly inside the kernel's ephemeral port range 32768-60999 (" PROCFS "/sys/net/ipv4/ip_local_port_range)");
+	/* the default range, on a machine whose ephemeral ports cover it */
+	host_check(SN2, SN_FIXTURES "/procfs/wide",
+		   F ": env.master_port_range: [20000, 29999] (the default) lies wholly inside the kernel's ephemeral port range 10000-65000 (" SN_FIXTURES "/procfs/wide/sys/net/ipv4/ip_local_port_range)");
+	/* in part: accepted, MASTER_PORT takes the ports outside */
+	host_check(SN2 "env:\n  master_port_range: [30000, 32768]\n", PROCFS, "");
+	host_check(SN2 "env:\n  master_port_range: [60999, 61000]\n", PROCFS, "");
+	host_check(SN2 "env:\n  master_port_range: [1024, 65535]\n", PROCFS, "");
+	host_check(SN2, PROCFS, "");
+	/* nothing to read: no error here (the step assumes Linux's default) */
+	host_check(SN2 "env:\n  master_port_range: [32768, 40000]\n",
+		   SN_FIXTURES "/procfs/none", "");
+}
+
+/* sn_config_load_procfs applies it to a file; NULL looks at nothing. */
+static void test_ephemeral_range_file(void **state)
+{
+	char path[] = "/tmp/sn-unit-eph-XXXXXX", want[512];
+	static const char yaml[] = SN2 "env:\n  master_port_range: [40000, 50000]\n";
+	struct sn_config *cfg;
+	struct sn_error err;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, yaml, strlen(yaml)), (ssize_t)strlen(yaml));
+	close(fd);
+	err_reset(&err);
+	assert_null(sn_config_load_procfs(path, PROCFS, &err));
+	snprintf(want, sizeof(want), "%s:7:22: env.master_port_range: [40000, 50000] lies wholly inside the kernel's ephemeral port range 32768-60999 (" PROCFS "/sys/net/ipv4/ip_local_port_range)",
+		 path);
+	assert_string_equal(err.msg, want);
+	cfg = sn_config_load_procfs(path, NULL, &err);
+	assert_non_null(cfg);
+	assert_int_equal(cfg->master_port_lo, 40000);
+	sn_config_free(cfg);
+	unlink(path);
 }
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -1085,6 +1152,8 @@ int main(void)
 		cmocka_unit_test(test_load_file_errors_name_the_file),
 		cmocka_unit_test(test_load_not_regular),
 		cmocka_unit_test(test_load_too_large),
+		cmocka_unit_test(test_ephemeral_range),
+		cmocka_unit_test(test_ephemeral_range_file),
 		cmocka_unit_test(test_find_node),
 		cmocka_unit_test(test_rank_in_hostlist_order),
 		cmocka_unit_test(test_method_name),
