@@ -85,10 +85,19 @@ enum sn_topo_answer {
  * HWLOC_XMLFILE, HWLOC_PLUGINS_PATH) in live mode; a caller running in a
  * job's environment must scrub them first.
  *
- * A topology without any PCI device (exported without I/O, or discovered
- * where /sys/bus/pci is not visible) is refused: it cannot answer.
+ * An XML file that cannot be used is refused with errno EBADMSG and err
+ * "bad hwloc XML file: WHY: PATH": it cannot be opened or read, is not a
+ * regular file, is larger than SN_TOPO_XML_MAX_BYTES, has an object with
+ * a cpuset but no complete_cpuset (hwloc 2.9 would crash), or hwloc does
+ * not take it.  The pre-check before hwloc is one pass over the file:
+ * linear in its size whatever it holds (tests/bench/topo_bench.c).
  *
- * Returns a handle (free with sn_topo_close()) or NULL with err set.
+ * A topology without any PCI device (exported without I/O, or discovered
+ * where /sys/bus/pci is not visible) is refused with errno ENODATA: it
+ * cannot answer.
+ *
+ * Returns a handle (free with sn_topo_close()) or NULL with err and errno
+ * set (EBADMSG, ENODATA, or the error of hwloc's live discovery).
  */
 struct sn_topo *sn_topo_open(const char *xml_path, uint16_t pci_vendor,
 			     struct sn_error *err);

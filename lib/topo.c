@@ -110,68 +110,99 @@ static size_t xml_downgrade_v3(char *buf, size_t len)
 	return out;
 }
 
-/* Does the tag [tag, end) hold the attribute attr (' name="')? */
+/* Does the tag [tag, end) hold the attribute attr (' name="')?  Looks
+ * inside the tag only. */
 static int tag_has(const char *tag, const char *end, const char *attr)
 {
-	const char *p = strstr(tag, attr);
-
-	return p && p < end;
+	return memmem(tag, (size_t)(end - tag), attr, strlen(attr)) != NULL;
 }
 
 /*
  * hwloc 2.9 dereferences NULL on an object that has a cpuset or nodeset
  * but not the matching complete_ set (found by fuzzing); every lstopo
  * export (1.x, 2.x, 3.0) writes both, so refuse files that do not.
- * Returns 0, or -1 with err naming the byte offset.
+ *
+ * One pass over the buffer: each "<object " tag is looked at between its
+ * '<' and its '>' only, and the search goes on after that '>' (a tag holds
+ * no other tag: XML escapes '<' in attribute values).  So every byte is
+ * read a bounded number of times, whatever the file holds: 1 MB of
+ * garbage once took 20 s when each tag's attributes were searched for up
+ * to the end of the file.  Returns 0, or -1 with why ("cpuset without
+ * complete_cpuset at byte 762", short enough for a check result).
  */
-static int xml_sane(const char *buf, const char *path, struct sn_error *err)
+static int xml_sane(const char *buf, size_t len, char *why, size_t size)
 {
-	for (const char *tag = buf; (tag = strstr(tag, "<object ")); tag++) {
-		const char *end = strchr(tag, '>');
+	static const char open_tag[] = "<object ";
+	const char *tag = buf, *stop = buf + len;
+
+	while ((tag = memmem(tag, (size_t)(stop - tag), open_tag,
+			     sizeof(open_tag) - 1))) {
+		const char *end = memchr(tag, '>', (size_t)(stop - tag));
 
 		if (!end)
 			break;	/* truncated: hwloc reports it */
-		if ((tag_has(tag, end, " cpuset=\"") &&
-		     !tag_has(tag, end, " complete_cpuset=\"")) ||
-		    (tag_has(tag, end, " nodeset=\"") &&
-		     !tag_has(tag, end, " complete_nodeset=\""))) {
-			sn_error_set(err, "%s: byte %zu: an object with cpuset/nodeset but no complete_cpuset/complete_nodeset (not an lstopo export?)",
-				     path, (size_t)(tag - buf));
+		const char *set = NULL;
+
+		if (tag_has(tag, end, " cpuset=\"") &&
+		    !tag_has(tag, end, " complete_cpuset=\""))
+			set = "cpuset";
+		else if (tag_has(tag, end, " nodeset=\"") &&
+			 !tag_has(tag, end, " complete_nodeset=\""))
+			set = "nodeset";
+		if (set) {
+			snprintf(why, size, "%s without complete_%s at byte %zu",
+				 set, set, (size_t)(tag - buf));
 			return -1;
 		}
+		tag = end + 1;
 	}
 	return 0;
 }
 
 /* ---- loading ---------------------------------------------------------- */
 
+/* err = "bad hwloc XML file: WHY: PATH"; errno = EBADMSG. */
+static int xml_bad(struct sn_error *err, const char *why, const char *path)
+{
+	sn_error_set(err, "bad hwloc XML file: %s: %s", why, path);
+	errno = EBADMSG;
+	return -1;
+}
+
 static int load_xml(hwloc_topology_t hw, const char *path,
 		    struct sn_error *err)
 {
+	char why[SN_FILE_WHY_MAX + 64];
 	size_t len = 0;
 	unsigned major;
 	char *buf;
-	int rc = -1;
+	int rc = -1, e;
 
-	buf = sn_file_load(path, SN_TOPO_XML_MAX_BYTES, &len, err);
+	buf = sn_file_load_why(path, SN_TOPO_XML_MAX_BYTES, &len, why,
+			       sizeof(why));
 	if (!buf)
-		return -1;
+		return xml_bad(err, why, path);
 	major = xml_major(buf);
 	if (major == 3)
 		len = xml_downgrade_v3(buf, len);
-	if (xml_sane(buf, path, err))
+	if (xml_sane(buf, len, why, sizeof(why))) {
+		xml_bad(err, why, path);
 		goto out;
+	}
+	errno = 0;
 	if (len > (size_t)0x7fffffff ||
 	    hwloc_topology_set_xmlbuffer(hw, buf, (int)len + 1) ||
 	    hwloc_topology_load(hw)) {
-		sn_error_set(err, "%s: hwloc %s cannot load this XML (format version %u): %s",
-			     path, HWLOC_VERSION, major,
-			     errno ? strerror(errno) : "invalid");
+		snprintf(why, sizeof(why), "hwloc %s refused it (format %u): %s",
+			 HWLOC_VERSION, major, errno ? strerror(errno) : "invalid");
+		xml_bad(err, why, path);
 		goto out;
 	}
 	rc = 0;
 out:
+	e = errno;
 	free(buf);
+	errno = e;
 	return rc;
 }
 
@@ -388,14 +419,18 @@ struct sn_topo *sn_topo_open(const char *xml_path, uint16_t pci_vendor,
 {
 	struct sn_topo *t = calloc(1, sizeof(*t));
 	const char *what = xml_path && *xml_path ? xml_path : "this machine";
+	int e;
 
 	if (!t) {
 		sn_error_set(err, "out of memory");
+		errno = ENOMEM;
 		return NULL;
 	}
 	if (hwloc_topology_init(&t->hw)) {
-		sn_error_set(err, "hwloc_topology_init: %s", strerror(errno));
+		e = errno;
+		sn_error_set(err, "hwloc_topology_init: %s", strerror(e));
 		free(t);
+		errno = e;
 		return NULL;
 	}
 	hwloc_topology_set_io_types_filter(t->hw, HWLOC_TYPE_FILTER_KEEP_ALL);
@@ -406,12 +441,15 @@ struct sn_topo *sn_topo_open(const char *xml_path, uint16_t pci_vendor,
 	if (!collect_accels(t, pci_vendor)) {
 		sn_error_set(err, "%s: the topology holds no PCI devices (exported without I/O, or /sys/bus/pci not visible)",
 			     what);
+		errno = ENODATA;
 		goto fail;
 	}
 	collect_nics(t);
 	return t;
 fail:
+	e = errno ? errno : EINVAL;
 	sn_topo_close(t);
+	errno = e;
 	return NULL;
 }
 

@@ -4,11 +4,16 @@
  * fixture (tests/unit/fixtures/topo, always present) and the real exports
  * in ../shared/fixtures/hwloc (each test skips when its file is absent).
  */
+#include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <hwloc.h>
 
 #include "unit.h"
 
 #include "sn_checkctx.h"
+#include "sn_file.h"
 #include "sn_topo.h"
 
 #define OWN SN_FIXTURES "/topo/"
@@ -166,21 +171,28 @@ static void test_refused(void **state)
 {
 	static const struct {
 		const char *path;
+		int err;
 		const char *msg;
 	} cases[] = {
-		{ OWN "small-no-io.xml", "holds no PCI devices" },
-		{ OWN "broken.xml", "cannot load this XML" },
-		{ OWN "no-complete-cpuset.xml", "no complete_cpuset" },
-		{ OWN "missing.xml", "cannot open" },
-		{ OWN, "not a regular file" },
+		{ OWN "small-no-io.xml", ENODATA,
+		  OWN "small-no-io.xml: the topology holds no PCI devices (exported without I/O, or /sys/bus/pci not visible)" },
+		{ OWN "broken.xml", EBADMSG,
+		  "bad hwloc XML file: hwloc " HWLOC_VERSION " refused it (format 2): Invalid argument: " OWN "broken.xml" },
+		{ OWN "no-complete-cpuset.xml", EBADMSG,
+		  "bad hwloc XML file: cpuset without complete_cpuset at byte 762: " OWN "no-complete-cpuset.xml" },
+		{ OWN "missing.xml", EBADMSG,
+		  "bad hwloc XML file: cannot open: No such file or directory: " OWN "missing.xml" },
+		{ OWN, EBADMSG, "bad hwloc XML file: not a regular file (folder): " OWN },
 	};
 	struct sn_error err;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		err_reset(&err);
+		errno = 0;
 		assert_null(sn_topo_open(cases[i].path, 0, &err));
-		assert_contains(err.msg, cases[i].msg);
+		assert_int_equal(errno, cases[i].err);
+		assert_string_equal(err.msg, cases[i].msg);
 	}
 	sn_topo_close(NULL);
 }
@@ -508,6 +520,7 @@ static void test_check_missing(void **state)
 
 static void test_check_unavailable(void **state)
 {
+	char want[SN_VALUE_MAX];
 	struct check_run run;
 
 	(void)state;
@@ -519,8 +532,12 @@ static void test_check_unavailable(void **state)
 	run_free(&run);
 	run_check(&run, OWN "does-not-exist.xml", "numa",
 		  "      - {accelerator: 0, nic: mlx5_0}\n");
-	assert_result(&run.res.items[0], SN_UNKNOWN, "TOPO_UNAVAILABLE", "node",
-		      "cannot open");
+	assert_result(&run.res.items[0], SN_UNKNOWN, "TOPO_XML_BAD", "node", NULL);
+	sn_file_phrase_path(want, sizeof(want),
+			    "bad hwloc XML file: cannot open: No such file or directory",
+			    OWN "does-not-exist.xml");
+	assert_string_equal(run.res.items[0].found, want);
+	assert_contains(run.res.items[0].found, "/does-not-exist.xml");
 	run_free(&run);
 }
 
@@ -539,6 +556,109 @@ static void test_check_no_pairs(void **state)
 	assert_int_equal(sn_check_topology(&ctx, &res), 0);
 	assert_int_equal(res.count, 0);
 	sn_config_free(cfg);
+}
+
+/* ---- garbage (issue 9 item 3) ------------------------------------------ */
+
+static char garbage_dir[64];
+
+static int garbage_setup(void **state)
+{
+	(void)state;
+	snprintf(garbage_dir, sizeof(garbage_dir), "/tmp/sn-topo-XXXXXX");
+	return mkdtemp(garbage_dir) ? 0 : -1;
+}
+
+static int garbage_teardown(void **state)
+{
+	char path[128];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/garbage.xml", garbage_dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/fifo.xml", garbage_dir);
+	unlink(path);
+	return rmdir(garbage_dir);
+}
+
+/* path = garbage_dir/garbage.xml holding n bytes of pattern repeated. */
+static void garbage_write(char *path, size_t size, const char *pattern,
+			  size_t n)
+{
+	size_t plen = strlen(pattern);
+	char *buf = malloc(n);
+	FILE *f;
+
+	assert_non_null(buf);
+	for (size_t i = 0; i < n; i++)
+		buf[i] = pattern[i % plen];
+	snprintf(path, size, "%s/garbage.xml", garbage_dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, n, f), n);
+	fclose(f);
+	free(buf);
+}
+
+#define CORE "<object type=\"Core\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\">"
+#define CORES 16384	/* 1.2 MiB of them */
+
+/*
+ * 1 MiB of "<object a>" tags: the pre-check searched each tag's attributes
+ * to the end of the file (seconds, quadratic: a check timeout and a drain
+ * on a node with a 4 MiB file).  Now one UNKNOWN TOPO_XML_BAD saying the
+ * file is bad, naming it last; tests/bench/topo_bench.c times it.
+ */
+static void test_check_garbage_is_bad_xml(void **state)
+{
+	char path[128], want[512];
+	struct check_run run;
+
+	(void)state;
+	garbage_write(path, sizeof(path), "<object a>", 1u << 20);
+	run_check(&run, path, "numa", "      - {accelerator: 0, nic: mlx5_0}\n");
+	assert_int_equal(run.res.count, 1);
+	snprintf(want, sizeof(want),
+		 "bad hwloc XML file: hwloc %s refused it (format 0): Invalid argument: .../garbage.xml",
+		 HWLOC_VERSION);
+	assert_result(&run.res.items[0], SN_UNKNOWN, "TOPO_XML_BAD", "node", NULL);
+	assert_string_equal(run.res.items[0].found, want);
+	assert_string_equal(run.res.items[0].expected, "a readable hwloc XML file");
+	run_free(&run);
+
+	/* an object without complete sets after 1 MiB of tags: named by offset */
+	garbage_write(path, sizeof(path), CORE, strlen(CORE) * CORES);
+	{
+		FILE *f = fopen(path, "a");
+
+		assert_non_null(f);
+		fputs("<object type=\"PU\" cpuset=\"0x1\">", f);
+		fclose(f);
+	}
+	run_check(&run, path, "numa", "      - {accelerator: 0, nic: mlx5_0}\n");
+	snprintf(want, sizeof(want),
+		 "bad hwloc XML file: cpuset without complete_cpuset at byte %zu: .../garbage.xml",
+		 strlen(CORE) * CORES);
+	assert_result(&run.res.items[0], SN_UNKNOWN, "TOPO_XML_BAD", "node", NULL);
+	assert_string_equal(run.res.items[0].found, want);
+	run_free(&run);
+}
+
+/* A FIFO as the XML file: refused at once (never waited on), bad file. */
+static void test_check_fifo_is_bad_xml(void **state)
+{
+	char path[128], want[256];
+	struct check_run run;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/fifo.xml", garbage_dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	run_check(&run, path, "numa", "      - {accelerator: 0, nic: mlx5_0}\n");
+	snprintf(want, sizeof(want),
+		 "bad hwloc XML file: not a regular file (fifo): %s", path);
+	assert_result(&run.res.items[0], SN_UNKNOWN, "TOPO_XML_BAD", "node", NULL);
+	assert_string_equal(run.res.items[0].found, want);
+	run_free(&run);
 }
 
 int main(void)
@@ -561,6 +681,10 @@ int main(void)
 		cmocka_unit_test(test_check_numa),
 		cmocka_unit_test(test_check_missing),
 		cmocka_unit_test(test_check_unavailable),
+		cmocka_unit_test_setup_teardown(test_check_garbage_is_bad_xml,
+						garbage_setup, garbage_teardown),
+		cmocka_unit_test_setup_teardown(test_check_fifo_is_bad_xml,
+						garbage_setup, garbage_teardown),
 		cmocka_unit_test(test_check_no_pairs),
 	};
 
