@@ -65,28 +65,23 @@ static int job_read(struct epilog_job *job, const char *node_arg)
 	return job->node && *job->node ? 0 : -1;
 }
 
-/* record_dir/<jobid>/<node>.json, atomically; never drains on failure. */
+/*
+ * record_dir/<jobid>/<node>.json, atomically, through trusted folders only
+ * (sn_record_write); never drains on failure, writes nothing on refusal.
+ */
 static int record_write(const struct sn_check_ctx *ctx,
 			const struct sn_config *cfg,
 			const struct epilog_job *job, json_object *record)
 {
-	char dir[PATH_MAX], path[PATH_MAX], base[PATH_MAX];
+	char base[PATH_MAX];
 	struct sn_error err;
-	const char *text;
 
 	if (sn_path_expand(cfg->epilog.record_dir, job->node, job->node, base,
-			   sizeof(base)) ||
-	    (size_t)snprintf(dir, sizeof(dir), "%s/%u", base, job->id) >= sizeof(dir) ||
-	    (size_t)snprintf(path, sizeof(path), "%s/%s.json", dir, job->node) >=
-		    sizeof(path)) {
+			   sizeof(base))) {
 		sn_log(LOG_ERR, "job %u: epilog.record_dir: path too long", job->id);
 		return -1;
 	}
-	(void)ctx;
-	text = json_object_to_json_string_ext(record, JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (sn_mkdir_p(dir, 0755, &err) ||
-	    sn_file_write_atomic(path, text, strlen(text), 0644, &err)) {
+	if (sn_record_write(record, base, ctx->state_dir, job->id, job->node, &err)) {
 		sn_log(LOG_ERR, "job %u: record not written (the node is not drained for it): %s",
 		       job->id, err.msg);
 		return -1;
@@ -128,10 +123,13 @@ static void epilog_run(const struct sn_config *cfg, const struct epilog_job *job
 		return;
 	}
 	sn_baseline_path(&ctx, job->id, path, sizeof(path));
-	in.baseline_status = sn_baseline_load(path, job->id, &baseline);
-	if (in.baseline_status != SN_BASELINE_OK)
-		sn_log(LOG_WARNING, "job %u: baseline %s (%s): deltas unknown, no drain",
-		       job->id, sn_baseline_status_name(in.baseline_status), path);
+	in.baseline_status = sn_baseline_read(path, job->id, &baseline, &err);
+	if (in.baseline_status == SN_BASELINE_MISSING)
+		sn_log(LOG_WARNING, "job %u: baseline missing (%s): deltas unknown, no drain",
+		       job->id, path);
+	else if (in.baseline_status != SN_BASELINE_OK)
+		sn_log(LOG_WARNING, "job %u: baseline corrupt: deltas unknown, no drain: %s",
+		       job->id, err.msg);
 	end = end_snapshot(&ctx, job->id, cfg->epilog.timeout_s * 1000 / 2);
 	if (in.baseline_status == SN_BASELINE_OK)
 		in.xid_rc = sn_record_collect_xids(cfg, ctx.kmsg, baseline, end,
@@ -165,13 +163,17 @@ static void epilog_run(const struct sn_config *cfg, const struct epilog_job *job
 	}
 	record_write(&ctx, cfg, job, record);
 	if (cfg->epilog.textfile_dir &&
-	    (sn_path_expand(cfg->epilog.textfile_dir, job->node, job->node, prom,
-			    sizeof(prom)) ||
-	     sn_mkdir_p(prom, 0755, &err) ||
-	     sn_promfile_update(prom, end, record, in.end_time, &err)))
+	    sn_path_expand(cfg->epilog.textfile_dir, job->node, job->node, prom,
+			   sizeof(prom)))
+		sn_log(LOG_WARNING, "job %u: Prometheus textfile not updated: epilog.textfile_dir: path too long",
+		       job->id);
+	else if (cfg->epilog.textfile_dir &&
+		 sn_promfile_update(prom, end, record, in.end_time, &err))
 		sn_log(LOG_WARNING, "job %u: Prometheus textfile not updated: %s",
 		       job->id, err.msg);
-	unlink(path);	/* the baseline has served */
+	/* the baseline has served */
+	if (sn_baseline_remove(&ctx, job->id, &err))
+		sn_log(LOG_WARNING, "job %u: baseline not removed: %s", job->id, err.msg);
 	json_object_put(record);
 out:
 	json_object_put(baseline);

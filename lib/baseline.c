@@ -16,6 +16,7 @@
 #include "sn_ib_port.h"
 #include "sn_kmsg.h"
 #include "sn_runner.h"
+#include "sn_safedir.h"
 
 #define SN_BASELINE_MAX_DEVICES 64
 #define SN_BASELINE_MAX_PORTS 8
@@ -227,34 +228,70 @@ char *sn_baseline_snapshot(const struct sn_check_ctx *ctx, uint32_t job_id,
 	return out;
 }
 
+/*
+ * state_dir/baseline as a trusted folder (sn_safedir: no link followed, no
+ * folder of a user), created 0700 when create; its path into dir.
+ */
+static int baseline_dir(const struct sn_check_ctx *ctx, bool create,
+			char *dir, size_t size, struct sn_error *err)
+{
+	int sfd, fd;
+
+	if ((size_t)snprintf(dir, size, "%s/baseline", ctx->state_dir) >= size) {
+		sn_error_set(err, "baseline folder path too long: %s", ctx->state_dir);
+		return -1;
+	}
+	sfd = sn_safedir_open(ctx->state_dir, 0700, create, err);
+	if (sfd < 0)
+		return -1;
+	fd = sn_safedir_sub(sfd, ctx->state_dir, "baseline", 0700, create, err);
+	close(sfd);
+	return fd;
+}
+
 int sn_baseline_save(const struct sn_check_ctx *ctx, uint32_t job_id,
 		     uint32_t timeout_ms, struct sn_error *err)
 {
-	char path[PATH_MAX], dir[PATH_MAX];
+	char dir[PATH_MAX], name[32];
 	struct sn_error serr;
-	char *doc;
 	size_t len = 0;
-	int rc;
+	char *doc;
+	int fd, rc;
 
-	if (sn_baseline_path(ctx, job_id, path, sizeof(path))) {
-		sn_error_set(err, "baseline path too long");
+	snprintf(name, sizeof(name), "%u.json", job_id);
+	fd = baseline_dir(ctx, true, dir, sizeof(dir), err);
+	if (fd < 0)
 		return -1;
-	}
-	if ((size_t)snprintf(dir, sizeof(dir), "%s/baseline", ctx->state_dir) >=
-	    sizeof(dir)) {
-		sn_error_set(err, "baseline folder path too long");
-		return -1;
-	}
-	if (sn_mkdir_p(dir, 0700, err))
-		return -1;
+	/* Temporaries of prologs killed while writing (their PIDs are gone). */
+	sn_safedir_sweep(fd, NULL);
 	/* A requeued job's old baseline must not outlive a failed save. */
-	unlink(path);
+	unlinkat(fd, name, 0);
 	doc = sn_baseline_snapshot(ctx, job_id, timeout_ms, &len, &serr);
 	if (!doc) {
 		sn_error_set(err, "baseline: %s", serr.msg);
+		close(fd);
 		return -1;
 	}
-	rc = sn_file_write_atomic(path, doc, len, 0600, err);
+	rc = sn_safedir_write(fd, dir, name, doc, len, 0600, err);
 	free(doc);
+	close(fd);
+	return rc;
+}
+
+int sn_baseline_remove(const struct sn_check_ctx *ctx, uint32_t job_id,
+		       struct sn_error *err)
+{
+	char dir[PATH_MAX], name[32];
+	int fd, rc = 0;
+
+	snprintf(name, sizeof(name), "%u.json", job_id);
+	fd = baseline_dir(ctx, false, dir, sizeof(dir), err);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (unlinkat(fd, name, 0) && errno != ENOENT) {
+		sn_error_set(err, "cannot remove: %s: %s/%s", strerror(errno), dir, name);
+		rc = -1;
+	}
+	close(fd);
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include "sn_delta.h"
 #include "sn_file.h"
 #include "sn_promfile.h"
+#include "sn_safedir.h"
 
 #define MAX_PORTS 512
 #define MAX_NAMES 1024		/* distinct counter names over all ports */
@@ -485,64 +486,65 @@ fail:
 	return NULL;
 }
 
-static json_object *state_read(const char *path)
+/* The cross-job state in the trusted folder fd; NULL when absent or bad. */
+static json_object *state_read(int fd, const char *dir)
 {
+	json_tokener *tok = json_tokener_new_ex(SN_PROM_STATE_DEPTH);
 	json_object *st = NULL;
-	char *buf = NULL;
-	long len = sn_file_read(path, SN_PROM_STATE_MAX_BYTES, &buf);
+	struct sn_error err;
+	size_t len = 0;
+	char *buf = sn_safedir_load(fd, dir, SN_PROM_STATE_FILE,
+				    SN_PROM_STATE_MAX_BYTES, &len, &err);
 
-	if (len > 0)
-		st = json_tokener_parse(buf);
-	free(buf);
+	if (buf && tok)
+		st = json_tokener_parse_ex(tok, buf, (int)len);
 	if (st && !json_object_is_type(st, json_type_object)) {
 		json_object_put(st);
 		st = NULL;
 	}
+	if (tok)
+		json_tokener_free(tok);
+	free(buf);
 	return st;
-}
-
-static int dir_path(char *buf, size_t size, const char *dir, const char *name,
-		    struct sn_error *err)
-{
-	if ((size_t)snprintf(buf, size, "%s/%s", dir, name) < size)
-		return 0;
-	sn_error_set(err, "%s/%s: path too long", dir, name);
-	return -1;
 }
 
 int sn_promfile_update(const char *textfile_dir, const json_object *snapshot,
 		       const json_object *record, int64_t now,
 		       struct sn_error *err)
 {
-	char lock[PATH_MAX], state_path[PATH_MAX], prom[PATH_MAX];
+	static const char *const ours[] = { SN_PROM_FILE ".",
+					    SN_PROM_STATE_FILE ".", NULL };
 	json_object *old = NULL, *st = NULL;
+	int fd = -1, lock = -1, rc = -1;
 	const char *text;
 	char *out = NULL;
-	int fd = -1, rc = -1;
 
-	if (dir_path(lock, sizeof(lock), textfile_dir, SN_PROM_LOCK_FILE, err) ||
-	    dir_path(state_path, sizeof(state_path), textfile_dir,
-		     SN_PROM_STATE_FILE, err) ||
-	    dir_path(prom, sizeof(prom), textfile_dir, SN_PROM_FILE, err))
+	fd = sn_safedir_open(textfile_dir, 0755, true, err);
+	if (fd < 0)
 		goto cleanup;
-	if ((fd = sn_lock_take(lock, SN_PROM_LOCK_WAIT_MS)) < 0) {
-		sn_error_set(err, "%s: cannot take the lock within %u ms", lock,
-			     SN_PROM_LOCK_WAIT_MS);
+	lock = sn_safedir_lock(fd, textfile_dir, SN_PROM_LOCK_FILE,
+			       SN_PROM_LOCK_WAIT_MS, err);
+	if (lock < 0)
 		goto cleanup;
-	}
-	old = state_read(state_path);
+	/* Under the lock: temporaries of epilogs killed while writing. */
+	sn_safedir_sweep(fd, ours);
+	old = state_read(fd, textfile_dir);
 	if (!(st = sn_promfile_state_add(old, record)) ||
 	    !(out = sn_promfile_render(snapshot, st, now))) {
-		sn_error_set(err, "%s: out of memory or over %u bytes", prom,
-			     SN_PROM_MAX_BYTES);
+		sn_error_set(err, "out of memory or over %u bytes: %s/%s",
+			     SN_PROM_MAX_BYTES, textfile_dir, SN_PROM_FILE);
 		goto cleanup;
 	}
 	text = json_object_to_json_string_ext(st, JSON_C_TO_STRING_PLAIN);
-	if (sn_file_write_atomic(state_path, text, strlen(text), 0644, err) ||
-	    sn_file_write_atomic(prom, out, strlen(out), 0644, err))
+	if (sn_safedir_write(fd, textfile_dir, SN_PROM_STATE_FILE, text,
+			     strlen(text), 0644, err) ||
+	    sn_safedir_write(fd, textfile_dir, SN_PROM_FILE, out, strlen(out),
+			     0644, err))
 		goto cleanup;
 	rc = 0;
 cleanup:
+	if (lock >= 0)
+		close(lock);
 	if (fd >= 0)
 		close(fd);
 	json_object_put(old);

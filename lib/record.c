@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The epilog's per-job record (schema in sn_record.h). */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sn_baseline.h"
 #include "sn_delta.h"
@@ -12,6 +17,7 @@
 #include "sn_file.h"
 #include "sn_kmsg.h"
 #include "sn_record.h"
+#include "sn_safedir.h"
 
 #define DEFAULT_TAG "supernode:"
 
@@ -62,36 +68,70 @@ const char *sn_baseline_status_name(enum sn_baseline_status s)
 	return "corrupt";
 }
 
-static bool baseline_valid(const json_object *doc, uint32_t job_id)
+/* Why doc is not a baseline of job_id (0: of any job); NULL when it is. */
+static const char *baseline_invalid(const json_object *doc, uint32_t job_id)
 {
 	json_object *schema = sn_json_get(doc, "schema", json_type_int);
 	json_object *job = sn_json_get(doc, "job_id", json_type_int);
 
-	if (!schema || json_object_get_int64(schema) != SN_BASELINE_SCHEMA ||
-	    !sn_json_get(doc, "time", json_type_int) ||
-	    !sn_json_get(doc, "ports", json_type_object))
-		return false;
-	return !job_id || (job && json_object_get_int64(job) == job_id);
+	if (!json_object_is_type(doc, json_type_object))
+		return "not a JSON object";
+	if (!schema || json_object_get_int64(schema) != SN_BASELINE_SCHEMA)
+		return "not schema 1";
+	if (!sn_json_get(doc, "time", json_type_int))
+		return "no integer \"time\"";
+	if (!sn_json_get(doc, "ports", json_type_object))
+		return "no \"ports\" object";
+	if (job_id && (!job || json_object_get_int64(job) != job_id))
+		return "another job's baseline";
+	return NULL;
 }
 
-enum sn_baseline_status sn_baseline_parse(const char *text, size_t len,
-					  uint32_t job_id, json_object **out)
+static bool baseline_valid(const json_object *doc, uint32_t job_id)
 {
-	json_tokener *tok = json_tokener_new_ex(32);
+	return !baseline_invalid(doc, job_id);
+}
+
+/* sn_baseline_parse() with the reason of a CORRUPT into why. */
+static enum sn_baseline_status parse_why(const char *text, size_t len,
+					 uint32_t job_id, json_object **out,
+					 char *why, size_t size)
+{
+	json_tokener *tok = json_tokener_new_ex(SN_BASELINE_JSON_DEPTH);
+	enum json_tokener_error e;
 	json_object *doc = NULL;
+	const char *bad;
 	size_t used;
 
 	*out = NULL;
-	if (!tok || len > SN_BASELINE_MAX_BYTES)
+	if (!tok) {
+		snprintf(why, size, "out of memory");
 		goto cleanup;
+	}
+	if (len > SN_BASELINE_MAX_BYTES) {
+		snprintf(why, size, "%zu bytes, more than the limit of %u", len,
+			 SN_BASELINE_MAX_BYTES);
+		goto cleanup;
+	}
 	doc = json_tokener_parse_ex(tok, text, (int)len);
-	if (json_tokener_get_error(tok) != json_tokener_success)
-		goto cleanup;
+	e = json_tokener_get_error(tok);
 	used = json_tokener_get_parse_end(tok);
+	if (e != json_tokener_success) {
+		snprintf(why, size, "not JSON: %s (at byte %zu)",
+			 e == json_tokener_continue ? "cut short" :
+			 json_tokener_error_desc(e), used);
+		goto cleanup;
+	}
 	while (used < len && isspace((unsigned char)text[used]))
 		used++;
-	if (used != len || !baseline_valid(doc, job_id))
+	if (used != len) {
+		snprintf(why, size, "text after the JSON document (at byte %zu)", used);
 		goto cleanup;
+	}
+	if ((bad = baseline_invalid(doc, job_id))) {
+		snprintf(why, size, "%s", bad);
+		goto cleanup;
+	}
 	*out = doc;
 	doc = NULL;
 cleanup:
@@ -101,25 +141,58 @@ cleanup:
 	return *out ? SN_BASELINE_OK : SN_BASELINE_CORRUPT;
 }
 
+enum sn_baseline_status sn_baseline_parse(const char *text, size_t len,
+					  uint32_t job_id, json_object **out)
+{
+	char why[128];
+
+	return parse_why(text, len, job_id, out, why, sizeof(why));
+}
+
+/* path split into its folder and its file name (dir PATH_MAX bytes). */
+static const char *path_split(const char *path, char *dir)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return NULL;
+	snprintf(dir, PATH_MAX, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return slash + 1;
+}
+
+enum sn_baseline_status sn_baseline_read(const char *path, uint32_t job_id,
+					 json_object **out, struct sn_error *err)
+{
+	enum sn_baseline_status st = SN_BASELINE_CORRUPT;
+	char dir[PATH_MAX], why[160];
+	const char *name = path_split(path, dir);
+	char *buf = NULL;
+	size_t len = 0;
+	int fd;
+
+	*out = NULL;
+	if (!name || path[0] != '/') {
+		sn_error_set(err, "not an absolute file path: %s", path);
+		return st;
+	}
+	fd = sn_safedir_open(dir, 0, false, err);
+	if (fd >= 0) {
+		buf = sn_safedir_load(fd, dir, name, SN_BASELINE_MAX_BYTES, &len, err);
+		close(fd);
+	}
+	if (!buf)
+		return errno == ENOENT ? SN_BASELINE_MISSING : st;
+	st = parse_why(buf, len, job_id, out, why, sizeof(why));
+	if (st != SN_BASELINE_OK)
+		sn_error_set(err, "%s: %s", why, path);
+	free(buf);
+	return st;
+}
+
 enum sn_baseline_status sn_baseline_load(const char *path, uint32_t job_id,
 					 json_object **out)
 {
-	enum sn_baseline_status st = SN_BASELINE_CORRUPT;
-	char *buf = NULL;
-	long len;
-
-	*out = NULL;
-	len = sn_file_read(path, SN_BASELINE_MAX_BYTES + 1, &buf);
-	if (len < 0) {
-		if (errno == ENOENT)
-			st = SN_BASELINE_MISSING;
-		goto cleanup;
-	}
-	if ((size_t)len <= SN_BASELINE_MAX_BYTES)
-		st = sn_baseline_parse(buf, (size_t)len, job_id, out);
-cleanup:
-	free(buf);
-	return st;
+	return sn_baseline_read(path, job_id, out, NULL);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -837,4 +910,153 @@ size_t sn_record_drain_reason(const json_object *record, const char *tag,
 	format_reason(first, tag ? tag : DEFAULT_TAG, line, sizeof(line));
 	sn_reason_compose(buf, size, tag ? tag : DEFAULT_TAG, line, n);
 	return n;
+}
+
+/* --- writing ---------------------------------------------------------- */
+
+/* A decimal number of n digits (no sign, no leading zero) into *v. */
+static bool digits_u32(const char *s, size_t n, uint32_t *v)
+{
+	uint64_t x = 0;
+
+	if (!n || n > 10 || s[0] == '0' || strspn(s, "0123456789") < n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	if (x > INT32_MAX)
+		return false;
+	*v = (uint32_t)x;
+	return true;
+}
+
+/* A note "<jobid>.<pid>" of state_dir/records-pending; false otherwise. */
+static bool note_parse(const char *name, uint32_t *job, pid_t *pid)
+{
+	size_t j = strspn(name, "0123456789");
+	uint32_t p;
+
+	if (name[j] != '.' || !digits_u32(name, j, job) ||
+	    !digits_u32(name + j + 1, strlen(name + j + 1), &p))
+		return false;
+	*pid = (pid_t)p;
+	return true;
+}
+
+/* This node's stale temporaries in record_dir/<job> (it may be gone). */
+static void job_sweep(int rfd, const char *record_dir, uint32_t job,
+		      const char *node)
+{
+	char name[16], prefix[NAME_MAX + 8];
+	const char *prefixes[] = { prefix, NULL };
+	struct sn_error err;
+	int jfd;
+
+	snprintf(name, sizeof(name), "%u", job);
+	snprintf(prefix, sizeof(prefix), "%s.json.", node);
+	jfd = sn_safedir_sub(rfd, record_dir, name, 0, false, &err);
+	if (jfd < 0)
+		return;
+	sn_safedir_sweep(jfd, prefixes);
+	close(jfd);
+}
+
+/*
+ * The notes whose writer is gone (a killed epilog): sweep their job's
+ * folder, drop the note.  At most SN_RECORD_PENDING_MAX entries looked at.
+ */
+static void notes_sweep(int pfd, int rfd, const char *record_dir,
+			const char *node)
+{
+	struct dirent *de;
+	size_t seen = 0;
+	DIR *d;
+	int fd;
+
+	sn_safedir_sweep(pfd, NULL);	/* a note killed while written */
+	fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!(d = fdopendir(fd))) {
+		close(fd);
+		return;
+	}
+	while (seen < SN_RECORD_PENDING_MAX && (de = readdir(d))) {
+		uint32_t job;
+		pid_t pid;
+
+		seen++;
+		if (!note_parse(de->d_name, &job, &pid) || pid == getpid() ||
+		    !kill(pid, 0) || errno != ESRCH)
+			continue;
+		job_sweep(rfd, record_dir, job, node);
+		unlinkat(pfd, de->d_name, 0);
+	}
+	closedir(d);
+}
+
+/* state_dir/records-pending, a trusted folder (created 0700); -1 if not. */
+static int notes_open(const char *state_dir, char *dir, size_t size)
+{
+	struct sn_error err;
+	int sfd, fd;
+
+	if (!state_dir ||
+	    (size_t)snprintf(dir, size, "%s/%s", state_dir, SN_RECORD_PENDING_DIR) >= size)
+		return -1;
+	sfd = sn_safedir_open(state_dir, 0700, true, &err);
+	if (sfd < 0)
+		return -1;
+	fd = sn_safedir_sub(sfd, state_dir, SN_RECORD_PENDING_DIR, 0700, true, &err);
+	close(sfd);
+	return fd;
+}
+
+int sn_record_write(const json_object *record, const char *record_dir,
+		    const char *state_dir, uint32_t job_id, const char *node,
+		    struct sn_error *err)
+{
+	char job[16], name[NAME_MAX + 1], note[32], prefix[NAME_MAX + 8];
+	char jdir[PATH_MAX], ndir[PATH_MAX];
+	const char *prefixes[] = { prefix, NULL };
+	int rfd = -1, jfd = -1, pfd, rc = -1;
+	struct sn_error nerr;
+	const char *text;
+
+	snprintf(job, sizeof(job), "%u", job_id);
+	snprintf(note, sizeof(note), "%u.%d", job_id, (int)getpid());
+	if ((size_t)snprintf(name, sizeof(name), "%s.json", node) >= sizeof(name) ||
+	    (size_t)snprintf(jdir, sizeof(jdir), "%s/%s", record_dir, job) >= sizeof(jdir)) {
+		sn_error_set(err, "record path too long: %s/%s/%s.json", record_dir,
+			     job, node);
+		return -1;
+	}
+	snprintf(prefix, sizeof(prefix), "%s.", name);
+	pfd = notes_open(state_dir, ndir, sizeof(ndir));
+	rfd = sn_safedir_open(record_dir, 0755, true, err);
+	if (rfd < 0)
+		goto out;
+	if (pfd >= 0)
+		notes_sweep(pfd, rfd, record_dir, node);
+	jfd = sn_safedir_sub(rfd, record_dir, job, 0755, true, err);
+	if (jfd < 0)
+		goto out;
+	sn_safedir_sweep(jfd, prefixes);	/* a requeued job's killed epilog */
+	if (pfd >= 0)
+		sn_safedir_write(pfd, ndir, note, "", 0, 0600, &nerr);
+	text = json_object_to_json_string_ext((json_object *)record,
+					      JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	rc = text ? sn_safedir_write(jfd, jdir, name, text, strlen(text), 0644, err) : -1;
+	if (!text)
+		sn_error_set(err, "out of memory: %s/%s", jdir, name);
+	if (pfd >= 0)
+		unlinkat(pfd, note, 0);
+out:
+	if (jfd >= 0)
+		close(jfd);
+	if (rfd >= 0)
+		close(rfd);
+	if (pfd >= 0)
+		close(pfd);
+	return rc;
 }

@@ -5,8 +5,8 @@
 /*
  * The prolog's baseline: what the epilog needs to compute a job's deltas.
  * One JSON document per job, state_dir/baseline/<jobid>.json, written
- * atomically (sn_file_write_atomic), so prologs of different jobs on one
- * node never touch each other's file.  Schema (version 1):
+ * atomically (sn_safedir_write), so prologs of different jobs on one node
+ * never touch each other's file.  Schema (version 1):
  *
  *   { "schema": 1, "job_id": 123, "node": "gpu-a001", "time": 1764430000,
  *     "kmsg_seq": 4711,                 (null if the log could not be read)
@@ -48,9 +48,21 @@ char *sn_baseline_snapshot(const struct sn_check_ctx *ctx, uint32_t job_id,
 
 /*
  * sn_baseline_save - collect in a child limited to timeout_ms and write the
- * file atomically.  Returns 0, or -1 with err set (nothing written).
+ * file atomically into state_dir/baseline/, a trusted folder (sn_safedir:
+ * created 0700, no symbolic link followed, refused when a user owns it or
+ * may write it); temporaries of killed prologs there are swept first.
+ * Returns 0, or -1 with err set (nothing written; the job's old baseline
+ * is gone).
  */
 int sn_baseline_save(const struct sn_check_ctx *ctx, uint32_t job_id,
 		     uint32_t timeout_ms, struct sn_error *err);
+
+/*
+ * sn_baseline_remove - remove the job's baseline (the epilog, once it has
+ * served) through the same trusted folder.  Returns 0 (also when there is
+ * none), or -1 with err set.
+ */
+int sn_baseline_remove(const struct sn_check_ctx *ctx, uint32_t job_id,
+		       struct sn_error *err);
 
 #endif

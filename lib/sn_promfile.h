@@ -37,7 +37,9 @@
  * The cross-job totals live in <textfile_dir>/.supernode-state.json
  * ({"schema": 1, "jobs": n, "drains": n, "xid": {"79": n}}), updated
  * under the lock <textfile_dir>/.supernode-state.lock and written
- * atomically; a missing or corrupt state starts from zero.
+ * atomically; a missing or corrupt state starts from zero.  Its loader
+ * is the json-c tokener on the file's bytes (depth SN_PROM_STATE_DEPTH):
+ * sn_promfile_state_add() takes whatever object it gives.
  */
 #include <stdint.h>
 
@@ -50,6 +52,7 @@
 #define SN_PROM_LOCK_FILE ".supernode-state.lock"
 #define SN_PROM_MAX_BYTES (8u << 20)	/* rendered text, at most */
 #define SN_PROM_STATE_MAX_BYTES (1u << 20)
+#define SN_PROM_STATE_DEPTH 8		/* JSON nesting of the state file */
 #define SN_PROM_MAX_XIDS 1024		/* distinct Xid numbers kept in the state */
 #define SN_PROM_LOCK_WAIT_MS 5000
 
@@ -75,10 +78,14 @@ char *sn_promfile_render(const json_object *snapshot, const json_object *state,
 			 int64_t now);
 
 /*
- * sn_promfile_update - the epilog's step: take the lock, read the state,
- * add record (may be NULL: no job counted, e.g. a run without a record),
- * write the state and then <textfile_dir>/supernode.prom atomically
- * (mode 0644).  Returns 0, or -1 with err set (a lock timeout, an
+ * sn_promfile_update - the epilog's step: open textfile_dir (created 0755)
+ * as a trusted folder (sn_safedir: no symbolic link followed, refused when
+ * a user owns it or may write it without the sticky bit), take the lock,
+ * sweep the temporaries of killed epilogs, read the state (a regular file
+ * of root's; missing, oversized or not JSON: start from zero), add record
+ * (may be NULL: no job counted, e.g. a run without a record), write the
+ * state and then <textfile_dir>/supernode.prom atomically (mode 0644).
+ * Returns 0, or -1 with err set (a refused folder, a lock timeout, an
  * unwritable folder); the old files stay whole then.
  */
 int sn_promfile_update(const char *textfile_dir, const json_object *snapshot,

@@ -6,7 +6,7 @@
  * The epilog's per-job, per-node record: what happened on this node's
  * fabric ports and accelerators during one job, judged against the
  * epilog thresholds.  Written by the epilog to record_dir/<jobid>/<node>.json
- * (sn_file_write_atomic), read by supernodectl report.
+ * (sn_record_write), read by supernodectl report.
  *
  * Schema (version 1; json-c, keys in this order):
  *
@@ -77,6 +77,7 @@
 #include <json-c/json.h>
 
 #include "sn_config.h"
+#include "sn_error.h"
 #include "sn_xid.h"
 
 #define SN_RECORD_SCHEMA 1
@@ -85,6 +86,8 @@
 #define SN_RECORD_MAX_COUNTERS 512
 #define SN_RECORD_MAX_XID 256
 #define SN_RECORD_KMSG_CALLS 8	/* sn_kmsg_read_since() calls per epilog */
+#define SN_RECORD_PENDING_DIR "records-pending"	/* in state_dir */
+#define SN_RECORD_PENDING_MAX 16	/* notes looked at per sn_record_write() */
 
 enum sn_baseline_status {
 	SN_BASELINE_OK = 0,
@@ -95,20 +98,36 @@ enum sn_baseline_status {
 /* sn_baseline_status_name - "ok", "missing", "corrupt". */
 const char *sn_baseline_status_name(enum sn_baseline_status s);
 
+#define SN_BASELINE_JSON_DEPTH 32	/* nesting a baseline may have */
+
 /*
- * sn_baseline_parse - parse and check a baseline document (schema 1, an
- * integer "time", objects "ports"; job_id equal to job_id unless job_id is
- * 0).  Returns SN_BASELINE_OK with *out a new object (caller puts it), or
- * SN_BASELINE_CORRUPT with *out NULL.
+ * sn_baseline_parse - parse and check a baseline document in memory (text
+ * of len bytes, not necessarily NUL-terminated; at most
+ * SN_BASELINE_MAX_BYTES; JSON nesting at most SN_BASELINE_JSON_DEPTH;
+ * nothing but white space after it): schema 1, an integer "time", an
+ * object "ports"; job_id equal to job_id unless job_id is 0.  No side
+ * effects (a fuzzer's entry point).  Returns SN_BASELINE_OK with *out a
+ * new object (caller puts it), or SN_BASELINE_CORRUPT with *out NULL.
  */
 enum sn_baseline_status sn_baseline_parse(const char *text, size_t len,
 					  uint32_t job_id, json_object **out);
 
 /*
- * sn_baseline_load - sn_baseline_parse() of a file of at most
- * SN_BASELINE_MAX_BYTES.  A file that does not exist gives
- * SN_BASELINE_MISSING; unreadable or larger gives SN_BASELINE_CORRUPT.
+ * sn_baseline_read - sn_baseline_parse() of the file path (absolute), read
+ * through sn_safedir: its folders and the file are not followed when they
+ * are symbolic links, must belong to root (or us), and the file must be a
+ * regular file (a FIFO is refused without blocking) of at most
+ * SN_BASELINE_MAX_BYTES.  A file (or folder) that does not exist gives
+ * SN_BASELINE_MISSING; anything else that is wrong gives
+ * SN_BASELINE_CORRUPT with err set, phrase first, path last: "not JSON:
+ * unexpected character (at byte 17): PATH", "not a regular file (fifo):
+ * PATH", "4194305 bytes, more than the limit of 4194304: PATH", "another
+ * job's baseline: PATH", ...  err may be NULL.
  */
+enum sn_baseline_status sn_baseline_read(const char *path, uint32_t job_id,
+					 json_object **out, struct sn_error *err);
+
+/* sn_baseline_load - sn_baseline_read() without the message. */
 enum sn_baseline_status sn_baseline_load(const char *path, uint32_t job_id,
 					 json_object **out);
 
@@ -168,6 +187,29 @@ json_object *sn_record_xid_event(const struct sn_config *cfg,
 int sn_record_collect_xids(const struct sn_config *cfg, const char *kmsg_path,
 			   const json_object *baseline, const json_object *end,
 			   json_object **events, size_t *dropped);
+
+/*
+ * sn_record_write - write record as record_dir/<job_id>/<node>.json (mode
+ * 0644; record_dir already expanded, absolute): record_dir and the job's
+ * folder are opened (created 0755) as trusted folders and the file written
+ * atomically through sn_safedir (no symbolic link followed, nothing written
+ * into a folder a user owns or may write without the sticky bit; a planted
+ * link or a user's folder is refused and left untouched).
+ *
+ * A killed epilog leaves "<node>.json.<pid>.tmp" in its job's folder, which
+ * no later epilog of another job opens.  So while it writes, the writer
+ * keeps a note "<job_id>.<pid>" in state_dir/SN_RECORD_PENDING_DIR (this
+ * node's, root's; state_dir may be NULL: no notes), and every call first
+ * sweeps (sn_safedir_sweep, this node's names only) the job folders of
+ * the notes whose process is gone (at most SN_RECORD_PENDING_MAX looked
+ * at) and drops those notes, then this job's folder (a requeued job).
+ * Returns 0, or -1 with err set ("a symbolic link, not followed: PATH",
+ * "folder owned by uid 65534, not by root: PATH", ...); nothing is
+ * written then.
+ */
+int sn_record_write(const json_object *record, const char *record_dir,
+		    const char *state_dir, uint32_t job_id, const char *node,
+		    struct sn_error *err);
 
 /*
  * sn_record_drain_reason - the drain reason of a record into buf:

@@ -39,9 +39,12 @@ paths:
   kmsg: $fx/kmsg
 YAML
 : >"$fx/kmsg"
+# The epilog's stderr (syslog's copy is not readable here) goes to a file.
+printf '#!/bin/sh\nexec %s "$@" 2>>%s\n' "$EPILOG" "$fx/epilog.log" >"$fx/epilog"
+chmod 0755 "$fx/epilog"
 cat >"$fx/extra.conf" <<CONF
 Prolog=$PROLOG
-Epilog=$EPILOG
+Epilog=$fx/epilog
 PrologFlags=Alloc,DeferBatch
 PrologEpilogTimeout=60
 CONF
@@ -124,4 +127,22 @@ rec=$fx/records/$j2/$n.json
 assert_eq "no baseline: record says" missing "$(jqs "$rec" 'd["baseline"]')"
 assert_eq "no baseline: symbol_error delta unknown" None "$(jqs "$rec" 'd["ports"][0]["deltas"]["symbol_error"]')"
 assert_eq "no baseline: no drain" "" "$(sinfo -h -t drain,drained,draining -o %N)"
+
+# Issue 9 item 7: a user plants record_dir/<next job id> as a link to a
+# folder of theirs.  The epilog follows no link: nothing is written there,
+# its log says why, it exits 0 (no "Epilog error" drain).  Job ids are
+# sequential; links for the next three cover an id skipped.
+mkdir "$fx/victim"
+for k in 1 2 3; do ln -s "$fx/victim" "$fx/records/$((j2 + k))"; done
+j3=$(sbatch --parsable -o /dev/null --supernode=1 --wrap true)
+wait_state "$j3" COMPLETED
+for _ in $(seq 1 100); do
+	grep -q "job $j3: record not written" "$fx/epilog.log" 2>/dev/null && break
+	sleep 0.1
+done
+assert_eq "planted link: nothing written through it" "" "$(ls -A "$fx/victim")"
+assert_contains "planted link: the epilog says why" \
+	"job $j3: record not written (the node is not drained for it): a symbolic link, not followed: $fx/records/$j3" \
+	"$(cat "$fx/epilog.log")"
+assert_eq "planted link: no drain" "" "$(sinfo -h -t drain,drained,draining -o %N)"
 finish

@@ -453,7 +453,7 @@ static void test_save_bad_state_dir(void **state)
 	tree_file(&T, "state/n1", "a file where the folder goes\n");
 	err_reset(&err);
 	assert_int_equal(sn_baseline_save(&ctx, 9, 5000, &err), -1);
-	snprintf(want, sizeof(want), "%s/state/n1/baseline: Not a directory", T.root);
+	snprintf(want, sizeof(want), "not a folder (regular file): %s/state/n1", T.root);
 	assert_string_equal(err.msg, want);
 	sn_config_free(cfg);
 }

@@ -239,11 +239,18 @@ static void test_update(void **state)
 	text = read_file(dir, SN_PROM_FILE);
 	assert_contains(text, "supernode_epilog_jobs_total 0\n");
 	free(text);
+	/* a folder that cannot be made (a file in its way): an error, no crash */
+	{
+		char path[PATH_MAX], want[PATH_MAX + 64];
+
+		snprintf(path, sizeof(path), "%s/%s/sub", dir, SN_PROM_FILE);
+		err_reset(&err);
+		assert_int_equal(sn_promfile_update(path, snap, rec, 1, &err), -1);
+		snprintf(want, sizeof(want), "not a folder (regular file): %s/%s", dir,
+			 SN_PROM_FILE);
+		assert_string_equal(err.msg, want);
+	}
 	rmdir_all(dir);
-	/* an unwritable folder: an error, no crash */
-	err_reset(&err);
-	assert_int_equal(sn_promfile_update("/nonexistent/dir", snap, rec, 1, &err), -1);
-	assert_contains(err.msg, "/nonexistent/dir");
 	json_object_put(snap);
 	json_object_put(rec);
 }

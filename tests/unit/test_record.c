@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <math.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "unit.h"
@@ -579,6 +580,264 @@ static void test_bytes_from_64bit_counters(void **state)
 	sn_config_free(cfg);
 }
 
+/* ---- sn_baseline_read: the loader refuses what is not a baseline file ---- */
+
+static void expect_read(const char *path, uint32_t job, enum sn_baseline_status want,
+			const char *phrase)
+{
+	char msg[PATH_MAX + 128];
+	struct sn_error err;
+	json_object *o = (json_object *)1;
+
+	err_reset(&err);
+	alarm(10);	/* a FIFO must not block: fail rather than hang */
+	assert_int_equal(sn_baseline_read(path, job, &o, &err), want);
+	alarm(0);
+	assert_null(o);
+	if (!phrase)
+		return;
+	snprintf(msg, sizeof(msg), "%s: %s", phrase, path);
+	assert_string_equal(err.msg, msg);
+}
+
+static void test_baseline_read_refuses(void **state)
+{
+	char dir[] = "/tmp/sn-baseline-XXXXXX", path[PATH_MAX], target[PATH_MAX];
+	char cmd[PATH_MAX + 16];
+	json_object *o = NULL;
+	struct sn_error err;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/42.json", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"schema\": 1, \"job_id\": 42, \"time\": 5, \"ports\": {}}\n", f);
+	fclose(f);
+	assert_int_equal(sn_baseline_read(path, 42, &o, &err), SN_BASELINE_OK);
+	json_object_put(o);
+	expect_read(path, 43, SN_BASELINE_CORRUPT, "another job's baseline");
+	/* a link to it: not followed */
+	snprintf(target, sizeof(target), "%s", path);
+	snprintf(path, sizeof(path), "%s/43.json", dir);
+	assert_int_equal(symlink(target, path), 0);
+	expect_read(path, 43, SN_BASELINE_CORRUPT, "a symbolic link, not followed");
+	/* a FIFO, a folder */
+	snprintf(path, sizeof(path), "%s/44.json", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	expect_read(path, 44, SN_BASELINE_CORRUPT, "not a regular file (fifo)");
+	snprintf(path, sizeof(path), "%s/45.json", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	expect_read(path, 45, SN_BASELINE_CORRUPT, "not a regular file (folder)");
+	/* garbage, cut short, oversized */
+	snprintf(path, sizeof(path), "%s/46.json", dir);
+	f = fopen(path, "w");
+	fputs("{\"schema\": 1, \"time\": @}", f);
+	fclose(f);
+	expect_read(path, 46, SN_BASELINE_CORRUPT,
+		    "not JSON: unexpected character (at byte 22)");
+	f = fopen(path, "w");
+	fputs("{\"schema\": 1, \"ti", f);
+	fclose(f);
+	expect_read(path, 46, SN_BASELINE_CORRUPT, "not JSON: cut short (at byte 17)");
+	f = fopen(path, "w");
+	fputs("{\"schema\": 1, \"time\": 5, \"ports\": {}} {}", f);
+	fclose(f);
+	expect_read(path, 46, SN_BASELINE_CORRUPT,
+		    "text after the JSON document (at byte 38)");
+	assert_int_equal(truncate(path, SN_BASELINE_MAX_BYTES + 1), 0);
+	expect_read(path, 46, SN_BASELINE_CORRUPT,
+		    "4194305 bytes, more than the limit of 4194304");
+	/* missing: the file, or its folder */
+	snprintf(path, sizeof(path), "%s/47.json", dir);
+	expect_read(path, 47, SN_BASELINE_MISSING, NULL);
+	expect_read("/nonexistent/baseline/47.json", 47, SN_BASELINE_MISSING, NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* ---- sn_record_write (issue 9 items 7 and 9) ---------------------------- */
+
+static char wroot[64];
+
+static int write_setup(void **state)
+{
+	(void)state;
+	umask(022);
+	strcpy(wroot, "/tmp/sn-recwrite-XXXXXX");
+	return mkdtemp(wroot) ? 0 : -1;
+}
+
+static int write_teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", wroot);
+	return system(cmd) ? -1 : 0;
+}
+
+static char *wpath(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* wroot/<fmt ...> into buf (PATH_MAX). */
+static char *wpath(char *buf, const char *fmt, ...)
+{
+	char rel[PATH_MAX / 2];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	snprintf(buf, PATH_MAX, "%s/%s", wroot, rel);
+	return buf;
+}
+
+static int write_job(uint32_t job, struct sn_error *err)
+{
+	char records[PATH_MAX], st[PATH_MAX];
+	json_object *rec = parse("{\"schema\": 1, \"job_id\": 7}");
+	int rc;
+
+	err_reset(err);
+	rc = sn_record_write(rec, wpath(records, "records"), wpath(st, "state"), job,
+			     "gpu-a001", err);
+	json_object_put(rec);
+	return rc;
+}
+
+static void touch(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		fail_msg("%s: %s", path, strerror(errno));
+	fclose(f);
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st);
+}
+
+static void test_record_write(void **state)
+{
+	char p[PATH_MAX], pending[PATH_MAX];
+	struct sn_error err;
+	json_object *o;
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(write_job(42, &err), 0);
+	assert_string_equal(err.msg, "(unset)");
+	o = json_object_from_file(wpath(p, "records/42/gpu-a001.json"));
+	assert_non_null(o);
+	assert_path_int(o, "job_id", 7);
+	json_object_put(o);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	assert_int_equal(stat(wpath(p, "records/42"), &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0755);
+	/* the note is gone once the record is written; the folder stays root's */
+	assert_int_equal(stat(wpath(pending, "state/%s", SN_RECORD_PENDING_DIR), &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);
+	assert_false(exists(wpath(p, "state/%s/42.%d", SN_RECORD_PENDING_DIR, (int)getpid())));
+	assert_int_equal(rmdir(pending), 0);	/* empty */
+}
+
+/*
+ * Issue 9 item 7: a user pre-creates record_dir/<jobid> as a link to any
+ * folder, or as a folder of their own: root writes nothing there, the
+ * message says why.
+ */
+static void test_record_write_refuses(void **state)
+{
+	char p[PATH_MAX], t[PATH_MAX], want[PATH_MAX + 64];
+	struct sn_error err;
+
+	(void)state;
+	assert_int_equal(mkdir(wpath(p, "records"), 01777), 0);
+	assert_int_equal(chmod(p, 01777), 0);
+	assert_int_equal(mkdir(wpath(t, "victim"), 0755), 0);
+	assert_int_equal(symlink(t, wpath(p, "records/43")), 0);
+	assert_int_equal(write_job(43, &err), -1);
+	snprintf(want, sizeof(want), "a symbolic link, not followed: %s/records/43", wroot);
+	assert_string_equal(err.msg, want);
+	assert_false(exists(wpath(p, "victim/gpu-a001.json")));
+	assert_int_equal(rmdir(t), 0);	/* still empty */
+	/* a folder a user made: owned by them, never written into */
+	assert_int_equal(mkdir(wpath(p, "records/44"), 0755), 0);
+	if (chown(p, 65534, 65534))
+		fail_msg("chown %s: %s (the unit tests run as root)", p, strerror(errno));
+	assert_int_equal(write_job(44, &err), -1);
+	snprintf(want, sizeof(want), "folder owned by uid 65534, not by root: %s/records/44",
+		 wroot);
+	assert_string_equal(err.msg, want);
+	assert_false(exists(wpath(p, "records/44/gpu-a001.json")));
+	/* record_dir itself writable by all without the sticky bit */
+	assert_int_equal(chmod(wpath(p, "records"), 0777), 0);
+	assert_int_equal(write_job(45, &err), -1);
+	snprintf(want, sizeof(want),
+		 "folder writable by group or others without the sticky bit: %s/records",
+		 wroot);
+	assert_string_equal(err.msg, want);
+	assert_false(exists(wpath(p, "records/45")));
+}
+
+/* A PID that was a child a moment ago and is gone now. */
+static pid_t dead_pid(void)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	return pid;
+}
+
+/*
+ * Issue 9 item 9: temporaries of killed epilogs, in this job's folder (a
+ * requeue) and in the folders their notes name, are removed when their
+ * process is gone; a live process's, another node's and a user's stay.
+ */
+static void test_record_write_sweeps(void **state)
+{
+	char p[PATH_MAX];
+	struct sn_error err;
+	int dead = (int)dead_pid(), live = (int)getppid();
+
+	(void)state;
+	assert_int_equal(write_job(1, &err), 0);	/* makes the folders */
+	assert_int_equal(mkdir(wpath(p, "records/40"), 0755), 0);
+	touch(wpath(p, "records/40/gpu-a001.json.%d.tmp", dead));	/* goes */
+	touch(wpath(p, "records/40/gpu-a002.json.%d.tmp", dead));	/* other node */
+	touch(wpath(p, "records/40/gpu-a001.json.%d.tmp", live));	/* live */
+	touch(wpath(p, "state/%s/40.%d", SN_RECORD_PENDING_DIR, dead));
+	assert_int_equal(mkdir(wpath(p, "records/41"), 0755), 0);
+	touch(wpath(p, "records/41/gpu-a001.json.%d.tmp", dead));	/* note alive */
+	touch(wpath(p, "state/%s/41.%d", SN_RECORD_PENDING_DIR, live));
+	touch(wpath(p, "state/%s/39.%d", SN_RECORD_PENDING_DIR, dead));	/* no folder */
+	/* this job's own folder: a requeued job whose epilog was killed */
+	assert_int_equal(mkdir(wpath(p, "records/46"), 0755), 0);
+	touch(wpath(p, "records/46/gpu-a001.json.%d.tmp", dead));
+	touch(wpath(p, "records/46/gpu-a001.json.%d.tmp", live));
+
+	assert_int_equal(write_job(46, &err), 0);
+	assert_false(exists(wpath(p, "records/40/gpu-a001.json.%d.tmp", dead)));
+	assert_true(exists(wpath(p, "records/40/gpu-a002.json.%d.tmp", dead)));
+	assert_true(exists(wpath(p, "records/40/gpu-a001.json.%d.tmp", live)));
+	assert_false(exists(wpath(p, "state/%s/40.%d", SN_RECORD_PENDING_DIR, dead)));
+	assert_false(exists(wpath(p, "state/%s/39.%d", SN_RECORD_PENDING_DIR, dead)));
+	assert_true(exists(wpath(p, "records/41/gpu-a001.json.%d.tmp", dead)));
+	assert_true(exists(wpath(p, "state/%s/41.%d", SN_RECORD_PENDING_DIR, live)));
+	assert_false(exists(wpath(p, "records/46/gpu-a001.json.%d.tmp", dead)));
+	assert_true(exists(wpath(p, "records/46/gpu-a001.json.%d.tmp", live)));
+	assert_true(exists(wpath(p, "records/46/gpu-a001.json")));
+}
+
 /* xid numbers and severities of an events array, "79:drain 94:record" */
 static void events_text(json_object *evs, char *buf, size_t size)
 {
@@ -839,6 +1098,12 @@ int main(void)
 		cmocka_unit_test(test_config_thresholds),
 		cmocka_unit_test(test_absurd_values_never_drain),
 		cmocka_unit_test(test_bytes_from_64bit_counters),
+		cmocka_unit_test(test_baseline_read_refuses),
+		cmocka_unit_test_setup_teardown(test_record_write, write_setup, write_teardown),
+		cmocka_unit_test_setup_teardown(test_record_write_refuses, write_setup,
+						write_teardown),
+		cmocka_unit_test_setup_teardown(test_record_write_sweeps, write_setup,
+						write_teardown),
 		cmocka_unit_test(test_xid_since_baseline),
 		cmocka_unit_test_setup(test_xid_real_log, shared_fixtures),
 		cmocka_unit_test_setup(test_xid_overrides, shared_fixtures),
