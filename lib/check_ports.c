@@ -101,7 +101,7 @@ static void read_phrase(char *buf, size_t size, const char *attr,
 static void unreadable(struct judge *j, const char *code, const char *expected,
 		       const char *attr, const struct sn_ib_attr *a)
 {
-	char phrase[64], path[PATH_MAX];
+	char phrase[SN_VALUE_MAX], path[PATH_MAX];
 
 	if (a->status == SN_ATTR_BAD) {
 		add(j, SN_UNKNOWN, code, expected, "cannot parse %s '%s'", attr,
@@ -261,7 +261,7 @@ static void judge_netdev(struct judge *j)
 	}
 	st = sn_net_operstate(j->ctx->sysfs, ifname, oper, sizeof(oper));
 	if (st != SN_ATTR_OK) {
-		char phrase[64], path[PATH_MAX];
+		char phrase[SN_VALUE_MAX], path[PATH_MAX];
 
 		read_phrase(phrase, sizeof(phrase), "operstate", st, oper);
 		if (snprintf(path, sizeof(path), "%s/class/net/%s/operstate",
