@@ -458,6 +458,59 @@ static void test_save_bad_state_dir(void **state)
 	sn_config_free(cfg);
 }
 
+/*
+ * Issue 9 items 7 and 9: state_dir/baseline planted as a link is refused
+ * (the prolog logs it and does not drain for it); a killed prolog's
+ * temporary goes, a live one's stays.
+ */
+static void test_save_trusted_folder(void **state)
+{
+	struct sn_config *cfg;
+	struct sn_check_ctx ctx;
+	struct sn_error err;
+	char want[PATH_MAX + 64], victim[PATH_MAX], rel[64], live[64];
+	pid_t dead;
+
+	(void)state;
+	cfg = config(KMSG, 0);
+	ctx_init(&ctx, cfg);
+	tree_dir(&T, "state/n1");
+	tree_dir(&T, "victim");
+	tree_path(&T, "victim", victim);
+	tree_link(&T, "state/n1/baseline", victim);
+	err_reset(&err);
+	assert_int_equal(sn_baseline_save(&ctx, 10, 5000, &err), -1);
+	snprintf(want, sizeof(want), "a symbolic link, not followed: %s/state/n1/baseline",
+		 T.root);
+	assert_string_equal(err.msg, want);
+	tree_path(&T, "victim/10.json", want);
+	assert_int_equal(access(want, F_OK), -1);
+	tree_remove(&T, "state/n1/baseline");
+	/* stale temporaries of prologs killed while writing */
+	dead = fork();
+	assert_true(dead >= 0);
+	if (!dead)
+		_exit(0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	tree_dir(&T, "state/n1/baseline");
+	snprintf(rel, sizeof(rel), "state/n1/baseline/7.json.%d.tmp", (int)dead);
+	tree_file(&T, rel, "{");
+	snprintf(live, sizeof(live), "state/n1/baseline/8.json.%d.tmp", (int)getppid());
+	tree_file(&T, live, "{");
+	assert_int_equal(sn_baseline_save(&ctx, 11, 5000, &err), 0);
+	tree_path(&T, rel, want);
+	assert_int_equal(access(want, F_OK), -1);
+	tree_path(&T, live, want);
+	assert_int_equal(access(want, F_OK), 0);
+	tree_path(&T, "state/n1/baseline/11.json", want);
+	assert_int_equal(access(want, F_OK), 0);
+	/* the epilog removes it through the same folder */
+	assert_int_equal(sn_baseline_remove(&ctx, 11, &err), 0);
+	assert_int_equal(access(want, F_OK), -1);
+	assert_int_equal(sn_baseline_remove(&ctx, 11, &err), 0);	/* gone: fine */
+	sn_config_free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -467,6 +520,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_save_two_jobs_at_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_save_hang, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_save_bad_state_dir, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_save_trusted_folder, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,7 @@
  */
 #include <limits.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "unit.h"
@@ -255,6 +256,72 @@ static void test_update(void **state)
 	json_object_put(rec);
 }
 
+/* A PID that was a child a moment ago and is gone now. */
+static pid_t dead_pid(void)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	return pid;
+}
+
+static bool exists(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return !lstat(path, &st);
+}
+
+/*
+ * Issue 9 items 7 and 9: textfile_dir through a link is refused and its
+ * target untouched; a killed epilog's temporaries go (under the lock), a
+ * live one's and other tools' files stay.
+ */
+static void test_update_trusted_folder(void **state)
+{
+	json_object *snap = parse(small_snapshot);
+	char dir[64], link[128], victim[128], want[256];
+	char name[64], live[64], other[64];
+	const char *const made[] = { name, live, other };
+	struct sn_error err;
+	FILE *f;
+
+	(void)state;
+	tmpdir(dir);
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	snprintf(link, sizeof(link), "%s/textfile", dir);
+	assert_int_equal(mkdir(victim, 0755), 0);
+	assert_int_equal(symlink(victim, link), 0);
+	err_reset(&err);
+	assert_int_equal(sn_promfile_update(link, snap, NULL, 1, &err), -1);
+	snprintf(want, sizeof(want), "a symbolic link, not followed: %s", link);
+	assert_string_equal(err.msg, want);
+	assert_false(exists(victim, SN_PROM_FILE));
+	assert_false(exists(victim, SN_PROM_LOCK_FILE));
+	/* temporaries: a dead epilog's of both files go, the others stay */
+	snprintf(name, sizeof(name), "%s.%d.tmp", SN_PROM_FILE, (int)dead_pid());
+	snprintf(live, sizeof(live), "%s.%d.tmp", SN_PROM_STATE_FILE, (int)getppid());
+	snprintf(other, sizeof(other), "node.prom.%d.tmp", (int)dead_pid());
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(want, sizeof(want), "%s/%s", victim, made[i]);
+		f = fopen(want, "w");
+		assert_non_null(f);
+		fclose(f);
+	}
+	assert_int_equal(sn_promfile_update(victim, snap, NULL, 1, &err), 0);
+	assert_false(exists(victim, name));
+	assert_true(exists(victim, live));
+	assert_true(exists(victim, other));	/* not ours: another exporter's */
+	assert_true(exists(victim, SN_PROM_FILE));
+	rmdir_all(dir);
+	json_object_put(snap);
+}
+
 static bool have_promtool(void)
 {
 	return access("/usr/bin/promtool", X_OK) == 0;
@@ -340,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_render_empty),
 		cmocka_unit_test(test_state_add),
 		cmocka_unit_test(test_update),
+		cmocka_unit_test(test_update_trusted_folder),
 		cmocka_unit_test(test_promtool_small),
 		cmocka_unit_test(test_promtool),
 	};
