@@ -25,14 +25,14 @@
 #include <json-c/json.h>
 #include <slurm/slurm.h>
 
-#include "sn_baseline.h"
-#include "sn_drain.h"
-#include "sn_file.h"
-#include "sn_log.h"
-#include "sn_number.h"
-#include "sn_promfile.h"
-#include "sn_record.h"
-#include "sn_runner.h"
+#include "records/sn_baseline.h"
+#include "drain/sn_drain.h"
+#include "util/sn_file.h"
+#include "util/sn_log.h"
+#include "util/sn_number.h"
+#include "records/sn_promfile.h"
+#include "records/sn_record.h"
+#include "checks/sn_runner.h"
 
 #define SN_EPILOG_NAME "supernode-epilog"
 

@@ -5,8 +5,8 @@
 #include <syslog.h>
 
 #include "sn_prolog.h"
-#include "sn_report.h"
-#include "sn_runner.h"
+#include "checks/sn_report.h"
+#include "checks/sn_runner.h"
 
 int sn_prolog_check(const struct sn_prolog_args *args, struct sn_config *cfg)
 {

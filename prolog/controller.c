@@ -46,8 +46,8 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "sn_allocation.h"
-#include "sn_option.h"
+#include "placement/sn_allocation.h"
+#include "placement/sn_option.h"
 #include "sn_prolog.h"
 
 #define SN_CONTROLLER_TIMEOUT_S 20

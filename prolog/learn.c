@@ -14,13 +14,13 @@
 #include <syslog.h>
 #include <time.h>
 
-#include "sn_accel.h"
-#include "sn_checkctx.h"
-#include "sn_ib_port.h"
-#include "sn_nvml.h"
+#include "inventory/sn_accel.h"
+#include "config/sn_checkctx.h"
+#include "inventory/sn_ib_port.h"
+#include "inventory/sn_nvml.h"
 #include "sn_prolog.h"
-#include "sn_runner.h"
-#include "sn_topo.h"
+#include "checks/sn_runner.h"
+#include "inventory/sn_topo.h"
 
 struct learned_accel {
 	enum sn_accel_vendor vendor;

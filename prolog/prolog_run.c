@@ -16,12 +16,12 @@
 
 #include <slurm/slurm.h>
 
-#include "sn_baseline.h"
-#include "sn_drain.h"
-#include "sn_file.h"
-#include "sn_number.h"
+#include "records/sn_baseline.h"
+#include "drain/sn_drain.h"
+#include "util/sn_file.h"
+#include "util/sn_number.h"
 #include "sn_prolog.h"
-#include "sn_runner.h"
+#include "checks/sn_runner.h"
 
 static int job_id_get(uint32_t *out)
 {

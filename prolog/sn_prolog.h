@@ -4,8 +4,8 @@
 
 #include <stdbool.h>
 
-#include "sn_config.h"
-#include "sn_log.h"
+#include "config/sn_config.h"
+#include "util/sn_log.h"
 
 #define SN_PROLOG_NAME "supernode-prolog"
 

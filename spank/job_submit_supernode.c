@@ -23,9 +23,9 @@
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
-#include "sn_config.h"
-#include "sn_option.h"
-#include "sn_placement.h"
+#include "config/sn_config.h"
+#include "placement/sn_option.h"
+#include "placement/sn_placement.h"
 
 /* From libslurmfull, which slurmctld is linked with (not in public headers). */
 extern char *slurm_xstrdup(const char *str);

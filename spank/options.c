@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sn_option.h"
+#include "placement/sn_option.h"
 #include "sn_spank.h"
 
 #define SN_OPT_VAL 1

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sn_envmark.h"
-#include "sn_hostlist.h"
-#include "sn_jobenv.h"
+#include "env/sn_envmark.h"
+#include "util/sn_hostlist.h"
+#include "env/sn_jobenv.h"
 #include "sn_spank.h"
 
 /* Slurm's step id of the batch step (SLURM_BATCH_SCRIPT in slurm.h). */

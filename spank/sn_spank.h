@@ -9,10 +9,10 @@
 
 #include <slurm/spank.h>
 
-#include "sn_config.h"
-#include "sn_error.h"
-#include "sn_jobenv.h"
-#include "sn_taskenv.h"
+#include "config/sn_config.h"
+#include "util/sn_error.h"
+#include "env/sn_jobenv.h"
+#include "env/sn_taskenv.h"
 
 #define SN_PLUGIN "supernode"
 

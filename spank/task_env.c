@@ -21,8 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sn_checkctx.h"
-#include "sn_envmark.h"
+#include "config/sn_checkctx.h"
+#include "env/sn_envmark.h"
 #include "sn_spank.h"
 
 /* Slurm's step id of the batch step (SLURM_BATCH_SCRIPT in slurm.h). */

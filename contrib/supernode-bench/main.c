@@ -24,7 +24,7 @@
 #include "sb_backend.h"
 
 #ifdef SB_HAVE_CONFIG
-#include "sn_config.h"
+#include "config/sn_config.h"
 #endif
 
 enum { EXIT_PASS, EXIT_FAILED, EXIT_USAGE, EXIT_ERROR };

@@ -30,8 +30,8 @@
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
-#include "sn_hostlist.h"
-#include "sn_runner.h"
+#include "util/sn_hostlist.h"
+#include "checks/sn_runner.h"
 #include "snctl_config.h"
 
 #define CHECK_TIMEOUT_MS 30000u

@@ -31,9 +31,9 @@
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
-#include "sn_drain.h"
-#include "sn_report.h"
-#include "sn_runner.h"
+#include "drain/sn_drain.h"
+#include "checks/sn_report.h"
+#include "checks/sn_runner.h"
 #include "snctl.h"
 
 enum {

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sn_file.h"
+#include "util/sn_file.h"
 #include "snctl.h"
 
 #define SNCTL_SCHEMA 1

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sn_number.h"
+#include "util/sn_number.h"
 #include "report.h"
 
 static void report_usage(void)

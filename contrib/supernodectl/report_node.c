@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sn_number.h"
+#include "util/sn_number.h"
 #include "report.h"
 
 struct jobids {

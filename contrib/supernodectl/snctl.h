@@ -13,7 +13,7 @@
 
 #include <json-c/json.h>
 
-#include "sn_config.h"
+#include "config/sn_config.h"
 
 #define SNCTL_NAME "supernodectl"
 

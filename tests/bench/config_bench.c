@@ -16,7 +16,7 @@
 
 #include <yaml.h>
 
-#include "sn_config.h"
+#include "config/sn_config.h"
 
 #define SUPERNODES 1000
 #define SIZE 72

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sn_hostlist.h"
+#include "util/sn_hostlist.h"
 
 #define LIMIT_MS 1000.0
 

@@ -23,9 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sn_checkctx.h"
-#include "sn_config.h"
-#include "sn_file.h"
+#include "config/sn_checkctx.h"
+#include "config/sn_config.h"
+#include "util/sn_file.h"
 
 #define REAL SN_BENCH_FIXTURES "/topo/lassen-power9-4xV100-4xCX5.xml"
 #define PAD_LINE "    <info name=\"Pad\" value=\"%0990d\"/>\n"

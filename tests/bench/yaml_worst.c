@@ -21,7 +21,7 @@
 
 #include <yaml.h>
 
-#include "sn_config.h"
+#include "config/sn_config.h"
 
 #define CAP ((size_t)SN_CONFIG_MAX_BYTES)
 #define LIMIT_MS 1000.0

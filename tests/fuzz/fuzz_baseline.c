@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "sn_delta.h"
-#include "sn_record.h"
+#include "records/sn_delta.h"
+#include "records/sn_record.h"
 
 static struct sn_config *fz_cfg;
 static char fz_file[PATH_MAX];

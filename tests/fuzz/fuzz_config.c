@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "sn_config.h"
+#include "config/sn_config.h"
 
 static void use_paths(const struct sn_config *cfg)
 {

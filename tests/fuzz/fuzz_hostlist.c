@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "sn_hostlist.h"
+#include "util/sn_hostlist.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "sn_topo.h"
+#include "inventory/sn_topo.h"
 
 #define LOOK 8	/* accelerators x NICs asked about, at most */
 

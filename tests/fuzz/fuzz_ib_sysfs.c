@@ -24,10 +24,10 @@
 #include <sys/stat.h>
 
 #include "fuzz.h"
-#include "sn_checkctx.h"
-#include "sn_delta.h"
-#include "sn_ib_port.h"
-#include "sn_pcie.h"
+#include "config/sn_checkctx.h"
+#include "records/sn_delta.h"
+#include "inventory/sn_ib_port.h"
+#include "inventory/sn_pcie.h"
 
 #define PORT "sys/class/infiniband/mlx5_0/ports/1/"
 #define NPARTS 12

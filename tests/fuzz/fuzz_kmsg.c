@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "sn_kmsg.h"
-#include "sn_record.h"
-#include "sn_xid.h"
+#include "inventory/sn_kmsg.h"
+#include "records/sn_record.h"
+#include "records/sn_xid.h"
 
 #define MAX_RECORDS 256
 

@@ -15,7 +15,7 @@
 
 #include "fuzz.h"
 #include "report.h"
-#include "sn_record.h"
+#include "records/sn_record.h"
 
 static FILE *fz_null;
 static char fz_file[PATH_MAX];

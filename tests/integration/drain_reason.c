@@ -7,8 +7,8 @@
  */
 #include <stdio.h>
 
-#include "sn_drain.h"
-#include "sn_log.h"
+#include "drain/sn_drain.h"
+#include "util/sn_log.h"
 
 int main(int argc, char **argv)
 {

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "sn_error.h"
+#include "util/sn_error.h"
 
 /* Fail unless haystack contains needle; prints both. */
 #define assert_contains(haystack, needle)				\

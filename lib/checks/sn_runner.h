@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SN_RUNNER_H
+#define SN_RUNNER_H
+
+#include <stdint.h>
+
+#include "config/sn_checkctx.h"
+
+/* One check group: a name for messages ("accelerators") and its function. */
+struct sn_check_group {
+	const char *name;
+	sn_check_fn fn;
+};
+
+/* The groups the prolog runs, in report order (accelerators, ports, topology). */
+extern const struct sn_check_group sn_check_groups[];
+extern const unsigned sn_check_groups_count;
+
+/*
+ * sn_run_checks - run each group in its own child process, all at once, each
+ * with check_timeout_ms and all within total_timeout_ms, and collect their
+ * results (in group order) into out.
+ *
+ * A group that overruns is killed (SIGKILL) and reported as CRIT
+ * CHECK_TIMEOUT naming it ("timeout: accelerators > 10s"); a group that dies
+ * is UNKNOWN CHECK_DIED.  A child stuck in the kernel (D state) is not
+ * waited for: the call returns by the deadline plus a few milliseconds
+ * whatever the children do.  Returns 0, or -1 if no child could be started
+ * (then out holds an UNKNOWN CHECK_RUNNER result).
+ */
+int sn_run_checks(const struct sn_check_ctx *ctx,
+		  const struct sn_check_group *groups, unsigned ngroups,
+		  uint32_t check_timeout_ms, uint32_t total_timeout_ms,
+		  struct sn_results *out);
+
+/*
+ * sn_run_in_child - run fn(arg) in a child with a time limit; what the child
+ * writes to fd (its second argument) comes back in *buf (malloc()ed, at most
+ * max_bytes; caller frees).  Returns the child's exit status (0-255), or -1
+ * on timeout (child killed), -2 if it died of a signal, -3 if it could not
+ * be started.
+ */
+int sn_run_in_child(int (*fn)(void *arg, int fd), void *arg,
+		    uint32_t timeout_ms, size_t max_bytes, char **buf,
+		    size_t *len);
+
+/* sn_now_ms - CLOCK_MONOTONIC in milliseconds. */
+int64_t sn_now_ms(void);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <string.h>
+#include <unistd.h>
+
+#include "config/sn_checkctx.h"
+
+static int expand(const char *tmpl, const char *node, const char *host,
+		  char *out, size_t size, const char *key,
+		  struct sn_error *err)
+{
+	if (!tmpl) {
+		out[0] = '\0';
+		return 0;
+	}
+	if (sn_path_expand(tmpl, node, host, out, size)) {
+		sn_error_set(err, "paths.%s: '%s' does not fit once %%n/%%h are expanded",
+			     key, tmpl);
+		return -1;
+	}
+	return 0;
+}
+
+int sn_check_ctx_init(struct sn_check_ctx *ctx, const struct sn_config *cfg,
+		      const char *nodename, struct sn_error *err)
+{
+	char host[256] = "localhost";
+
+	memset(ctx, 0, sizeof(*ctx));
+	if (gethostname(host, sizeof(host) - 1))
+		strcpy(host, "localhost");
+	host[sizeof(host) - 1] = '\0';
+	ctx->cfg = cfg;
+	ctx->nodename = nodename ? nodename : host;
+	if (expand(cfg->sysfs, ctx->nodename, host, ctx->sysfs,
+		   sizeof(ctx->sysfs), "sysfs", err) ||
+	    expand(cfg->dev, ctx->nodename, host, ctx->dev, sizeof(ctx->dev),
+		   "dev", err) ||
+	    expand(cfg->nvml ? cfg->nvml : "libnvidia-ml.so.1", ctx->nodename,
+		   host, ctx->nvml, sizeof(ctx->nvml), "nvml", err) ||
+	    expand(cfg->hwloc_xml, ctx->nodename, host, ctx->hwloc_xml,
+		   sizeof(ctx->hwloc_xml), "hwloc_xml", err) ||
+	    expand(cfg->kmsg, ctx->nodename, host, ctx->kmsg, sizeof(ctx->kmsg),
+		   "kmsg", err) ||
+	    expand(cfg->state_dir, ctx->nodename, host, ctx->state_dir,
+		   sizeof(ctx->state_dir), "state_dir", err))
+		return -1;
+	return 0;
+}

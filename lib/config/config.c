@@ -1,0 +1,804 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * supernode.yaml loader: libyaml document -> struct sn_config, through the
+ * strict schema walker in yaml_walk.c.  Hostlists are expanded with Slurm's
+ * parser (hostlist.c).  Everything is bounded: file size, YAML depth and
+ * node count (yaml_walk_load), supernode count, node count.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config/config_sections.h"
+#include "config/sn_config.h"
+#include "util/sn_file.h"
+#include "util/sn_hostlist.h"
+#include "env/sn_jobenv.h"
+#include "config/yaml_walk.h"
+
+/* ---- scalar helpers ---------------------------------------------------- */
+
+int sn_config_set_string(struct yaml_walk *w, yaml_node_t *v,
+			 const char *path, char **dst)
+{
+	const char *s;
+
+	if (yaml_walk_string(w, v, path, &s))
+		return -1;
+	free(*dst);
+	if (!(*dst = strdup(s)))
+		return yaml_walk_fail(w, v, path, "out of memory");
+	return 0;
+}
+
+static int name_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > SN_CONFIG_NAME_MAX)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' ||
+		      *s == '.'))
+			return 0;
+	return 1;
+}
+
+/* ---- supernodes: ------------------------------------------------------- */
+
+static int supernode_name(struct yaml_walk *w, yaml_node_t *v,
+			  const char *path, void *target)
+{
+	struct sn_supernode *sn = target;
+
+	if (sn_config_set_string(w, v, path, &sn->name))
+		return -1;
+	if (!name_valid(sn->name))
+		return yaml_walk_fail(w, v, path,
+				      "'%.64s' is not a valid supernode name (1 to %d of A-Z a-z 0-9 _ . -; it becomes a Slurm node feature)",
+				      sn->name, SN_CONFIG_NAME_MAX);
+	return 0;
+}
+
+static int supernode_nodes(struct yaml_walk *w, yaml_node_t *v,
+			   const char *path, void *target)
+{
+	struct sn_supernode *sn = target;
+	struct sn_names names;
+	struct sn_error herr;
+
+	if (sn_config_set_string(w, v, path, &sn->nodes))
+		return -1;
+	if (sn_hostlist_expand(sn->nodes, SN_HOSTLIST_MAX, &names, &herr))
+		return yaml_walk_fail(w, v, path, "%s", herr.msg);
+	sn->members = names.names;
+	sn->size = names.count;
+	return 0;
+}
+
+static const struct yaml_key_rule supernode_rules[] = {
+	{ "name", supernode_name, true },
+	{ "nodes", supernode_nodes, true },
+	{ NULL, NULL, false },
+};
+
+static int section_supernodes(struct yaml_walk *w, yaml_node_t *v,
+			      const char *path, void *target)
+{
+	struct sn_config *cfg = target;
+	yaml_node_item_t *item;
+	size_t n, i = 0, total = 0;
+	char sub[96];
+
+	if (v->type != YAML_SEQUENCE_NODE)
+		return yaml_walk_fail(w, v, path,
+				      "expected a list of {name, nodes}");
+	n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+	if (n == 0)
+		return yaml_walk_fail(w, v, path, "no supernodes listed");
+	if (n > SN_CONFIG_MAX_SUPERNODES)
+		return yaml_walk_fail(w, v, path, "%zu supernodes, more than the limit of %u",
+				      n, SN_CONFIG_MAX_SUPERNODES);
+	cfg->supernodes = calloc(n, sizeof(*cfg->supernodes));
+	if (!cfg->supernodes)
+		return yaml_walk_fail(w, v, path, "out of memory");
+	for (item = v->data.sequence.items.start;
+	     item < v->data.sequence.items.top; item++, i++) {
+		struct sn_supernode *sn = &cfg->supernodes[i];
+		yaml_node_t *entry;
+
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+		if (!(entry = yaml_walk_node(w, *item, sub)))
+			return -1;
+		cfg->n_supernodes = i + 1;
+		sn->line = (unsigned)entry->start_mark.line + 1;
+		if (yaml_walk_mapping(w, entry, sub, supernode_rules, sn))
+			return -1;
+		/* Stop expanding as soon as the total is over (not after). */
+		total += sn->size;
+		if (total > SN_CONFIG_MAX_NODES)
+			return yaml_walk_fail(w, entry, sub,
+					      "%zu nodes in all up to here, more than the limit of %u",
+					      total, SN_CONFIG_MAX_NODES);
+		if (i > 0 && sn->size != cfg->supernodes[0].size) {
+			snprintf(sub, sizeof(sub), "%s[%zu].nodes", path, i);
+			return yaml_walk_fail(w, entry, sub,
+					      "supernode %s has %zu nodes but %s has %zu: all supernodes must have the same size",
+					      sn->name, sn->size,
+					      cfg->supernodes[0].name,
+					      cfg->supernodes[0].size);
+		}
+	}
+	cfg->supernode_size = cfg->supernodes[0].size;
+	return 0;
+}
+
+/* ---- placement: -------------------------------------------------------- */
+
+static int placement_method(struct yaml_walk *w, yaml_node_t *v,
+			    const char *path, void *target)
+{
+	struct sn_config *cfg = target;
+	const char *s;
+
+	if (yaml_walk_string(w, v, path, &s))
+		return -1;
+	if (!strcmp(s, "feature"))
+		cfg->method = SN_PLACE_FEATURE;
+	else if (!strcmp(s, "switch"))
+		cfg->method = SN_PLACE_SWITCH;
+	else if (!strcmp(s, "block"))
+		cfg->method = SN_PLACE_BLOCK;
+	else
+		return yaml_walk_fail(w, v, path,
+				      "'%.40s' is not a method (allowed: feature, switch, block)",
+				      s);
+	return 0;
+}
+
+static int placement_max(struct yaml_walk *w, yaml_node_t *v, const char *path,
+			 void *target)
+{
+	struct sn_config *cfg = target;
+	unsigned long long n;
+
+	if (yaml_walk_uint(w, v, path, 1, SN_CONFIG_MAX_SUPERNODES, &n))
+		return -1;
+	cfg->max_supernodes = (uint32_t)n;
+	return 0;
+}
+
+static int placement_switch_wait(struct yaml_walk *w, yaml_node_t *v,
+				 const char *path, void *target)
+{
+	struct sn_config *cfg = target;
+	unsigned long long n;
+
+	if (yaml_walk_uint(w, v, path, 0, 7 * 24 * 3600, &n))
+		return -1;
+	cfg->switch_wait = (uint32_t)n;
+	return 0;
+}
+
+static const struct yaml_key_rule placement_rules[] = {
+	{ "method", placement_method, false },
+	{ "max_supernodes", placement_max, false },
+	{ "switch_wait", placement_switch_wait, false },
+	{ NULL, NULL, false },
+};
+
+static int section_placement(struct yaml_walk *w, yaml_node_t *v,
+			     const char *path, void *target)
+{
+	return yaml_walk_mapping(w, v, path, placement_rules, target);
+}
+
+/* ---- env: -------------------------------------------------------------- */
+
+static int env_port_range(struct yaml_walk *w, yaml_node_t *v,
+			  const char *path, void *target)
+{
+	struct sn_config *cfg = target;
+	unsigned long long lo, hi;
+	yaml_node_t *a, *b;
+	char sub0[96], sub1[96];
+
+	if (v->type != YAML_SEQUENCE_NODE ||
+	    v->data.sequence.items.top - v->data.sequence.items.start != 2)
+		return yaml_walk_fail(w, v, path,
+				      "expected [LOW, HIGH], two port numbers");
+	snprintf(sub0, sizeof(sub0), "%s[0]", path);
+	snprintf(sub1, sizeof(sub1), "%s[1]", path);
+	if (!(a = yaml_walk_node(w, v->data.sequence.items.start[0], sub0)) ||
+	    !(b = yaml_walk_node(w, v->data.sequence.items.start[1], sub1)))
+		return -1;
+	if (yaml_walk_uint(w, a, sub0, 1024, 65535, &lo) ||
+	    yaml_walk_uint(w, b, sub1, 1024, 65535, &hi))
+		return -1;
+	if (hi < lo)
+		return yaml_walk_fail(w, v, path, "LOW %llu is above HIGH %llu",
+				      lo, hi);
+	cfg->master_port_lo = (uint16_t)lo;
+	cfg->master_port_hi = (uint16_t)hi;
+	cfg->master_port_line = (unsigned)v->start_mark.line + 1;
+	cfg->master_port_col = (unsigned)v->start_mark.column + 1;
+	return 0;
+}
+
+/* A list of names (NIC devices, variables): each matching the character set. */
+static int name_list(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		     const char *charset, size_t max, char ***out, size_t *n)
+{
+	yaml_node_item_t *item;
+	char sub[128];
+
+	if (v->type != YAML_SEQUENCE_NODE)
+		return yaml_walk_fail(w, v, path, "expected a list of names");
+	*n = 0;
+	*out = calloc(max, sizeof(**out));
+	if (!*out)
+		return yaml_walk_fail(w, v, path, "out of memory");
+	for (item = v->data.sequence.items.start;
+	     item < v->data.sequence.items.top; item++) {
+		yaml_node_t *e;
+		const char *s;
+
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, *n);
+		if (*n >= max)
+			return yaml_walk_fail(w, v, path, "more than %zu names", max);
+		if (!(e = yaml_walk_node(w, *item, sub)) ||
+		    yaml_walk_string(w, e, sub, &s))
+			return -1;
+		if (strlen(s) > 63 || strspn(s, charset) != strlen(s))
+			return yaml_walk_fail(w, e, sub, "'%.64s' is not a valid name", s);
+		for (size_t k = 0; k < *n; k++)
+			if (!strcmp((*out)[k], s))
+				return yaml_walk_fail(w, e, sub, "'%s' is listed twice", s);
+		if (!((*out)[(*n)++] = strdup(s)))
+			return yaml_walk_fail(w, e, sub, "out of memory");
+	}
+	return 0;
+}
+
+#define SN_NIC_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
+#define SN_VAR_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
+static int env_socket_ifname(struct yaml_walk *w, yaml_node_t *v,
+			     const char *path, void *target)
+{
+	struct sn_config *cfg = target;
+
+	if (sn_config_set_string(w, v, path, &cfg->socket_ifname))
+		return -1;
+	if (strlen(cfg->socket_ifname) > 15 ||
+	    strspn(cfg->socket_ifname, SN_NIC_CHARS) != strlen(cfg->socket_ifname))
+		return yaml_walk_fail(w, v, path,
+				      "'%.40s' is not a network interface name (at most 15 of A-Z a-z 0-9 _ . -)",
+				      cfg->socket_ifname);
+	return 0;
+}
+
+static int env_hca(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		   void *target)
+{
+	struct sn_config *cfg = target;
+
+	return name_list(w, v, path, SN_NIC_CHARS, 64, &cfg->hca, &cfg->n_hca);
+}
+
+static int env_force(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		     void *target)
+{
+	struct sn_config *cfg = target;
+
+	return name_list(w, v, path, SN_VAR_CHARS, 64, &cfg->force,
+			 &cfg->n_force);
+}
+
+static int env_mnnvl(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		     void *target)
+{
+	return yaml_walk_bool(w, v, path, &((struct sn_config *)target)->mnnvl);
+}
+
+static int env_pytorch(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		       void *target)
+{
+	return yaml_walk_bool(w, v, path, &((struct sn_config *)target)->pytorch);
+}
+
+static const struct yaml_key_rule env_rules[] = {
+	{ "master_port_range", env_port_range, false },
+	{ "socket_ifname", env_socket_ifname, false },
+	{ "hca", env_hca, false },
+	{ "mnnvl", env_mnnvl, false },
+	{ "pytorch", env_pytorch, false },
+	{ "force", env_force, false },
+	{ NULL, NULL, false },
+};
+
+static int section_env(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		       void *target)
+{
+	return yaml_walk_mapping(w, v, path, env_rules, target);
+}
+
+/* ---- paths: ------------------------------------------------------------ */
+
+int sn_config_path(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		   char **dst)
+{
+	char probe[4096];
+
+	if (sn_config_set_string(w, v, path, dst))
+		return -1;
+	if ((*dst)[0] != '/')
+		return yaml_walk_fail(w, v, path, "'%.200s' is not an absolute path",
+				      *dst);
+	if (sn_path_expand(*dst, "n", "h", probe, sizeof(probe)))
+		return yaml_walk_fail(w, v, path,
+				      "'%.200s': only %%n, %%h and %%%% may follow %%",
+				      *dst);
+	return 0;
+}
+
+static int paths_sysfs(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		       void *target)
+{
+	return sn_config_path(w, v, path, &((struct sn_config *)target)->sysfs);
+}
+
+static int paths_dev(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		     void *target)
+{
+	return sn_config_path(w, v, path, &((struct sn_config *)target)->dev);
+}
+
+static int paths_state(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		       void *target)
+{
+	return sn_config_path(w, v, path, &((struct sn_config *)target)->state_dir);
+}
+
+static int paths_nvml(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		      void *target)
+{
+	return sn_config_path(w, v, path, &((struct sn_config *)target)->nvml);
+}
+
+static int paths_hwloc(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		       void *target)
+{
+	return sn_config_path(w, v, path, &((struct sn_config *)target)->hwloc_xml);
+}
+
+static int paths_kmsg(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		      void *target)
+{
+	return sn_config_path(w, v, path, &((struct sn_config *)target)->kmsg);
+}
+
+static const struct yaml_key_rule paths_rules[] = {
+	{ "sysfs", paths_sysfs, false },
+	{ "dev", paths_dev, false },
+	{ "state_dir", paths_state, false },
+	{ "nvml", paths_nvml, false },
+	{ "hwloc_xml", paths_hwloc, false },
+	{ "kmsg", paths_kmsg, false },
+	{ NULL, NULL, false },
+};
+
+static int section_paths(struct yaml_walk *w, yaml_node_t *v, const char *path,
+			 void *target)
+{
+	return yaml_walk_mapping(w, v, path, paths_rules, target);
+}
+
+static const struct yaml_key_rule top_rules[] = {
+	{ "supernodes", section_supernodes, true },
+	{ "placement", section_placement, false },
+	{ "env", section_env, false },
+	{ "paths", section_paths, false },
+	{ "node", sn_config_section_node, false },
+	{ "prolog", sn_config_section_prolog, false },
+	{ "drain", sn_config_section_drain, false },
+	{ "epilog", sn_config_section_epilog, false },
+	{ "bench", sn_config_section_bench, false },
+	{ NULL, NULL, false },
+};
+
+/* ---- whole-file checks ------------------------------------------------- */
+
+/* YAML forbids tabs in indentation; say where, before libyaml does vaguely. */
+static int tabs_check(const char *file, const char *buf, size_t len,
+		      struct sn_error *err)
+{
+	size_t line = 1, col = 1;
+	int indent = 1;
+
+	for (size_t i = 0; i < len; i++) {
+		if (buf[i] == '\n') {
+			line++;
+			col = 1;
+			indent = 1;
+			continue;
+		}
+		if (indent && buf[i] == '\t') {
+			sn_error_set(err, "%s:%zu:%zu: tab in indentation (YAML indents with spaces)",
+				     file, line, col);
+			return -1;
+		}
+		if (buf[i] != ' ' && buf[i] != '-')
+			indent = 0;
+		col++;
+	}
+	return 0;
+}
+
+static int node_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct sn_node *)a)->name,
+		      ((const struct sn_node *)b)->name);
+}
+
+/* The same node twice: name both supernodes (or the one, if listed twice). */
+static void node_twice(const struct sn_config *cfg, const struct sn_node *a,
+		       const struct sn_node *b, struct sn_error *err)
+{
+	const struct sn_supernode *sa, *sb;
+
+	if (a->supernode > b->supernode) {
+		const struct sn_node *t = a;
+
+		a = b;
+		b = t;
+	}
+	sa = &cfg->supernodes[a->supernode];
+	sb = &cfg->supernodes[b->supernode];
+	if (sa == sb)
+		sn_error_set(err, "%s:%u:1: supernodes[%u].nodes: node %s is listed twice in supernode %s",
+			     cfg->path, sb->line, b->supernode, b->name,
+			     sb->name);
+	else
+		sn_error_set(err, "%s:%u:1: supernodes[%u].nodes: node %s of supernode %s is already in supernode %s (line %u): a node belongs to one supernode",
+			     cfg->path, sb->line, b->supernode, b->name,
+			     sb->name, sa->name, sa->line);
+}
+
+static int index_build(struct sn_config *cfg, struct sn_error *err)
+{
+	size_t total = 0, k = 0;
+
+	for (size_t i = 0; i < cfg->n_supernodes; i++)
+		total += cfg->supernodes[i].size;
+	if (total > SN_CONFIG_MAX_NODES) {
+		sn_error_set(err, "%s: supernodes: %zu nodes in all, more than the limit of %u",
+			     cfg->path, total, SN_CONFIG_MAX_NODES);
+		return -1;
+	}
+	cfg->nodes = calloc(total, sizeof(*cfg->nodes));
+	if (!cfg->nodes) {
+		sn_error_set(err, "%s: out of memory", cfg->path);
+		return -1;
+	}
+	for (size_t i = 0; i < cfg->n_supernodes; i++)
+		for (size_t r = 0; r < cfg->supernodes[i].size; r++) {
+			cfg->nodes[k].name = cfg->supernodes[i].members[r];
+			cfg->nodes[k].supernode = (uint32_t)i;
+			cfg->nodes[k].rank = (uint32_t)r;
+			k++;
+		}
+	cfg->n_nodes = total;
+	qsort(cfg->nodes, total, sizeof(*cfg->nodes), node_cmp);
+	for (size_t i = 1; i < total; i++) {
+		const struct sn_node *a = &cfg->nodes[i - 1], *b = &cfg->nodes[i];
+
+		if (strcmp(a->name, b->name))
+			continue;
+		node_twice(cfg, a, b, err);
+		return -1;
+	}
+	return 0;
+}
+
+static int supernode_ptr_cmp(const void *a, const void *b)
+{
+	const struct sn_supernode *x = *(const struct sn_supernode *const *)a;
+	const struct sn_supernode *y = *(const struct sn_supernode *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static int names_unique(struct sn_config *cfg, struct sn_error *err)
+{
+	const struct sn_supernode **by_name;
+	int rc = 0;
+
+	by_name = calloc(cfg->n_supernodes, sizeof(*by_name));
+	if (!by_name) {
+		sn_error_set(err, "%s: out of memory", cfg->path);
+		return -1;
+	}
+	for (size_t i = 0; i < cfg->n_supernodes; i++)
+		by_name[i] = &cfg->supernodes[i];
+	qsort(by_name, cfg->n_supernodes, sizeof(*by_name), supernode_ptr_cmp);
+	for (size_t i = 1; i < cfg->n_supernodes; i++) {
+		if (strcmp(by_name[i - 1]->name, by_name[i]->name))
+			continue;
+		sn_error_set(err, "%s:%u:1: supernodes: name %s is used twice (first on line %u)",
+			     cfg->path, by_name[i]->line, by_name[i]->name,
+			     by_name[i - 1]->line);
+		rc = -1;
+		break;
+	}
+	free(by_name);
+	return rc;
+}
+
+static int semantics_check(struct sn_config *cfg, struct sn_error *err)
+{
+	if (names_unique(cfg, err) || index_build(cfg, err))
+		return -1;
+	if (!cfg->max_supernodes)
+		cfg->max_supernodes = (uint32_t)cfg->n_supernodes;
+	if (cfg->method == SN_PLACE_FEATURE &&
+	    cfg->n_supernodes > SN_FEATURE_MAX_ALTERNATIVES) {
+		sn_error_set(err, "%s: placement.method: 'feature' handles at most %u supernodes (Slurm's matching OR \"[a|b|...]\" holds 64 alternatives and slurmctld crashes beyond); %zu are configured: use 'switch' or 'block'",
+			     cfg->path, SN_FEATURE_MAX_ALTERNATIVES,
+			     cfg->n_supernodes);
+		return -1;
+	}
+	return 0;
+}
+
+static void defaults_set(struct sn_config *cfg)
+{
+	cfg->method = SN_PLACE_FEATURE;
+	cfg->switch_wait = 300;
+	cfg->pytorch = true;
+	cfg->master_port_lo = 20000;
+	cfg->master_port_hi = 29999;
+}
+
+static int defaults_paths(struct sn_config *cfg, struct sn_error *err)
+{
+	if ((!cfg->sysfs && !(cfg->sysfs = strdup("/sys"))) ||
+	    (!cfg->dev && !(cfg->dev = strdup("/dev"))) ||
+	    (!cfg->state_dir &&
+	     !(cfg->state_dir = strdup("/var/spool/supernode")))) {
+		sn_error_set(err, "%s: out of memory", cfg->path);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- public ------------------------------------------------------------ */
+
+static int document_walk(struct sn_config *cfg, yaml_document_t *doc,
+			 struct sn_error *err)
+{
+	struct yaml_walk w = { .file = cfg->path, .doc = doc, .err = err };
+	size_t nnodes = (size_t)(doc->nodes.top - doc->nodes.start);
+	yaml_node_t *root;
+	int rc;
+
+	w.seen = calloc(nnodes ? nnodes : 1, 1);
+	if (!w.seen) {
+		sn_error_set(err, "%s: out of memory", cfg->path);
+		return -1;
+	}
+	root = yaml_walk_node(&w, 1, "(document)");
+	if (!root || (root->type == YAML_SCALAR_NODE &&
+		      !root->data.scalar.length)) {
+		sn_error_set(err, "%s: empty config (expected at least 'supernodes:')",
+			     cfg->path);
+		rc = -1;
+	} else {
+		rc = yaml_walk_mapping(&w, root, "", top_rules, cfg);
+	}
+	free(w.seen);
+	return rc;
+}
+
+/* The largest valid document must fit yaml_walk_load()'s node bound. */
+_Static_assert(SN_CONFIG_MAX_SUPERNODES * 5u + 16384u <= YAML_WALK_MAX_NODES,
+	       "YAML_WALK_MAX_NODES is below the largest valid supernodes list");
+
+/* The one document of buf, bounded (yaml_walk_load), walked into cfg. */
+static int yaml_parse(struct sn_config *cfg, const char *buf, size_t len,
+		      struct sn_error *err)
+{
+	yaml_document_t doc;
+	int rc;
+
+	if (yaml_walk_load(cfg->path, buf, len, &doc, err))
+		return -1;
+	rc = document_walk(cfg, &doc, err);
+	yaml_document_delete(&doc);
+	return rc;
+}
+
+struct sn_config *sn_config_load_buffer(const char *path, const char *buf,
+					size_t len, struct sn_error *err)
+{
+	struct sn_config *cfg = calloc(1, sizeof(*cfg));
+
+	if (!cfg || !(cfg->path = strdup(path ? path : "(config)"))) {
+		sn_error_set(err, "%s: out of memory", path);
+		goto fail;
+	}
+	defaults_set(cfg);
+	sn_config_node_defaults(cfg);
+	sn_config_bench_defaults(cfg);
+	if (len > SN_CONFIG_MAX_BYTES) {
+		sn_error_set(err, "%s: %zu bytes, more than the limit of %u",
+			     cfg->path, len, SN_CONFIG_MAX_BYTES);
+		goto fail;
+	}
+	if (tabs_check(cfg->path, buf, len, err) ||
+	    yaml_parse(cfg, buf, len, err) || semantics_check(cfg, err) ||
+	    defaults_paths(cfg, err) || sn_config_node_finish(cfg, err) ||
+	    sn_config_epilog_finish(cfg, err))
+		goto fail;
+	return cfg;
+fail:
+	sn_config_free(cfg);
+	return NULL;
+}
+
+int sn_config_check_host(const struct sn_config *cfg, const char *procfs,
+			 struct sn_error *err)
+{
+	char file[4096], where[64] = "";
+	uint16_t lo, hi;
+
+	snprintf(file, sizeof(file), "%s/%s", procfs, SN_CONFIG_EPHEMERAL_FILE);
+	if (sn_ephemeral_range_read(file, &lo, &hi, NULL))
+		return 0;	/* the step falls back to Linux's default */
+	if (cfg->master_port_lo < lo || cfg->master_port_hi > hi)
+		return 0;
+	if (cfg->master_port_line)
+		snprintf(where, sizeof(where), ":%u:%u", cfg->master_port_line,
+			 cfg->master_port_col);
+	sn_error_set(err, "%s%s: env.master_port_range: [%u, %u]%s lies wholly inside the kernel's ephemeral port range %u-%u (%s)",
+		     cfg->path, where, cfg->master_port_lo, cfg->master_port_hi,
+		     cfg->master_port_line ? "" : " (the default)", lo, hi,
+		     file);
+	return -1;
+}
+
+struct sn_config *sn_config_load_procfs(const char *path, const char *procfs,
+					struct sn_error *err)
+{
+	struct sn_config *cfg;
+	size_t len = 0;
+	char *buf = sn_file_load(path, SN_CONFIG_MAX_BYTES, &len, err);
+
+	if (!buf)
+		return NULL;
+	cfg = sn_config_load_buffer(path, buf, len, err);
+	free(buf);
+	if (cfg && procfs && sn_config_check_host(cfg, procfs, err)) {
+		sn_config_free(cfg);
+		return NULL;
+	}
+	return cfg;
+}
+
+struct sn_config *sn_config_load(const char *path, struct sn_error *err)
+{
+	return sn_config_load_procfs(path, SN_CONFIG_PROCFS, err);
+}
+
+void sn_config_default_path(char *buf, size_t size)
+{
+	const char *conf = getenv("SLURM_CONF");
+	const char *slash = conf ? strrchr(conf, '/') : NULL;
+
+	if (!conf || conf[0] != '/' || !slash)
+		snprintf(buf, size, "%s", SN_CONFIG_DEFAULT_PATH);
+	else
+		snprintf(buf, size, "%.*s/supernode.yaml", (int)(slash - conf),
+			 conf);
+}
+
+void sn_config_free(struct sn_config *cfg)
+{
+	if (!cfg)
+		return;
+	for (size_t i = 0; i < cfg->n_supernodes; i++) {
+		struct sn_names names = { cfg->supernodes[i].members,
+					  cfg->supernodes[i].size };
+
+		free(cfg->supernodes[i].name);
+		free(cfg->supernodes[i].nodes);
+		sn_names_free(&names);
+	}
+	free(cfg->supernodes);
+	free(cfg->nodes);
+	free(cfg->sysfs);
+	free(cfg->dev);
+	free(cfg->state_dir);
+	sn_config_node_free(cfg);
+	sn_config_epilog_free(cfg);
+	for (size_t i = 0; i < cfg->n_hca; i++)
+		free(cfg->hca[i]);
+	free(cfg->hca);
+	for (size_t i = 0; i < cfg->n_force; i++)
+		free(cfg->force[i]);
+	free(cfg->force);
+	free(cfg->socket_ifname);
+	free(cfg->path);
+	free(cfg);
+}
+
+const struct sn_node *sn_config_find_node(const struct sn_config *cfg,
+					  const char *name)
+{
+	struct sn_node key = { .name = name };
+
+	if (!cfg || !name || !cfg->n_nodes)
+		return NULL;
+	return bsearch(&key, cfg->nodes, cfg->n_nodes, sizeof(*cfg->nodes),
+		       node_cmp);
+}
+
+uint32_t sn_config_effective_max(const struct sn_config *cfg)
+{
+	if (cfg->max_supernodes < cfg->n_supernodes)
+		return cfg->max_supernodes;
+	return (uint32_t)cfg->n_supernodes;
+}
+
+const char *sn_placement_method_name(enum sn_placement_method m)
+{
+	switch (m) {
+	case SN_PLACE_FEATURE:
+		return "feature";
+	case SN_PLACE_SWITCH:
+		return "switch";
+	case SN_PLACE_BLOCK:
+		return "block";
+	}
+	return "?";
+}
+
+int sn_path_expand(const char *tmpl, const char *nodename,
+		   const char *hostname, char *out, size_t size)
+{
+	size_t used = 0;
+
+	for (const char *p = tmpl; *p; p++) {
+		const char *piece = p;
+		size_t len = 1;
+
+		if (*p == '%') {
+			p++;
+			if (*p == 'n')
+				piece = nodename;
+			else if (*p == 'h')
+				piece = hostname;
+			else if (*p == '%')
+				piece = "%";
+			else
+				return -1;
+			if (!piece)
+				return -1;
+			len = strlen(piece);
+		}
+		if (used + len >= size)
+			return -1;
+		memcpy(out + used, piece, len);
+		used += len;
+	}
+	if (used >= size)
+		return -1;
+	out[used] = '\0';
+	return 0;
+}

@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* supernode.yaml: the epilog: section (schema in sn_epilog_cfg.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config_sections.h"
+
+/*
+ * The counters the epilog judges: the one list of threshold names (any
+ * other name is refused, since it would never be applied), each with its
+ * default per-job limits.  A link that went down, a link integrity or
+ * buffer overrun error, or an uncorrectable ECC error during one job is
+ * enough to take the node out; noise counters (symbol errors, receive
+ * errors, discards, NVLink replays) warn first and drain only when large.
+ * Those with neither limit are judged only when the config gives one.
+ * Names: IB PortCounters (sysfs counters/; the data and packet counters
+ * too, though a limit on traffic is rarely wanted), RoCE hw_counters/, and
+ * the accelerator deltas (sn_accel_delta_names).
+ */
+static const struct {
+	const char *counter;
+	long long warn, crit;	/* -1: none */
+} default_thresholds[] = {
+	{ "link_downed", -1, 1 },
+	{ "link_error_recovery", 1, 10 },
+	{ "symbol_error", 10, 10000 },
+	{ "port_rcv_errors", 10, 10000 },
+	{ "port_rcv_remote_physical_errors", 10, 10000 },
+	{ "local_link_integrity_errors", -1, 1 },
+	{ "excessive_buffer_overrun_errors", -1, 1 },
+	{ "port_xmit_discards", 100, 100000 },
+	{ "VL15_dropped", 100, -1 },
+	{ "port_rcv_switch_relay_errors", -1, -1 },
+	{ "port_xmit_constraint_errors", -1, -1 },
+	{ "port_rcv_constraint_errors", -1, -1 },
+	{ "port_xmit_wait", -1, -1 },
+	{ "port_xmit_data", -1, -1 },
+	{ "port_rcv_data", -1, -1 },
+	{ "port_xmit_packets", -1, -1 },
+	{ "port_rcv_packets", -1, -1 },
+	{ "unicast_xmit_packets", -1, -1 },
+	{ "unicast_rcv_packets", -1, -1 },
+	{ "multicast_xmit_packets", -1, -1 },
+	{ "multicast_rcv_packets", -1, -1 },
+	{ "ecc_uncorrected", -1, 1 },
+	{ "ecc_corrected", 1000, -1 },
+	{ "pcie_replay", 100, 100000 },
+	{ "nvlink_replay", 100, 100000 },
+	{ "nvlink_recovery", 1, 100 },
+	{ "nvlink_crc_flit", 100, 100000 },
+	{ "nvlink_crc_data", 100, 100000 },
+	{ "local_ack_timeout_err", 100, 100000 },
+	{ "rnr_nak_retry_err", 100, 100000 },
+	{ "packet_seq_err", 100, 100000 },
+	{ "out_of_sequence", 1000, -1 },
+	{ "out_of_buffer", -1, -1 },
+	{ "np_cnp_sent", -1, -1 },
+	{ "np_ecn_marked_roce_packets", -1, -1 },
+};
+#define N_DEFAULTS (sizeof(default_thresholds) / sizeof(default_thresholds[0]))
+
+static bool counter_known(const char *s)
+{
+	for (size_t i = 0; i < N_DEFAULTS; i++)
+		if (!strcmp(default_thresholds[i].counter, s))
+			return true;
+	return false;
+}
+
+/* "a, b, c": the names above, for the message. */
+static void counters_list(char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < N_DEFAULTS && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s",
+					 i ? ", " : "",
+					 default_thresholds[i].counter);
+}
+
+static int limit_warn(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		      void *target)
+{
+	struct sn_threshold *t = target;
+	unsigned long long n;
+
+	if (yaml_walk_uint(w, v, path, 1, 1ULL << 62, &n))
+		return -1;
+	t->warn = n;
+	t->has_warn = true;
+	return 0;
+}
+
+static int limit_crit(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		      void *target)
+{
+	struct sn_threshold *t = target;
+	unsigned long long n;
+
+	if (yaml_walk_uint(w, v, path, 1, 1ULL << 62, &n))
+		return -1;
+	t->crit = n;
+	t->has_crit = true;
+	return 0;
+}
+
+static const struct yaml_key_rule limit_rules[] = {
+	{ "warn", limit_warn, false },
+	{ "crit", limit_crit, false },
+	{ NULL, NULL, false },
+};
+
+static int epilog_thresholds(struct yaml_walk *w, yaml_node_t *v,
+			     const char *path, void *target)
+{
+	struct sn_epilog_settings *e = target;
+	yaml_node_pair_t *pair;
+	size_t n;
+
+	if (v->type != YAML_MAPPING_NODE)
+		return yaml_walk_fail(w, v, path,
+				      "expected a mapping COUNTER: {warn: N, crit: N}");
+	n = (size_t)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
+	if (n > SN_EPILOG_MAX_THRESHOLDS)
+		return yaml_walk_fail(w, v, path, "%zu counters, more than the limit of %d",
+				      n, SN_EPILOG_MAX_THRESHOLDS);
+	e->thresholds = calloc(n + N_DEFAULTS, sizeof(*e->thresholds));
+	if (!e->thresholds)
+		return yaml_walk_fail(w, v, path, "out of memory");
+	for (pair = v->data.mapping.pairs.start;
+	     pair < v->data.mapping.pairs.top; pair++) {
+		struct sn_threshold *t = &e->thresholds[e->n_thresholds];
+		yaml_node_t *k, *val;
+		char sub[160];
+		const char *name;
+
+		if (!(k = yaml_walk_node(w, pair->key, path)))
+			return -1;
+		if (yaml_walk_string(w, k, path, &name))
+			return -1;
+		snprintf(sub, sizeof(sub), "%s.%s", path, name);
+		if (!counter_known(name)) {
+			char allowed[720];
+
+			counters_list(allowed, sizeof(allowed));
+			return yaml_walk_fail(w, k, sub,
+					      "not a counter the epilog judges (allowed: %s)",
+					      allowed);
+		}
+		if (sn_threshold_find(e, name))
+			return yaml_walk_fail(w, k, sub, "duplicate key");
+		if (!(t->counter = strdup(name)))
+			return yaml_walk_fail(w, k, sub, "out of memory");
+		e->n_thresholds++;
+		if (!(val = yaml_walk_node(w, pair->value, sub)) ||
+		    yaml_walk_mapping(w, val, sub, limit_rules, t))
+			return -1;
+		if (!t->has_warn && !t->has_crit)
+			return yaml_walk_fail(w, val, sub, "give warn, crit or both");
+		if (t->has_warn && t->has_crit && t->warn > t->crit)
+			return yaml_walk_fail(w, val, sub,
+					      "warn %llu is above crit %llu",
+					      (unsigned long long)t->warn,
+					      (unsigned long long)t->crit);
+	}
+	return 0;
+}
+
+static int xid_list(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		    struct sn_epilog_settings *e, enum sn_xid_action action)
+{
+	yaml_node_item_t *item;
+	char sub[160];
+	size_t i = 0;
+
+	if (v->type != YAML_SEQUENCE_NODE)
+		return yaml_walk_fail(w, v, path, "expected a list of Xid numbers");
+	for (item = v->data.sequence.items.start;
+	     item < v->data.sequence.items.top; item++, i++) {
+		unsigned long long x;
+		yaml_node_t *n;
+
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+		if (!(n = yaml_walk_node(w, *item, sub)) ||
+		    yaml_walk_uint(w, n, sub, 1, 1000, &x))
+			return -1;
+		for (size_t k = 0; k < e->n_xid; k++)
+			if (e->xid[k].xid == x)
+				return yaml_walk_fail(w, n, sub,
+						      "Xid %llu is listed twice", x);
+		if (e->n_xid >= SN_EPILOG_MAX_XID)
+			return yaml_walk_fail(w, n, sub, "too many Xids");
+		e->xid[e->n_xid].xid = (unsigned)x;
+		e->xid[e->n_xid].action = action;
+		e->n_xid++;
+	}
+	return 0;
+}
+
+static int xid_drain(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		     void *target)
+{
+	return xid_list(w, v, path, target, SN_XID_ACTION_DRAIN);
+}
+
+static int xid_warn(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		    void *target)
+{
+	return xid_list(w, v, path, target, SN_XID_ACTION_WARN);
+}
+
+static int xid_record(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		      void *target)
+{
+	return xid_list(w, v, path, target, SN_XID_ACTION_RECORD);
+}
+
+static const struct yaml_key_rule xid_rules[] = {
+	{ "drain", xid_drain, false },
+	{ "warn", xid_warn, false },
+	{ "record", xid_record, false },
+	{ NULL, NULL, false },
+};
+
+static int epilog_xid(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		      void *target)
+{
+	struct sn_epilog_settings *e = target;
+
+	if (!e->xid && !(e->xid = calloc(SN_EPILOG_MAX_XID, sizeof(*e->xid))))
+		return yaml_walk_fail(w, v, path, "out of memory");
+	return yaml_walk_mapping(w, v, path, xid_rules, e);
+}
+
+static int epilog_record_dir(struct yaml_walk *w, yaml_node_t *v,
+			     const char *path, void *target)
+{
+	return sn_config_path(w, v, path,
+			   &((struct sn_epilog_settings *)target)->record_dir);
+}
+
+static int epilog_textfile_dir(struct yaml_walk *w, yaml_node_t *v,
+			       const char *path, void *target)
+{
+	return sn_config_path(w, v, path,
+			   &((struct sn_epilog_settings *)target)->textfile_dir);
+}
+
+static int epilog_timeout(struct yaml_walk *w, yaml_node_t *v,
+			  const char *path, void *target)
+{
+	unsigned long long n;
+
+	if (yaml_walk_uint(w, v, path, 1, 3600, &n))
+		return -1;
+	((struct sn_epilog_settings *)target)->timeout_s = (uint32_t)n;
+	return 0;
+}
+
+static const struct yaml_key_rule epilog_rules[] = {
+	{ "record_dir", epilog_record_dir, false },
+	{ "textfile_dir", epilog_textfile_dir, false },
+	{ "timeout", epilog_timeout, false },
+	{ "thresholds", epilog_thresholds, false },
+	{ "xid", epilog_xid, false },
+	{ NULL, NULL, false },
+};
+
+int sn_config_section_epilog(struct yaml_walk *w, yaml_node_t *v,
+			     const char *path, void *target)
+{
+	struct sn_config *cfg = target;
+
+	return yaml_walk_mapping(w, v, path, epilog_rules, &cfg->epilog);
+}
+
+int sn_config_epilog_finish(struct sn_config *cfg, struct sn_error *err)
+{
+	struct sn_epilog_settings *e = &cfg->epilog;
+
+	if (!e->timeout_s)
+		e->timeout_s = 30;
+	if (!e->record_dir &&
+	    !(e->record_dir = strdup("/var/lib/supernode/records")))
+		goto oom;
+	if (!e->thresholds &&
+	    !(e->thresholds = calloc(N_DEFAULTS, sizeof(*e->thresholds))))
+		goto oom;
+	for (size_t i = 0; i < N_DEFAULTS; i++) {
+		struct sn_threshold *t;
+
+		if (sn_threshold_find(e, default_thresholds[i].counter))
+			continue;	/* the config's own limits win */
+		if (default_thresholds[i].warn < 0 &&
+		    default_thresholds[i].crit < 0)
+			continue;	/* no default: judged only if configured */
+		t = &e->thresholds[e->n_thresholds];
+		if (!(t->counter = strdup(default_thresholds[i].counter)))
+			goto oom;
+		e->n_thresholds++;
+		t->has_warn = default_thresholds[i].warn >= 0;
+		t->warn = t->has_warn ? (uint64_t)default_thresholds[i].warn : 0;
+		t->has_crit = default_thresholds[i].crit >= 0;
+		t->crit = t->has_crit ? (uint64_t)default_thresholds[i].crit : 0;
+	}
+	return 0;
+oom:
+	sn_error_set(err, "%s: out of memory", cfg->path);
+	return -1;
+}
+
+void sn_config_epilog_free(struct sn_config *cfg)
+{
+	struct sn_epilog_settings *e = &cfg->epilog;
+
+	for (size_t i = 0; i < e->n_thresholds; i++)
+		free(e->thresholds[i].counter);
+	free(e->thresholds);
+	free(e->xid);
+	free(e->record_dir);
+	free(e->textfile_dir);
+}
+
+const struct sn_threshold *sn_threshold_find(const struct sn_epilog_settings *e,
+					     const char *counter)
+{
+	for (size_t i = 0; i < e->n_thresholds; i++)
+		if (!strcmp(e->thresholds[i].counter, counter))
+			return &e->thresholds[i];
+	return NULL;
+}

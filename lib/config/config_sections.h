@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SN_CONFIG_SECTIONS_H
+#define SN_CONFIG_SECTIONS_H
+
+/* Private to the config loader: the sections that live in their own file. */
+#include "config/sn_config.h"
+#include "config/yaml_walk.h"
+
+/* config_node.c: node: (the manifest), prolog:, drain: */
+int sn_config_section_node(struct yaml_walk *w, yaml_node_t *v,
+			   const char *path, void *target);
+int sn_config_section_prolog(struct yaml_walk *w, yaml_node_t *v,
+			     const char *path, void *target);
+int sn_config_section_drain(struct yaml_walk *w, yaml_node_t *v,
+			    const char *path, void *target);
+
+/* config_epilog.c: epilog: */
+int sn_config_section_epilog(struct yaml_walk *w, yaml_node_t *v,
+			     const char *path, void *target);
+int sn_config_epilog_finish(struct sn_config *cfg, struct sn_error *err);
+void sn_config_epilog_free(struct sn_config *cfg);
+
+/* config_bench.c: bench: (numbers only: nothing to free) */
+int sn_config_section_bench(struct yaml_walk *w, yaml_node_t *v,
+			    const char *path, void *target);
+void sn_config_bench_defaults(struct sn_config *cfg);
+
+/* Defaults, cross-section checks and release of what config_node.c owns. */
+void sn_config_node_defaults(struct sn_config *cfg);
+int sn_config_node_finish(struct sn_config *cfg, struct sn_error *err);
+void sn_config_node_free(struct sn_config *cfg);
+
+/* config.c: copy a non-empty string value into *dst (freeing the old). */
+int sn_config_set_string(struct yaml_walk *w, yaml_node_t *v,
+			 const char *path, char **dst);
+
+/*
+ * config.c: the one rule for every path key (paths.*, epilog.*_dir): copy
+ * into *dst as sn_config_set_string(), then refuse it unless it is
+ * absolute and sn_path_expand() takes it (only %n, %h and %% after a %).
+ */
+int sn_config_path(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		   char **dst);
+
+#endif

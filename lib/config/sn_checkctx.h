@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SN_CHECKCTX_H
+#define SN_CHECKCTX_H
+
+#include <limits.h>
+
+#include "checks/sn_check.h"
+#include "config/sn_config.h"
+
+/*
+ * struct sn_check_ctx - what every check needs: the config (manifest) and
+ * the node's paths with %n/%h already expanded.  Filled by
+ * sn_check_ctx_init(); checks only read it.
+ */
+struct sn_check_ctx {
+	const struct sn_config *cfg;
+	const char *nodename;		/* this node's Slurm name */
+	char sysfs[PATH_MAX];		/* paths.sysfs: "/sys" or a fixture tree */
+	char dev[PATH_MAX];		/* paths.dev */
+	char nvml[PATH_MAX];		/* paths.nvml: library dlopen()ed for NVIDIA */
+	char hwloc_xml[PATH_MAX];	/* paths.hwloc_xml; "" = discover live */
+	char kmsg[PATH_MAX];		/* paths.kmsg: /dev/kmsg or a fixture file */
+	char state_dir[PATH_MAX];	/* paths.state_dir */
+};
+
+/*
+ * sn_check_ctx_init - expand the config's paths for nodename (and this
+ * host's name).  Returns 0, or -1 with err set if a path does not fit.
+ */
+int sn_check_ctx_init(struct sn_check_ctx *ctx, const struct sn_config *cfg,
+		      const char *nodename, struct sn_error *err);
+
+/* A check group: appends its verdicts to out; returns 0 (even with CRITs). */
+typedef int (*sn_check_fn)(const struct sn_check_ctx *ctx,
+			   struct sn_results *out);
+
+/* The check groups (each in its own file). */
+int sn_check_accelerators(const struct sn_check_ctx *ctx, struct sn_results *out);
+int sn_check_ports(const struct sn_check_ctx *ctx, struct sn_results *out);
+int sn_check_topology(const struct sn_check_ctx *ctx, struct sn_results *out);
+
+#endif

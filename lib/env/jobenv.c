@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/sn_file.h"
+#include "util/sn_hostlist.h"
+#include "env/sn_jobenv.h"
+#include "util/sn_number.h"
+
+const char sn_env_unread[] = "(set, but not read whole)";
+
+const char *sn_env_read(sn_env_get_fn get, void *ctx, const char *name,
+			struct sn_envbuf *eb)
+{
+	size_t cap = eb->cap ? eb->cap : SN_ENV_VALUE_FIRST;
+
+	for (;;) {
+		if (cap > eb->cap) {
+			char *grown = realloc(eb->buf, cap);
+
+			if (!grown)
+				return sn_env_unread;
+			eb->buf = grown;
+			eb->cap = cap;
+		}
+		switch (get(ctx, name, eb->buf, eb->cap)) {
+		case SN_ENV_GET_OK:
+			return eb->buf;
+		case SN_ENV_GET_UNSET:
+			return NULL;
+		case SN_ENV_GET_NOSPACE:
+			if (eb->cap >= SN_ENV_VALUE_MAX)
+				return sn_env_unread;
+			cap = eb->cap * 2 < SN_ENV_VALUE_MAX ? eb->cap * 2 :
+							       SN_ENV_VALUE_MAX;
+			break;
+		default:
+			return sn_env_unread;
+		}
+	}
+}
+
+void sn_envbuf_free(struct sn_envbuf *eb)
+{
+	free(eb->buf);
+	eb->buf = NULL;
+	eb->cap = 0;
+}
+
+uint16_t sn_master_port(uint32_t job_id, uint16_t lo, uint16_t hi,
+			uint16_t eph_lo, uint16_t eph_hi)
+{
+	uint32_t span = (uint32_t)hi - lo + 1, overlap = 0, idx, port;
+
+	if (hi < lo)
+		return 0;
+	if (eph_lo <= eph_hi && eph_lo <= hi && eph_hi >= lo) {
+		uint32_t a = eph_lo > lo ? eph_lo : lo;
+		uint32_t b = eph_hi < hi ? eph_hi : hi;
+
+		overlap = b - a + 1;
+	}
+	if (span <= overlap)
+		return 0;
+	idx = job_id % (span - overlap);
+	port = (uint32_t)lo + idx;
+	/* Ports below the ephemeral window come first, then those above. */
+	if (overlap && port >= eph_lo)
+		port += overlap;
+	return (uint16_t)port;
+}
+
+int sn_ephemeral_range_read(const char *path, uint16_t *lo, uint16_t *hi,
+			    struct sn_error *err)
+{
+	char buf[64], a[16], b[16], extra[2];
+	long long x, y;
+	struct sn_error why;
+
+	/* procfs: the bounded reader, which refuses a FIFO without waiting */
+	if (sn_file_read_small(path, buf, sizeof(buf), &why) < 0) {
+		if (errno == EINVAL)
+			sn_error_set(err, "%s", why.msg);
+		else
+			sn_error_set(err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (sscanf(buf, "%15s %15s %1s", a, b, extra) != 2 ||
+	    !sn_number_parse(a, &x) || !sn_number_parse(b, &y) || x < 1 ||
+	    y > 65535 || x > y) {
+		sn_error_set(err, "%s: expected two port numbers, found '%.40s'",
+			     path, buf);
+		return -1;
+	}
+	*lo = (uint16_t)x;
+	*hi = (uint16_t)y;
+	return 0;
+}
+
+void sn_jobenv_free(struct sn_jobenv *env)
+{
+	if (!env)
+		return;
+	for (size_t i = 0; i < env->count; i++)
+		free(env->vars[i].value);
+	env->count = 0;
+}
+
+static int var_add(struct sn_jobenv *env, const char *name, char *value)
+{
+	if (!value || env->count >= SN_JOBENV_MAX) {
+		free(value);
+		return -1;
+	}
+	env->vars[env->count].name = name;
+	env->vars[env->count].value = value;
+	env->count++;
+	return 0;
+}
+
+static int var_addf(struct sn_jobenv *env, const char *name, unsigned long v)
+{
+	char *s = NULL;
+
+	if (asprintf(&s, "%lu", v) < 0)
+		return -1;
+	return var_add(env, name, s);
+}
+
+/* Comma list of the supernodes in allocation order. */
+static char *names_join(const struct sn_config *cfg, const uint32_t *order,
+			size_t count)
+{
+	size_t len = 1, used = 0;
+	char *out;
+
+	for (size_t i = 0; i < count; i++)
+		len += strlen(cfg->supernodes[order[i]].name) + 1;
+	if (!(out = malloc(len)))
+		return NULL;
+	out[0] = '\0';
+	for (size_t i = 0; i < count; i++)
+		used += (size_t)snprintf(out + used, len - used, "%s%s",
+					 i ? "," : "",
+					 cfg->supernodes[order[i]].name);
+	return out;
+}
+
+/* Fills order[] (first appearance) and this node's index and rank. */
+static int allocation_walk(const struct sn_config *cfg,
+			   const struct sn_names *hosts, const char *self,
+			   uint32_t *order, size_t *norder, size_t *index,
+			   size_t *rank, struct sn_error *err)
+{
+	uint32_t *seen_pos = malloc(cfg->n_supernodes * sizeof(*seen_pos));
+	uint32_t *filled = calloc(cfg->n_supernodes, sizeof(*filled));
+	int rc = -1, found = 0;
+
+	if (!seen_pos || !filled) {
+		sn_error_set(err, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < cfg->n_supernodes; i++)
+		seen_pos[i] = UINT32_MAX;
+	*norder = 0;
+	for (size_t i = 0; i < hosts->count; i++) {
+		const struct sn_node *n = sn_config_find_node(cfg,
+							      hosts->names[i]);
+
+		if (!n) {
+			sn_error_set(err, "node %.64s of the allocation is in no supernode of %s",
+				     hosts->names[i], cfg->path);
+			goto out;
+		}
+		if (seen_pos[n->supernode] == UINT32_MAX) {
+			seen_pos[n->supernode] = (uint32_t)*norder;
+			order[(*norder)++] = n->supernode;
+		}
+		if (!found && !strcmp(hosts->names[i], self)) {
+			*index = seen_pos[n->supernode];
+			*rank = filled[n->supernode];
+			found = 1;
+		}
+		filled[n->supernode]++;
+	}
+	if (!found) {
+		sn_error_set(err, "this node %.64s is not in the allocation", self);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(seen_pos);
+	free(filled);
+	return rc;
+}
+
+int sn_jobenv_build(const struct sn_config *cfg,
+		    const struct sn_jobenv_input *in, struct sn_jobenv *env,
+		    struct sn_error *err)
+{
+	struct sn_names hosts = { 0 };
+	struct sn_error herr;
+	uint32_t *order = NULL;
+	size_t norder = 0, index = 0, rank = 0;
+	uint16_t port;
+	int rc = -1;
+
+	env->count = 0;
+	if (!in->nodename || !*in->nodename) {
+		sn_error_set(err, "this node's Slurm name (SLURMD_NODENAME) is unknown");
+		return -1;
+	}
+	if (sn_hostlist_expand(in->job_nodelist, SN_HOSTLIST_MAX, &hosts,
+			       &herr)) {
+		sn_error_set(err, "cannot parse SLURM_JOB_NODELIST '%.200s': %s",
+			     in->job_nodelist ? in->job_nodelist : "",
+			     herr.msg);
+		return -1;
+	}
+	port = sn_master_port(in->job_id, cfg->master_port_lo,
+			      cfg->master_port_hi, in->ephemeral_lo,
+			      in->ephemeral_hi);
+	if (!port) {
+		sn_error_set(err, "env.master_port_range [%u, %u] lies inside the ephemeral port range [%u, %u]: no port for MASTER_PORT",
+			     cfg->master_port_lo, cfg->master_port_hi,
+			     in->ephemeral_lo, in->ephemeral_hi);
+		goto out;
+	}
+	order = calloc(cfg->n_supernodes, sizeof(*order));
+	if (!order) {
+		sn_error_set(err, "out of memory");
+		goto out;
+	}
+	if (allocation_walk(cfg, &hosts, in->nodename, order, &norder, &index,
+			    &rank, err))
+		goto out;
+	if (var_addf(env, "SUPERNODE_COUNT", norder) ||
+	    var_add(env, "SUPERNODE_NAMES", names_join(cfg, order, norder)) ||
+	    var_add(env, "SUPERNODE_NAME",
+		    strdup(cfg->supernodes[order[index]].name)) ||
+	    var_addf(env, "SUPERNODE_INDEX", index) ||
+	    var_addf(env, "SUPERNODE_SIZE", cfg->supernode_size) ||
+	    var_addf(env, "SUPERNODE_NODE_RANK", rank) ||
+	    var_add(env, "MASTER_ADDR", strdup(hosts.names[0])) ||
+	    var_addf(env, "MASTER_PORT", port)) {
+		sn_error_set(err, "out of memory");
+		sn_jobenv_free(env);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(order);
+	sn_names_free(&hosts);
+	return rc;
+}

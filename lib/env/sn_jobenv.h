@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SN_JOBENV_H
+#define SN_JOBENV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/sn_config.h"
+#include "util/sn_error.h"
+
+#define SN_JOBENV_MAX 16
+#define SN_EPHEMERAL_PATH "/proc/sys/net/ipv4/ip_local_port_range"
+
+/* One variable to set in the job step: name and malloc()ed value. */
+struct sn_env_var {
+	const char *name;	/* static string */
+	char *value;
+};
+
+/* struct sn_jobenv - the variables of one node's step; sn_jobenv_free(). */
+struct sn_jobenv {
+	struct sn_env_var vars[SN_JOBENV_MAX];
+	size_t count;
+};
+
+/*
+ * struct sn_jobenv_input - what slurmstepd knows about the step.
+ * Strings are borrowed.
+ */
+struct sn_jobenv_input {
+	const char *job_nodelist;	/* SLURM_JOB_NODELIST (the allocation) */
+	const char *nodename;		/* SLURMD_NODENAME (this node) */
+	uint32_t job_id;
+	uint16_t ephemeral_lo;		/* kernel's ip_local_port_range */
+	uint16_t ephemeral_hi;
+};
+
+/*
+ * Reading one variable of a job's environment, whole.  No fixed size may
+ * change what a user set: a value is read into a buffer that grows up to
+ * SN_ENV_VALUE_MAX, and a value that still could not be read whole (too
+ * long, or the read failed) comes back as sn_env_unread, which every rule
+ * treats as the job's own value: never replaced, never unset, even under
+ * env.force.
+ */
+/* Linux's MAX_ARG_STRLEN (32 pages): execve() takes no longer "NAME=value". */
+#define SN_ENV_VALUE_MAX (32u * 4096u)
+#define SN_ENV_VALUE_FIRST 4096u	/* the buffer's first size */
+
+/* What one read of a variable into a buffer of a given size found. */
+enum sn_env_get {
+	SN_ENV_GET_OK,		/* the whole value and its NUL are in buf */
+	SN_ENV_GET_NOSPACE,	/* set, and longer than buf holds */
+	SN_ENV_GET_UNSET,	/* not set */
+	SN_ENV_GET_ERROR,	/* could not tell */
+};
+
+/* Reads name into buf (size bytes), as spank_getenv() does. */
+typedef enum sn_env_get (*sn_env_get_fn)(void *ctx, const char *name,
+					 char *buf, size_t size);
+
+/* A growable buffer for sn_env_read(); start zeroed, sn_envbuf_free(). */
+struct sn_envbuf {
+	char *buf;
+	size_t cap;
+};
+
+/* The value of a variable that is set but could not be read whole. */
+extern const char sn_env_unread[];
+
+/*
+ * sn_env_read - name's value, read whole through get into eb (grown as
+ * needed, up to SN_ENV_VALUE_MAX bytes with the NUL).  Returns eb's
+ * buffer (valid until the next read into eb), NULL when the variable is
+ * not set, or sn_env_unread when it is set (or may be) but could not be
+ * read whole: too long, a failed read, no memory.
+ */
+const char *sn_env_read(sn_env_get_fn get, void *ctx, const char *name,
+			struct sn_envbuf *eb);
+
+/* sn_envbuf_free - release eb's buffer; eb is then empty again. */
+void sn_envbuf_free(struct sn_envbuf *eb);
+
+/*
+ * sn_jobenv_build - the SUPERNODE_* variables and MASTER_ADDR/MASTER_PORT
+ * for this node of the allocation:
+ *   SUPERNODE_COUNT, SUPERNODE_NAMES (comma list, allocation order),
+ *   SUPERNODE_NAME, SUPERNODE_INDEX, SUPERNODE_SIZE, SUPERNODE_NODE_RANK
+ *   (this node's position among its supernode's nodes in the allocation),
+ *   MASTER_ADDR (host 0 of the expanded allocation), MASTER_PORT.
+ * Returns 0, or -1 with err set (unparsable nodelist, a node that is in no
+ * supernode, this node not in the allocation, no usable port); env is then
+ * empty.
+ */
+int sn_jobenv_build(const struct sn_config *cfg,
+		    const struct sn_jobenv_input *in, struct sn_jobenv *env,
+		    struct sn_error *err);
+
+/* sn_jobenv_free - release the values; NULL-safe. */
+void sn_jobenv_free(struct sn_jobenv *env);
+
+/*
+ * sn_master_port - the rendezvous port of a job: element (job_id mod k) of
+ * the k ports in [lo, hi] that lie outside the ephemeral range
+ * [eph_lo, eph_hi], so consecutive jobs get different ports and none
+ * collides with the kernel's outgoing ports.  Returns 0 if k is 0.
+ */
+uint16_t sn_master_port(uint32_t job_id, uint16_t lo, uint16_t hi,
+			uint16_t eph_lo, uint16_t eph_hi);
+
+/*
+ * sn_ephemeral_range_read - parse ip_local_port_range ("32768\t60999").
+ * Returns 0, or -1 with err set (unreadable or malformed).
+ */
+int sn_ephemeral_range_read(const char *path, uint16_t *lo, uint16_t *hi,
+			    struct sn_error *err);
+
+#endif

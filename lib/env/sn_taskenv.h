@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SN_TASKENV_H
+#define SN_TASKENV_H
+
+/*
+ * The per-task communication environment: which NICs, interfaces and
+ * ranks NCCL, UCX, Gloo, HCCL and PyTorch should use, computed for one task
+ * of a --supernode step.
+ *
+ * Two halves:
+ *  - sn_taskenv_node_gather(): I/O, once per step and node: this node's
+ *    RDMA ports (sysfs, through ib_port.c), the socket interface's state
+ *    and, when asked, a snapshot of the topology (which NICs are nearest to
+ *    each accelerator, through topo.c / hwloc).  Everything lands in one
+ *    plain struct without pointers, so it can be gathered in a child
+ *    process with a time limit and copied back through a pipe.
+ *  - sn_taskenv_build(): pure; from the config, that node snapshot and the
+ *    task's own facts (its ranks, CUDA_VISIBLE_DEVICES, ...) the list of
+ *    (name, value, why).  Deciding whether a value may overwrite what the
+ *    job already holds (unset / ours / env.force) is the caller's business.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/sn_config.h"
+#include "util/sn_error.h"
+#include "inventory/sn_ib_port.h"
+#include "inventory/sn_topo.h"
+
+#define SN_TASKENV_MAX_PORTS 128	/* RDMA ports looked at, at most */
+#define SN_TASKENV_NEAR_MAX 8		/* nearest NICs kept per accelerator */
+#define SN_TASKENV_MAX_VARS 24		/* entries of one sn_taskenv */
+#define SN_TASKENV_WHY_MAX 256		/* one explanation, with NUL */
+#define SN_TASKENV_NOTE_MAX 256		/* a gather note, with NUL */
+/* Live hwloc discovery and sysfs reads run in a child killed after this. */
+#define SN_TASKENV_GATHER_TIMEOUT_MS 5000u
+
+/* One RDMA port of this node, as the environment needs it. */
+struct sn_taskenv_port {
+	char dev[SN_IB_DEV_MAX];	/* "mlx5_0" */
+	unsigned port;			/* 1-based */
+	bool allowed;			/* env.hca / node.ports / all: may be used */
+	bool state_ok;			/* state file read and parsed */
+	bool active;			/* state ACTIVE */
+	char state[SN_IB_NAME_MAX];	/* "DOWN", "ACTIVE", "?" */
+	bool layer_ok;			/* link_layer read and parsed */
+	enum sn_link_layer layer;
+	int gid_index;			/* RoCE v2 GID to use; -1 none; -2 unreadable */
+};
+
+/* The socket interface (env.socket_ifname) on this node. */
+enum sn_ifstate {
+	SN_IF_UNCHECKED = 0,	/* no socket_ifname configured */
+	SN_IF_UP,		/* operstate up, or unknown (virtual devices) */
+	SN_IF_DOWN,		/* operstate down, lowerlayerdown, dormant, ... */
+	SN_IF_MISSING,		/* <sysfs>/class/net/<if> does not exist */
+};
+
+/*
+ * A topology snapshot: per accelerator, the NICs nearest to it
+ * (sn_topo_nearest_nics()).  valid is false when no topology was loaded;
+ * then note says why (or is "" when nothing needed it).
+ */
+struct sn_taskenv_near {
+	bool valid;
+	unsigned n_accels;
+	unsigned n_near[SN_TOPO_MAX_ACCELS];	/* names kept, <= NEAR_MAX */
+	char nics[SN_TOPO_MAX_ACCELS][SN_TASKENV_NEAR_MAX][SN_TOPO_NAME_MAX];
+};
+
+/* struct sn_taskenv_node - what is the same for every task of the node. */
+struct sn_taskenv_node {
+	struct sn_taskenv_port ports[SN_TASKENV_MAX_PORTS];
+	size_t n_ports;
+	bool ports_ok;			/* the port list could be read */
+	enum sn_ifstate ifstate;
+	char operstate[24];		/* as read, for messages */
+	struct sn_taskenv_near topo;
+	char ports_note[SN_TASKENV_NOTE_MAX];	/* why ports_ok is false */
+	char topo_note[SN_TASKENV_NOTE_MAX];	/* why topo.valid is false */
+};
+
+/*
+ * struct sn_taskenv_task - one task.  Strings are borrowed; NULL means
+ * the variable is not in the task's environment.
+ */
+struct sn_taskenv_task {
+	uint32_t global_rank;		/* S_TASK_GLOBAL_ID (SLURM_PROCID) */
+	uint32_t local_rank;		/* S_TASK_ID (SLURM_LOCALID) */
+	uint32_t world_size;		/* S_JOB_TOTAL_TASK_COUNT (SLURM_NTASKS) */
+	uint32_t local_size;		/* S_JOB_LOCAL_TASK_COUNT */
+	bool batch;			/* the batch script, not a rank */
+	const char *visible;		/* CUDA_VISIBLE_DEVICES (Ascend: the job's
+					 * own ASCEND_RT_VISIBLE_DEVICES) */
+	const char *visible_name;	/* its name, for messages */
+	const char *step_gpus;		/* SLURM_STEP_GPUS */
+	const char *job_gpus;		/* SLURM_JOB_GPUS */
+};
+
+/* One result: value NULL means "not set", and why says why. */
+struct sn_taskenv_var {
+	const char *name;		/* static string */
+	char *value;			/* malloc()ed, or NULL */
+	bool per_task;			/* differs between the tasks of a node */
+	char why[SN_TASKENV_WHY_MAX];
+};
+
+/* struct sn_taskenv - the result; release with sn_taskenv_free(). */
+struct sn_taskenv {
+	struct sn_taskenv_var vars[SN_TASKENV_MAX_VARS];
+	size_t count;
+	char accels_why[SN_TASKENV_WHY_MAX];	/* how the task's accelerators were found */
+};
+
+/*
+ * sn_taskenv_node_gather - fill node for this node.
+ * @cfg:       the config (env.hca, node.ports, env.socket_ifname)
+ * @sysfs:     paths.sysfs with %n/%h expanded ("/sys" or a fixture tree)
+ * @hwloc_xml: paths.hwloc_xml expanded; "" or NULL = discover this machine
+ * @want_topo: load the topology (only a task that needs nearest NICs does)
+ *
+ * Ports: with env.hca, every port of the listed devices; else, with
+ * node.ports, exactly the listed ports; else every port of every device
+ * under <sysfs>/class/infiniband (at most SN_TASKENV_MAX_PORTS, devices in
+ * natural order: mlx5_2 before mlx5_10).  For RoCE ports the GID index
+ * NCCL should use (node.ports gid_index when it is RoCE v2, else the
+ * first RoCE v2 GID holding an IPv4 address, else a global IPv6 one, else
+ * any RoCE v2 one).
+ *
+ * Loading the topology scrubs HWLOC_* from this process's environment
+ * first (hwloc reads HWLOC_XMLFILE, HWLOC_COMPONENTS, HWLOC_PLUGINS_PATH,
+ * ...): run it in a child (sn_taskenv_node_gather_bounded).
+ * Never fails: what could not be read is recorded in ports_note/topo_note.
+ */
+void sn_taskenv_node_gather(const struct sn_config *cfg, const char *sysfs,
+			    const char *hwloc_xml, bool want_topo,
+			    struct sn_taskenv_node *node);
+
+/*
+ * sn_taskenv_node_gather_bounded - the same in a child process killed
+ * after timeout_ms (sysfs reads and hwloc discovery are then bounded, and
+ * whatever hwloc reads or leaks stays in the child).  When the child does
+ * not deliver, node is filled with what needs no I/O and the notes say
+ * why.  Returns 0 when the child delivered, -1 otherwise.
+ */
+int sn_taskenv_node_gather_bounded(const struct sn_config *cfg,
+				   const char *sysfs, const char *hwloc_xml,
+				   bool want_topo, uint32_t timeout_ms,
+				   struct sn_taskenv_node *node);
+
+/*
+ * sn_taskenv_near_fill - the topology snapshot of an open topology:
+ * accelerators and the NICs nearest to each.
+ */
+void sn_taskenv_near_fill(const struct sn_topo *topo,
+			  struct sn_taskenv_near *near);
+
+/*
+ * sn_taskenv_build - the variables of one task (pure: no I/O).
+ *
+ * Node-wide:  NCCL_IB_HCA ("=dev:port,..." ACTIVE allowed ports, exact
+ *             form), NCCL_IB_GID_INDEX (RoCE v2, when all chosen RoCE
+ *             ports agree), NCCL_SOCKET_IFNAME ("=ifname"),
+ *             GLOO_SOCKET_IFNAME ("ifname"), NCCL_MNNVL_ENABLE (env.mnnvl),
+ *             Ascend: HCCL_SOCKET_IFNAME ("ifname").  The NCCL_* names are
+ *             left out on Ascend nodes.
+ * Per task:   UCX_NET_DEVICES (ACTIVE allowed ports of the NICs nearest
+ *             the task's accelerators), RANK, LOCAL_RANK, WORLD_SIZE,
+ *             LOCAL_WORLD_SIZE (env.pytorch), Ascend:
+ *             ASCEND_RT_VISIBLE_DEVICES.  Not for the batch script.
+ * Never NCCL_TOPO_FILE / NCCL_GRAPH_FILE.
+ *
+ * Entries with value NULL explain why a variable is not set.  Returns 0,
+ * or -1 when memory runs out (out is then empty).
+ */
+int sn_taskenv_build(const struct sn_config *cfg,
+		     const struct sn_taskenv_node *node,
+		     const struct sn_taskenv_task *task,
+		     struct sn_taskenv *out);
+
+/* sn_taskenv_free - release the values; NULL-safe. */
+void sn_taskenv_free(struct sn_taskenv *env);
+
+/* sn_taskenv_find - the entry named name, or NULL. */
+const struct sn_taskenv_var *sn_taskenv_find(const struct sn_taskenv *env,
+					     const char *name);
+
+/*
+ * sn_taskenv_task_accels - the accelerators a task uses, as indices of
+ * the node's accelerators (PCI order):
+ *   1. task->visible (CUDA_VISIBLE_DEVICES) when set: "" or "-1" = none; decimal indices
+ *      (CUDA's rules: the list ends at the first negative, repeated or
+ *      out-of-range entry); indices read as positions in SLURM_STEP_GPUS
+ *      when they cannot be node indices of it (cgroup-constrained devices
+ *      are renumbered from 0); GPU-/MIG- UUIDs = unknown;
+ *   2. else SLURM_STEP_GPUS, else SLURM_JOB_GPUS;
+ *   3. else all of the node's accelerators (n_node; 0 = unknown).
+ * Then, when the task sees exactly as many accelerators as there are
+ * tasks on the node (and more than one), it uses the one at its local
+ * rank: the convention of torchrun/Megatron (cuda:LOCAL_RANK).
+ *
+ * Returns the count written to idx (at most max), 0 for none, or -1 for
+ * unknown; why gets one line.
+ */
+int sn_taskenv_task_accels(const struct sn_taskenv_task *task, unsigned n_node,
+			   unsigned *idx, size_t max, char *why, size_t why_size);
+
+/*
+ * sn_taskenv_visible_accels - step 1-3 of sn_taskenv_task_accels()
+ * without the per-rank choice: what the task sees.
+ */
+int sn_taskenv_visible_accels(const struct sn_taskenv_task *task,
+			      unsigned n_node, unsigned *idx, size_t max,
+			      char *why, size_t why_size);
+
+/* What may be done with one variable of the job's environment. */
+enum sn_taskenv_action {
+	SN_TASKENV_SET,		/* unset, or still our earlier value: set it */
+	SN_TASKENV_FORCE,	/* the job's own value, but env.force names it */
+	SN_TASKENV_KEEP,	/* the job's own value: it stays */
+	SN_TASKENV_UNSET,	/* ours from an earlier step, now not wanted */
+	SN_TASKENV_NONE,	/* nothing to set, nothing to undo */
+};
+
+/*
+ * sn_taskenv_decide - the ownership rule for name.
+ * @marker: SUPERNODE_ENV_SET as the task holds it ("" or NULL if unset)
+ * @cur:    the task's current value, NULL if unset
+ * @value:  what we computed, NULL for "should not be set"
+ * A value is ours when the marker records it (sn_envmark_owns); env.force
+ * makes us replace the job's own value, never unset it.  cur ==
+ * sn_env_unread (set, not read whole) is always KEEP, even under env.force.
+ */
+enum sn_taskenv_action sn_taskenv_decide(const struct sn_config *cfg,
+					 const char *marker, const char *name,
+					 const char *cur, const char *value);
+
+/*
+ * sn_taskenv_marker_merge - the new ownership marker (sn_envmark.h): the
+ * entries of old whose name is not in names[0..n-1], then fresh.
+ * Returns a malloc()ed string or NULL.
+ */
+char *sn_taskenv_marker_merge(const char *old, const char *const *names,
+			      size_t n, const char *fresh);
+
+#endif

@@ -1,0 +1,657 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Node topology through hwloc 2.x (see sn_topo.h).
+ *
+ * References: hwloc documentation, "I/O Devices" (PCI devices, bridges and
+ * OS devices; hwloc_get_next_pcidev(), hwloc_get_next_osdev(),
+ * hwloc_get_non_io_ancestor_obj()), "Importing and exporting topologies
+ * from/to XML files", and the hwloc 3.0 change of hwloc_obj_osdev_type_e
+ * into a bit mask (STORAGE 1, MEMORY 2, GPU 4, COPROC 8, NETWORK 16,
+ * OPENFABRICS 32, DMA 64), which is how 3.0 XML writes osdev_type.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <hwloc.h>
+
+#include "util/sn_file.h"
+#include "inventory/sn_topo.h"
+
+#define TOPO_MAX_DEPTH 128	/* ancestors walked per object; trees are ~15 deep */
+
+struct sn_topo {
+	hwloc_topology_t hw;
+	struct sn_topo_accel accels[SN_TOPO_MAX_ACCELS];
+	hwloc_obj_t accel_obj[SN_TOPO_MAX_ACCELS];	/* PCI functions */
+	size_t n_accels;
+	struct sn_topo_nic nics[SN_TOPO_MAX_NICS];
+	hwloc_obj_t nic_obj[SN_TOPO_MAX_NICS];	/* PCI function (or OS device) */
+	size_t n_nics;
+};
+
+/* ---- reading and translating XML -------------------------------------- */
+
+
+/* The major of <topology version="M.m">; 1 when the attribute is absent. */
+static unsigned xml_major(const char *buf)
+{
+	const char *tag = strstr(buf, "<topology");
+	const char *end, *ver;
+
+	if (!tag)
+		return 0;
+	end = strchr(tag, '>');
+	ver = strstr(tag, "version=\"");
+	if (!end || !ver || ver > end)
+		return 1;
+	return (unsigned)strtoul(ver + 9, NULL, 10);
+}
+
+/* hwloc 3.0 osdev_type bit mask -> the hwloc 2.x enum value. */
+static unsigned osdev_v3_to_v2(unsigned long mask)
+{
+	if (mask & 32)
+		return HWLOC_OBJ_OSDEV_OPENFABRICS;
+	if (mask & 8)
+		return HWLOC_OBJ_OSDEV_COPROC;
+	if (mask & 4)
+		return HWLOC_OBJ_OSDEV_GPU;
+	if (mask & 16)
+		return HWLOC_OBJ_OSDEV_NETWORK;
+	if (mask & 64)
+		return HWLOC_OBJ_OSDEV_DMA;
+	return HWLOC_OBJ_OSDEV_BLOCK;	/* STORAGE, MEMORY */
+}
+
+/*
+ * Translate a hwloc 3.0 XML export in place into what hwloc 2.x imports:
+ * version="3.x" becomes "2.0" and every osdev_type="MASK" its 2.x value.
+ * Attribute values never hold a raw '"' (XML escapes it), so the literal
+ * 'osdev_type="' only occurs as an attribute.  The text only shrinks.
+ */
+static size_t xml_downgrade_v3(char *buf, size_t len)
+{
+	static const char key[] = "osdev_type=\"";
+	const size_t klen = sizeof(key) - 1;
+	char *tag = strstr(buf, "<topology");
+	char *end_tag = tag ? strchr(tag, '>') : NULL;
+	char *ver = end_tag ? strstr(tag, "version=\"3.") : NULL;
+	size_t in = 0, out = 0;
+
+	if (ver && ver < end_tag)
+		memcpy(ver, "version=\"2.", 11);
+	while (in < len) {
+		unsigned long mask = 0;
+		size_t digits = 0;
+
+		if (strncmp(buf + in, key, klen)) {
+			buf[out++] = buf[in++];
+			continue;
+		}
+		while (digits < 10 && isdigit((unsigned char)buf[in + klen + digits]))
+			mask = mask * 10 + (unsigned long)(buf[in + klen + digits++] - '0');
+		if (!digits || buf[in + klen + digits] != '"') {
+			buf[out++] = buf[in++];
+			continue;
+		}
+		/* key + one digit replaces key + at least one digit */
+		memmove(buf + out, key, klen);
+		out += klen;
+		buf[out++] = (char)('0' + osdev_v3_to_v2(mask));	/* 0..5 */
+		in += klen + digits;	/* the closing quote is copied next */
+	}
+	buf[out] = '\0';
+	return out;
+}
+
+/* Does the tag [tag, end) hold the attribute attr (' name="')?  Looks
+ * inside the tag only. */
+static int tag_has(const char *tag, const char *end, const char *attr)
+{
+	return memmem(tag, (size_t)(end - tag), attr, strlen(attr)) != NULL;
+}
+
+/*
+ * hwloc 2.9 dereferences NULL on an object that has a cpuset or nodeset
+ * but not the matching complete_ set (found by fuzzing); every lstopo
+ * export (1.x, 2.x, 3.0) writes both, so refuse files that do not.
+ *
+ * One pass over the buffer: each "<object " tag is looked at between its
+ * '<' and its '>' only, and the search goes on after that '>' (a tag holds
+ * no other tag: XML escapes '<' in attribute values).  So every byte is
+ * read a bounded number of times, whatever the file holds: 1 MB of
+ * garbage once took 20 s when each tag's attributes were searched for up
+ * to the end of the file.  Returns 0, or -1 with why ("cpuset without
+ * complete_cpuset at byte 762", short enough for a check result).
+ */
+static int xml_sane(const char *buf, size_t len, char *why, size_t size)
+{
+	static const char open_tag[] = "<object ";
+	const char *tag = buf, *stop = buf + len;
+
+	while ((tag = memmem(tag, (size_t)(stop - tag), open_tag,
+			     sizeof(open_tag) - 1))) {
+		const char *end = memchr(tag, '>', (size_t)(stop - tag));
+
+		if (!end)
+			break;	/* truncated: hwloc reports it */
+		const char *set = NULL;
+
+		if (tag_has(tag, end, " cpuset=\"") &&
+		    !tag_has(tag, end, " complete_cpuset=\""))
+			set = "cpuset";
+		else if (tag_has(tag, end, " nodeset=\"") &&
+			 !tag_has(tag, end, " complete_nodeset=\""))
+			set = "nodeset";
+		if (set) {
+			snprintf(why, size, "%s without complete_%s at byte %zu",
+				 set, set, (size_t)(tag - buf));
+			return -1;
+		}
+		tag = end + 1;
+	}
+	return 0;
+}
+
+/* ---- loading ---------------------------------------------------------- */
+
+/* err = "bad hwloc XML file: WHY: PATH"; errno = EBADMSG. */
+static int xml_bad(struct sn_error *err, const char *why, const char *path)
+{
+	sn_error_set(err, "bad hwloc XML file: %s: %s", why, path);
+	errno = EBADMSG;
+	return -1;
+}
+
+static int load_xml(hwloc_topology_t hw, const char *path,
+		    struct sn_error *err)
+{
+	char why[SN_FILE_WHY_MAX + 64];
+	size_t len = 0;
+	unsigned major;
+	char *buf;
+	int rc = -1, e;
+
+	buf = sn_file_load_why(path, SN_TOPO_XML_MAX_BYTES, &len, why,
+			       sizeof(why));
+	if (!buf)
+		return xml_bad(err, why, path);
+	major = xml_major(buf);
+	if (major == 3)
+		len = xml_downgrade_v3(buf, len);
+	if (xml_sane(buf, len, why, sizeof(why))) {
+		xml_bad(err, why, path);
+		goto out;
+	}
+	errno = 0;
+	if (len > (size_t)0x7fffffff ||
+	    hwloc_topology_set_xmlbuffer(hw, buf, (int)len + 1) ||
+	    hwloc_topology_load(hw)) {
+		snprintf(why, sizeof(why), "hwloc %s refused it (format %u): %s",
+			 HWLOC_VERSION, major, errno ? strerror(errno) : "invalid");
+		xml_bad(err, why, path);
+		goto out;
+	}
+	rc = 0;
+out:
+	e = errno;
+	free(buf);
+	errno = e;
+	return rc;
+}
+
+/*
+ * Components not used for live discovery: the GPU-library plugins (slow,
+ * and they may hang on a sick GPU), and "pci" (libpciaccess: hwloc's Linux
+ * backend reads the same PCI tree from sysfs, and libpciaccess leaks
+ * memory on every load).
+ */
+static const char *const live_skip[] = {
+	"cuda", "nvml", "opencl", "rsmi", "levelzero", "gl", "pci",
+};
+
+static int load_live(hwloc_topology_t hw, struct sn_error *err)
+{
+	for (size_t i = 0; i < sizeof(live_skip) / sizeof(live_skip[0]); i++)
+		hwloc_topology_set_components(hw,
+					      HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST,
+					      live_skip[i]);
+	if (hwloc_topology_set_flags(hw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) ||
+	    hwloc_topology_load(hw)) {
+		sn_error_set(err, "hwloc %s: discovering this machine failed: %s",
+			     HWLOC_VERSION, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- objects ---------------------------------------------------------- */
+
+static void format_busid(hwloc_obj_t pci, char *out, size_t size)
+{
+	if (!pci || (pci->type != HWLOC_OBJ_PCI_DEVICE &&
+		     pci->type != HWLOC_OBJ_BRIDGE)) {
+		snprintf(out, size, "%s", "");
+		return;
+	}
+	snprintf(out, size, "%04x:%02x:%02x.%x",
+		 (unsigned)pci->attr->pcidev.domain, pci->attr->pcidev.bus,
+		 pci->attr->pcidev.dev, pci->attr->pcidev.func);
+}
+
+/* The NUMA nodes an I/O object is local to (its first non-I/O ancestor's). */
+static hwloc_const_nodeset_t local_nodes(hwloc_topology_t hw, hwloc_obj_t obj)
+{
+	hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(hw, obj);
+
+	return anc ? anc->nodeset : NULL;
+}
+
+static int single_numa(hwloc_topology_t hw, hwloc_obj_t obj)
+{
+	hwloc_const_nodeset_t ns = local_nodes(hw, obj);
+
+	if (!ns || hwloc_bitmap_weight(ns) != 1)
+		return -1;
+	return hwloc_bitmap_first(ns);
+}
+
+static int has_coproc_osdev(hwloc_obj_t pci)
+{
+	static const char *const subtypes[] = {
+		"CUDA", "OpenCL", "NVML", "RSMI", "LevelZero",
+	};
+
+	for (hwloc_obj_t c = pci->io_first_child; c; c = c->next_sibling) {
+		if (c->type != HWLOC_OBJ_OS_DEVICE)
+			continue;
+		if (c->attr->osdev.type == HWLOC_OBJ_OSDEV_COPROC)
+			return 1;
+		for (size_t i = 0; c->subtype &&
+		     i < sizeof(subtypes) / sizeof(subtypes[0]); i++)
+			if (!strcmp(c->subtype, subtypes[i]))
+				return 1;
+	}
+	return 0;
+}
+
+static int is_accelerator(hwloc_obj_t pci, uint16_t vendor)
+{
+	unsigned cls = pci->attr->pcidev.class_id;
+
+	if (vendor)
+		return pci->attr->pcidev.vendor_id == vendor &&
+		       ((cls >> 8) == 0x03 || (cls >> 8) == 0x12);
+	if (cls == 0x0302 || cls == 0x0380 || (cls >> 8) == 0x12)
+		return 1;
+	return cls == 0x0300 && has_coproc_osdev(pci);
+}
+
+static int pci_cmp(hwloc_obj_t a, hwloc_obj_t b)
+{
+	const struct hwloc_pcidev_attr_s *x = &a->attr->pcidev;
+	const struct hwloc_pcidev_attr_s *y = &b->attr->pcidev;
+
+	if (x->domain != y->domain)
+		return x->domain < y->domain ? -1 : 1;
+	if (x->bus != y->bus)
+		return x->bus < y->bus ? -1 : 1;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	return 0;
+}
+
+static int accel_obj_cmp(const void *a, const void *b)
+{
+	return pci_cmp(*(const hwloc_obj_t *)a, *(const hwloc_obj_t *)b);
+}
+
+static size_t collect_accels(struct sn_topo *t, uint16_t vendor)
+{
+	hwloc_obj_t pci = NULL;
+	size_t npci = 0;
+
+	while ((pci = hwloc_get_next_pcidev(t->hw, pci))) {
+		npci++;
+		if (is_accelerator(pci, vendor) &&
+		    t->n_accels < SN_TOPO_MAX_ACCELS)
+			t->accel_obj[t->n_accels++] = pci;
+	}
+	qsort(t->accel_obj, t->n_accels, sizeof(t->accel_obj[0]),
+	      accel_obj_cmp);
+	for (size_t i = 0; i < t->n_accels; i++) {
+		struct sn_topo_accel *a = &t->accels[i];
+		hwloc_obj_t o = t->accel_obj[i];
+
+		a->index = (unsigned)i;
+		format_busid(o, a->busid, sizeof(a->busid));
+		a->vendor = o->attr->pcidev.vendor_id;
+		a->device = o->attr->pcidev.device_id;
+		a->pci_class = o->attr->pcidev.class_id;
+		a->numa = single_numa(t->hw, o);
+	}
+	return npci;
+}
+
+/* The first OS device of a type below a PCI function, or NULL. */
+static hwloc_obj_t child_osdev(hwloc_obj_t parent, hwloc_obj_osdev_type_t type,
+			       const char *prefix)
+{
+	for (hwloc_obj_t c = parent->io_first_child; c; c = c->next_sibling)
+		if (c->type == HWLOC_OBJ_OS_DEVICE &&
+		    c->attr->osdev.type == type && c->name &&
+		    (!prefix || !strncmp(c->name, prefix, strlen(prefix))))
+			return c;
+	return NULL;
+}
+
+static void add_nic(struct sn_topo *t, hwloc_obj_t osdev, hwloc_obj_t netdev)
+{
+	hwloc_obj_t parent = osdev->parent;
+	struct sn_topo_nic *n;
+
+	if (t->n_nics >= SN_TOPO_MAX_NICS || !parent)
+		return;
+	n = &t->nics[t->n_nics];
+	snprintf(n->name, sizeof(n->name), "%s", osdev->name);
+	snprintf(n->netdev, sizeof(n->netdev), "%s",
+		 netdev && netdev->name ? netdev->name : "");
+	format_busid(parent, n->busid, sizeof(n->busid));
+	n->numa = single_numa(t->hw, osdev);
+	t->nic_obj[t->n_nics++] = parent;
+}
+
+static int nic_cmp(const struct sn_topo_nic *a, const struct sn_topo_nic *b)
+{
+	int c = strcmp(a->busid, b->busid);
+
+	return c ? c : strcmp(a->name, b->name);
+}
+
+/* Insertion sort of nics[] and nic_obj[] together (n <= SN_TOPO_MAX_NICS). */
+static void sort_nics(struct sn_topo *t)
+{
+	for (size_t i = 1; i < t->n_nics; i++) {
+		struct sn_topo_nic key = t->nics[i];
+		hwloc_obj_t obj = t->nic_obj[i];
+		size_t j = i;
+
+		for (; j > 0 && nic_cmp(&t->nics[j - 1], &key) > 0; j--) {
+			t->nics[j] = t->nics[j - 1];
+			t->nic_obj[j] = t->nic_obj[j - 1];
+		}
+		t->nics[j] = key;
+		t->nic_obj[j] = obj;
+	}
+}
+
+static void collect_nics(struct sn_topo *t)
+{
+	hwloc_obj_t os = NULL;
+
+	while ((os = hwloc_get_next_osdev(t->hw, os))) {
+		hwloc_obj_t parent = os->parent;
+
+		if (!os->name || !parent)
+			continue;
+		if (os->attr->osdev.type == HWLOC_OBJ_OSDEV_OPENFABRICS)
+			add_nic(t, os, child_osdev(parent,
+						   HWLOC_OBJ_OSDEV_NETWORK,
+						   NULL));
+		else if (os->attr->osdev.type == HWLOC_OBJ_OSDEV_NETWORK &&
+			 !strncmp(os->name, "ib", 2) &&
+			 !child_osdev(parent, HWLOC_OBJ_OSDEV_OPENFABRICS, NULL))
+			add_nic(t, os, os);
+	}
+	sort_nics(t);
+}
+
+struct sn_topo *sn_topo_open(const char *xml_path, uint16_t pci_vendor,
+			     struct sn_error *err)
+{
+	struct sn_topo *t = calloc(1, sizeof(*t));
+	const char *what = xml_path && *xml_path ? xml_path : "this machine";
+	int e;
+
+	if (!t) {
+		sn_error_set(err, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (hwloc_topology_init(&t->hw)) {
+		e = errno;
+		sn_error_set(err, "hwloc_topology_init: %s", strerror(e));
+		free(t);
+		errno = e;
+		return NULL;
+	}
+	hwloc_topology_set_io_types_filter(t->hw, HWLOC_TYPE_FILTER_KEEP_ALL);
+	errno = 0;
+	if (xml_path && *xml_path ? load_xml(t->hw, xml_path, err)
+				  : load_live(t->hw, err))
+		goto fail;
+	if (!collect_accels(t, pci_vendor)) {
+		sn_error_set(err, "%s: the topology holds no PCI devices (exported without I/O, or /sys/bus/pci not visible)",
+			     what);
+		errno = ENODATA;
+		goto fail;
+	}
+	collect_nics(t);
+	return t;
+fail:
+	e = errno ? errno : EINVAL;
+	sn_topo_close(t);
+	errno = e;
+	return NULL;
+}
+
+void sn_topo_close(struct sn_topo *topo)
+{
+	if (!topo)
+		return;
+	if (topo->hw)
+		hwloc_topology_destroy(topo->hw);
+	free(topo);
+}
+
+const struct sn_topo_accel *sn_topo_accels(const struct sn_topo *topo,
+					   size_t *n)
+{
+	*n = topo->n_accels;
+	return topo->accels;
+}
+
+const struct sn_topo_nic *sn_topo_nics(const struct sn_topo *topo, size_t *n)
+{
+	*n = topo->n_nics;
+	return topo->nics;
+}
+
+static long nic_index(const struct sn_topo *topo, const char *name)
+{
+	if (!name || !*name)
+		return -1;
+	for (size_t i = 0; i < topo->n_nics; i++)
+		if (!strcmp(topo->nics[i].name, name) ||
+		    (topo->nics[i].netdev[0] &&
+		     !strcmp(topo->nics[i].netdev, name)))
+			return (long)i;
+	return -1;
+}
+
+const struct sn_topo_nic *sn_topo_find_nic(const struct sn_topo *topo,
+					   const char *name)
+{
+	long i = nic_index(topo, name);
+
+	return i < 0 ? NULL : &topo->nics[i];
+}
+
+/* ---- nearness --------------------------------------------------------- */
+
+/*
+ * The lowest common ancestor of a and b; *hops = how many parents up from
+ * a it is.  NULL if they share none within TOPO_MAX_DEPTH levels.
+ */
+static hwloc_obj_t common_ancestor(hwloc_obj_t a, hwloc_obj_t b,
+				   unsigned *hops)
+{
+	unsigned i = 0;
+
+	for (hwloc_obj_t x = a; x && i < TOPO_MAX_DEPTH; x = x->parent, i++) {
+		unsigned j = 0;
+
+		for (hwloc_obj_t y = b; y && j < TOPO_MAX_DEPTH;
+		     y = y->parent, j++)
+			if (x == y) {
+				*hops = i;
+				return x;
+			}
+	}
+	return NULL;
+}
+
+static int is_pcie_switch(hwloc_obj_t obj)
+{
+	return obj && obj->type == HWLOC_OBJ_BRIDGE &&
+	       obj->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_PCI;
+}
+
+int sn_topo_nearest_nics(const struct sn_topo *topo, unsigned accel_index,
+			 char (*names)[SN_TOPO_NAME_MAX], size_t max)
+{
+	unsigned hops[SN_TOPO_MAX_NICS];
+	unsigned best = ~0u;
+	size_t written = 0;
+	int found = 0;
+
+	if (accel_index >= topo->n_accels)
+		return -1;
+	for (size_t i = 0; i < topo->n_nics; i++) {
+		hops[i] = ~0u;
+		if (common_ancestor(topo->accel_obj[accel_index],
+				    topo->nic_obj[i], &hops[i]) &&
+		    hops[i] < best)
+			best = hops[i];
+	}
+	for (size_t i = 0; i < topo->n_nics; i++) {
+		if (hops[i] != best || best == ~0u)
+			continue;
+		found++;
+		if (written < max)
+			snprintf(names[written++], SN_TOPO_NAME_MAX, "%s",
+				 topo->nics[i].name);
+	}
+	return found;
+}
+
+/* "Package#1", "host bridge 0000:[d7-dd]", "PCIe switch 0000:01:00.0" */
+static void describe(hwloc_obj_t obj, char *out, size_t size)
+{
+	char bus[SN_TOPO_BUSID_MAX];
+
+	if (!obj) {
+		snprintf(out, size, "nothing");
+	} else if (is_pcie_switch(obj)) {
+		format_busid(obj, bus, sizeof(bus));
+		snprintf(out, size, "PCIe switch %s", bus);
+	} else if (obj->type == HWLOC_OBJ_BRIDGE) {
+		snprintf(out, size, "host bridge %04x:[%02x-%02x]",
+			 (unsigned)obj->attr->bridge.downstream.pci.domain,
+			 obj->attr->bridge.downstream.pci.secondary_bus,
+			 obj->attr->bridge.downstream.pci.subordinate_bus);
+	} else {
+		snprintf(out, size, "%s#%u", hwloc_obj_type_string(obj->type),
+			 obj->logical_index);
+	}
+}
+
+static enum sn_topo_answer near_switch(const struct sn_topo *topo,
+				       unsigned a, size_t n, char *why,
+				       size_t size)
+{
+	const struct sn_topo_accel *acc = &topo->accels[a];
+	const struct sn_topo_nic *nic = &topo->nics[n];
+	hwloc_obj_t lca;
+	unsigned hops;
+	char where[64];
+
+	lca = common_ancestor(topo->accel_obj[a], topo->nic_obj[n], &hops);
+	describe(lca, where, sizeof(where));
+	if (is_pcie_switch(lca)) {
+		snprintf(why, size, "gpu%u %s and %s %s share %s", a,
+			 acc->busid, nic->name, nic->busid, where);
+		return SN_TOPO_YES;
+	}
+	snprintf(why, size, "gpu%u %s and %s %s share no PCIe switch (they meet at %s)",
+		 a, acc->busid, nic->name, nic->busid, where);
+	return SN_TOPO_NO;
+}
+
+static enum sn_topo_answer near_numa(const struct sn_topo *topo, unsigned a,
+				     size_t n, char *why, size_t size)
+{
+	hwloc_const_nodeset_t an = local_nodes(topo->hw, topo->accel_obj[a]);
+	hwloc_const_nodeset_t nn = local_nodes(topo->hw, topo->nic_obj[n]);
+	const char *nic = topo->nics[n].name;
+	char as[32] = "?", ns[32] = "?";
+
+	if (an)
+		hwloc_bitmap_list_snprintf(as, sizeof(as), an);
+	if (nn)
+		hwloc_bitmap_list_snprintf(ns, sizeof(ns), nn);
+	if (!an || !nn || hwloc_bitmap_iszero(an) || hwloc_bitmap_iszero(nn)) {
+		snprintf(why, size, "NUMA locality unknown: gpu%u on NUMA %s, %s on NUMA %s",
+			 a, as, nic, ns);
+		return SN_TOPO_UNKNOWN;
+	}
+	if (hwloc_bitmap_isequal(an, nn)) {
+		snprintf(why, size, "gpu%u and %s both on NUMA %s", a, nic, as);
+		return SN_TOPO_YES;
+	}
+	snprintf(why, size, "gpu%u on NUMA %s, %s on NUMA %s", a, as, nic, ns);
+	return hwloc_bitmap_intersects(an, nn) ? SN_TOPO_UNKNOWN : SN_TOPO_NO;
+}
+
+enum sn_topo_answer sn_topo_near(const struct sn_topo *topo,
+				 unsigned accel_index, const char *nic,
+				 enum sn_nearness how, char *why,
+				 size_t why_size)
+{
+	char scratch[SN_TOPO_WHY_MAX];
+	long n = nic_index(topo, nic);
+
+	if (!why || !why_size) {
+		why = scratch;
+		why_size = sizeof(scratch);
+	}
+	if (accel_index >= topo->n_accels) {
+		snprintf(why, why_size, "no accelerator %u (%zu in the topology)",
+			 accel_index, topo->n_accels);
+		return SN_TOPO_UNKNOWN;
+	}
+	if (n < 0) {
+		snprintf(why, why_size, "no NIC %.64s in the topology",
+			 nic ? nic : "(null)");
+		return SN_TOPO_UNKNOWN;
+	}
+	if (near_switch(topo, accel_index, (size_t)n, why, why_size) ==
+	    SN_TOPO_YES)
+		return SN_TOPO_YES;
+	if (how == SN_NEAR_PCIE_SWITCH)
+		return SN_TOPO_NO;
+	return near_numa(topo, accel_index, (size_t)n, why, why_size);
+}
+
+const char *sn_topo_nearness_name(enum sn_nearness how)
+{
+	return how == SN_NEAR_NUMA ? "numa" : "pcie_switch";
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/sn_number.h"
+#include "placement/sn_option.h"
+
+/* All digits after an optional '-': a number, even if it overflows. */
+static int looks_numeric(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (!*s)
+		return 0;
+	return strspn(s, "0123456789") == strlen(s);
+}
+
+int sn_supernode_count_parse(const char *arg, uint32_t max, uint32_t *out,
+			     struct sn_error *err)
+{
+	long long v;
+
+	if (!arg) {
+		sn_error_set(err, "--supernode requires a value: a whole number from 1 to %u",
+			     max);
+		return -1;
+	}
+	if (!*arg) {
+		sn_error_set(err, "--supernode= is empty: give a whole number from 1 to %u",
+			     max);
+		return -1;
+	}
+	if (!looks_numeric(arg)) {
+		sn_error_set(err, "--supernode=%.40s is not a whole number (allowed: 1 to %u)",
+			     arg, max);
+		return -1;
+	}
+	if (!sn_number_parse(arg, &v) || v < 1 || v > (long long)max) {
+		sn_error_set(err, "--supernode=%.40s is out of range (allowed: 1 to %u)",
+			     arg, max);
+		return -1;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+#define CMDLINE_FIRST (64u << 10)	/* the buffer's first size */
+
+/*
+ * Read fd to its end into a buffer grown up to SN_CMDLINE_MAX bytes (and
+ * one more, to see the end: a longer file is E2BIG).
+ */
+static int read_all(int fd, char **buf, size_t *len)
+{
+	size_t cap = CMDLINE_FIRST, used = 0;
+	char *b = malloc(cap + 1), *grown;
+	ssize_t n;
+
+	while (b) {
+		if (used == cap) {
+			if (cap >= SN_CMDLINE_MAX) {
+				/* Full: one byte more is too long. */
+				n = read(fd, b + used, 1);
+				if (n < 0 && errno == EINTR)
+					continue;
+				if (n > 0)
+					errno = E2BIG;
+				if (n)
+					break;
+				goto done;
+			}
+			cap = cap * 2 < SN_CMDLINE_MAX ? cap * 2 : SN_CMDLINE_MAX;
+			if (!(grown = realloc(b, cap + 1)))
+				break;
+			b = grown;
+		}
+		n = read(fd, b + used, cap - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if (n == 0)
+			goto done;
+		used += (size_t)n;
+	}
+	free(b);
+	return -1;
+done:
+	b[used] = '\0';
+	*buf = b;
+	*len = used;
+	return 0;
+}
+
+int sn_cmdline_read(const char *path, char **buf, size_t *len,
+		    struct sn_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	int rc;
+
+	*buf = NULL;
+	*len = 0;
+	if (fd < 0) {
+		sn_error_set(err, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	rc = read_all(fd, buf, len);
+	if (rc)
+		sn_error_set(err, "cannot read %s: %s", path,
+			     errno == E2BIG ? "longer than any command line" :
+					      strerror(errno));
+	close(fd);
+	return rc;
+}
+
+const char *sn_cmdline_supernode_find(const char *args, size_t len)
+{
+	const char *end = args + len, *found = NULL;
+	const char *p = args;
+
+	/* argv[0] is the program. */
+	p += strnlen(p, (size_t)(end - p)) + 1;
+	while (p < end) {
+		size_t n = strnlen(p, (size_t)(end - p));
+		const char *next = p + n + 1;
+
+		if (!strcmp(p, "--"))
+			break;
+		if (!strncmp(p, "--supernode=", 12)) {
+			found = p + 12;
+		} else if (!strcmp(p, "--supernode")) {
+			found = next < end ? next : "";
+			if (next < end)
+				next += strnlen(next, (size_t)(end - next)) + 1;
+		}
+		p = next;
+	}
+	return found;
+}

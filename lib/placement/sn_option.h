@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SN_OPTION_H
+#define SN_OPTION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/sn_error.h"
+
+/*
+ * Job control variable (spank_job_env) that supernode.so sets in srun
+ * (S_CTX_LOCAL) next to SUPERNODE=N: the allocation's first job step
+ * follows at once, laid out from srun's own task count, so the
+ * job_submit plugin must refuse a layout slurmctld cannot step into.
+ */
+#define SN_SPANK_SRUN_MARK "SUPERNODE_SRUN"
+
+/*
+ * sn_supernode_count_parse - validate the value of --supernode=N (or of
+ * SBATCH_SUPERNODE and friends, or of SUPERNODE=N in slurmctld).
+ *
+ * @arg:  the text as the user gave it; NULL means "no value given".
+ * @max:  the largest allowed N (sn_config_effective_max()).
+ * @out:  N on success.
+ *
+ * N must be a whole number written in plain decimal digits, from 1 to max:
+ * "", "0", "-1", "abc", "2x", "1.5", " 2", "+2", "0x2" and numbers that
+ * overflow are refused.  On error err holds one line naming --supernode,
+ * the value and the allowed range.  Returns 0 or -1.
+ */
+int sn_supernode_count_parse(const char *arg, uint32_t max, uint32_t *out,
+			     struct sn_error *err);
+
+/*
+ * The longest command line there can be, in bytes: Linux caps argv plus
+ * envp at 3/4 of _STK_LIM (8 MiB) whatever the stack limit
+ * (fs/exec.c), so /proc/self/cmdline is never longer than this.
+ */
+#define SN_CMDLINE_MAX (6u << 20)
+
+/*
+ * sn_cmdline_read - a command line file (/proc/self/cmdline: the
+ * arguments, each ending in a NUL), read whole into a malloc()ed *buf of
+ * *len bytes (plus a NUL after them).  The buffer grows as needed up to
+ * SN_CMDLINE_MAX; nothing is cut.  Returns 0, or -1 with err set
+ * (cannot open or read it, longer than SN_CMDLINE_MAX, no memory; *buf is
+ * then NULL).
+ */
+int sn_cmdline_read(const char *path, char **buf, size_t *len,
+		    struct sn_error *err);
+
+/*
+ * sn_cmdline_supernode_find - the value of the last --supernode among
+ * args (len bytes of NUL-ended arguments, argv[0] first, and a NUL at
+ * args[len] as sn_cmdline_read() leaves it), as getopt_long
+ * reads it: "--supernode=V", or "--supernode" followed by the word V.
+ * Scanning stops at "--"; "--supernode-env=..." is another option.  An
+ * argument of the script or command spelled so counts too (getopt's own
+ * end of options needs each option's arity, which only Slurm knows).
+ * Returns a pointer into args ("" when --supernode is the last word), or
+ * NULL when no --supernode is there.
+ */
+const char *sn_cmdline_supernode_find(const char *args, size_t len);
+
+#endif

@@ -1,0 +1,1062 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The epilog's per-job record (schema in sn_record.h). */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "records/sn_baseline.h"
+#include "records/sn_delta.h"
+#include "drain/sn_drain.h"
+#include "util/sn_file.h"
+#include "inventory/sn_kmsg.h"
+#include "records/sn_record.h"
+#include "util/sn_safedir.h"
+
+#define DEFAULT_TAG "supernode:"
+
+/* Everything one build needs, passed along instead of many arguments. */
+struct build {
+	const struct sn_config *cfg;
+	const struct sn_record_input *in;
+	const char *why_no_baseline;	/* NULL when the baseline is OK */
+	enum sn_baseline_status status;	/* as judged here */
+	int64_t start;			/* baseline time */
+	json_object *verdicts;
+	int bad;			/* out of memory somewhere */
+};
+
+static int put(json_object *obj, const char *key, json_object *val)
+{
+	if (json_object_object_add(obj, key, val)) {
+		json_object_put(val);
+		return -1;
+	}
+	return 0;
+}
+
+static int append(json_object *arr, json_object *val)
+{
+	if (!val || json_object_array_add(arr, val)) {
+		json_object_put(val);
+		return -1;
+	}
+	return 0;
+}
+
+static json_object *str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+const char *sn_baseline_status_name(enum sn_baseline_status s)
+{
+	switch (s) {
+	case SN_BASELINE_OK:
+		return "ok";
+	case SN_BASELINE_MISSING:
+		return "missing";
+	case SN_BASELINE_CORRUPT:
+		break;
+	}
+	return "corrupt";
+}
+
+/* Why doc is not a baseline of job_id (0: of any job); NULL when it is. */
+static const char *baseline_invalid(const json_object *doc, uint32_t job_id)
+{
+	json_object *schema = sn_json_get(doc, "schema", json_type_int);
+	json_object *job = sn_json_get(doc, "job_id", json_type_int);
+
+	if (!json_object_is_type(doc, json_type_object))
+		return "not a JSON object";
+	if (!schema || json_object_get_int64(schema) != SN_BASELINE_SCHEMA)
+		return "not schema 1";
+	if (!sn_json_get(doc, "time", json_type_int))
+		return "no integer \"time\"";
+	if (!sn_json_get(doc, "ports", json_type_object))
+		return "no \"ports\" object";
+	if (job_id && (!job || json_object_get_int64(job) != job_id))
+		return "another job's baseline";
+	return NULL;
+}
+
+static bool baseline_valid(const json_object *doc, uint32_t job_id)
+{
+	return !baseline_invalid(doc, job_id);
+}
+
+/* sn_baseline_parse() with the reason of a CORRUPT into why. */
+static enum sn_baseline_status parse_why(const char *text, size_t len,
+					 uint32_t job_id, json_object **out,
+					 char *why, size_t size)
+{
+	json_tokener *tok = json_tokener_new_ex(SN_BASELINE_JSON_DEPTH);
+	enum json_tokener_error e;
+	json_object *doc = NULL;
+	const char *bad;
+	size_t used;
+
+	*out = NULL;
+	if (!tok) {
+		snprintf(why, size, "out of memory");
+		goto cleanup;
+	}
+	if (len > SN_BASELINE_MAX_BYTES) {
+		snprintf(why, size, "%zu bytes, more than the limit of %u", len,
+			 SN_BASELINE_MAX_BYTES);
+		goto cleanup;
+	}
+	doc = json_tokener_parse_ex(tok, text, (int)len);
+	e = json_tokener_get_error(tok);
+	used = json_tokener_get_parse_end(tok);
+	if (e != json_tokener_success) {
+		snprintf(why, size, "not JSON: %s (at byte %zu)",
+			 e == json_tokener_continue ? "cut short" :
+			 json_tokener_error_desc(e), used);
+		goto cleanup;
+	}
+	while (used < len && isspace((unsigned char)text[used]))
+		used++;
+	if (used != len) {
+		snprintf(why, size, "text after the JSON document (at byte %zu)", used);
+		goto cleanup;
+	}
+	if ((bad = baseline_invalid(doc, job_id))) {
+		snprintf(why, size, "%s", bad);
+		goto cleanup;
+	}
+	*out = doc;
+	doc = NULL;
+cleanup:
+	json_object_put(doc);
+	if (tok)
+		json_tokener_free(tok);
+	return *out ? SN_BASELINE_OK : SN_BASELINE_CORRUPT;
+}
+
+enum sn_baseline_status sn_baseline_parse(const char *text, size_t len,
+					  uint32_t job_id, json_object **out)
+{
+	char why[128];
+
+	return parse_why(text, len, job_id, out, why, sizeof(why));
+}
+
+/* path split into its folder and its file name (dir PATH_MAX bytes). */
+static const char *path_split(const char *path, char *dir)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return NULL;
+	snprintf(dir, PATH_MAX, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return slash + 1;
+}
+
+enum sn_baseline_status sn_baseline_read(const char *path, uint32_t job_id,
+					 json_object **out, struct sn_error *err)
+{
+	enum sn_baseline_status st = SN_BASELINE_CORRUPT;
+	char dir[PATH_MAX], why[160];
+	const char *name = path_split(path, dir);
+	char *buf = NULL;
+	size_t len = 0;
+	int fd;
+
+	*out = NULL;
+	if (!name || path[0] != '/') {
+		sn_error_set(err, "not an absolute file path: %s", path);
+		return st;
+	}
+	fd = sn_safedir_open(dir, 0, false, err);
+	if (fd >= 0) {
+		buf = sn_safedir_load(fd, dir, name, SN_BASELINE_MAX_BYTES, &len, err);
+		close(fd);
+	}
+	if (!buf)
+		return errno == ENOENT ? SN_BASELINE_MISSING : st;
+	st = parse_why(buf, len, job_id, out, why, sizeof(why));
+	if (st != SN_BASELINE_OK)
+		sn_error_set(err, "%s: %s", why, path);
+	free(buf);
+	return st;
+}
+
+enum sn_baseline_status sn_baseline_load(const char *path, uint32_t job_id,
+					 json_object **out)
+{
+	return sn_baseline_read(path, job_id, out, NULL);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The keys of a and b (either may be NULL), sorted, without duplicates,
+ * at most max.  The strings belong to the objects.  Returns the count.
+ */
+static size_t keys_union(const json_object *a, const json_object *b,
+			 const char **out, size_t max)
+{
+	const json_object *objs[2] = { a, b };
+	size_t n = 0, u = 0;
+
+	for (int i = 0; i < 2; i++) {
+		if (!objs[i] || !json_object_is_type(objs[i], json_type_object))
+			continue;
+		json_object_object_foreach((json_object *)objs[i], key, val) {
+			(void)val;
+			if (n >= max)
+				break;
+			out[n++] = key;
+		}
+	}
+	qsort(out, n, sizeof(*out), cmp_str);
+	for (size_t i = 0; i < n; i++)
+		if (!u || strcmp(out[u - 1], out[i]))
+			out[u++] = out[i];
+	return u;
+}
+
+static const char *grade_of(const struct sn_threshold *t, uint64_t v)
+{
+	if (t->has_crit && v >= t->crit)
+		return "CRIT";
+	if (t->has_warn && v >= t->warn)
+		return "WARN";
+	return "OK";
+}
+
+static json_object *limit_json(bool has, uint64_t v)
+{
+	return has ? json_object_new_uint64(v) : NULL;
+}
+
+/* A verdict for a known delta of a counter that has a threshold. */
+static void judge(struct build *b, const char *counter, const char *device,
+		  uint64_t v)
+{
+	const struct sn_threshold *t = sn_threshold_find(&b->cfg->epilog, counter);
+	json_object *o;
+
+	if (!t)
+		return;
+	if (!(o = json_object_new_object())) {
+		b->bad = 1;
+		return;
+	}
+	b->bad |= put(o, "counter", json_object_new_string(counter));
+	b->bad |= put(o, "device", json_object_new_string(device));
+	b->bad |= put(o, "delta", json_object_new_uint64(v));
+	b->bad |= put(o, "warn", limit_json(t->has_warn, t->warn));
+	b->bad |= put(o, "crit", limit_json(t->has_crit, t->crit));
+	b->bad |= put(o, "grade", json_object_new_string(grade_of(t, v)));
+	b->bad |= append(b->verdicts, o);
+}
+
+/* Put one delta into deltas/unknown (and judge it when known). */
+static void add_delta(struct build *b, json_object *deltas, json_object *unknown,
+		      const char *name, const char *device, struct sn_delta d)
+{
+	if (json_object_object_get_ex(deltas, name, NULL))
+		return;		/* counters/ wins over hw_counters/ */
+	if (!d.known) {
+		b->bad |= put(deltas, name, NULL);
+		b->bad |= put(unknown, name, json_object_new_string(d.why_unknown));
+		return;
+	}
+	b->bad |= put(deltas, name, json_object_new_uint64(d.value));
+	judge(b, name, device, d.value);
+}
+
+static struct sn_delta no_baseline(const struct build *b)
+{
+	return sn_delta_unknown(b->why_no_baseline);
+}
+
+/* The job's duration in seconds (0 when unknown or negative). */
+static int64_t duration(const struct build *b)
+{
+	int64_t secs = b->in->end_time - b->start;
+
+	return b->why_no_baseline || secs < 0 ? 0 : secs;
+}
+
+/* A port's "rate_gbps" in a snapshot; 0 when absent. */
+static double rate_of(const json_object *port)
+{
+	json_object *v = sn_json_get(port, "rate_gbps", json_type_double);
+
+	if (!v)
+		v = sn_json_get(port, "rate_gbps", json_type_int);
+	return v ? json_object_get_double(v) : 0;
+}
+
+/*
+ * The line rate that bounds a port's counters: the larger of the rates read
+ * at start and end (the link may have trained down during the job), or 0
+ * (sn_delta_ceiling then assumes SN_PORT_MAX_GBPS).
+ */
+static double port_rate(const json_object *sp, const json_object *ep)
+{
+	double s = rate_of(sp), e = rate_of(ep);
+
+	return s > e ? s : e;
+}
+
+/* Deltas of one counters group ("counters", "counters_ext", "hw_counters"). */
+static void port_group(struct build *b, const json_object *sp,
+		       const json_object *ep, const char *group,
+		       const char *device, json_object *deltas,
+		       json_object *unknown)
+{
+	double rate = port_rate(sp, ep);
+	json_object *sm = sn_json_get(sp, group, json_type_object);
+	json_object *em = sn_json_get(ep, group, json_type_object);
+	const char **names = calloc(SN_RECORD_MAX_COUNTERS, sizeof(*names));
+	size_t n;
+
+	if (!names) {
+		b->bad = 1;
+		return;
+	}
+	n = keys_union(b->why_no_baseline ? NULL : sm, em, names,
+		       SN_RECORD_MAX_COUNTERS);
+	for (size_t i = 0; i < n; i++)
+		add_delta(b, deltas, unknown, names[i], device,
+			  b->why_no_baseline ? no_baseline(b) :
+			  sn_delta_plausible(names[i],
+					     sn_delta_counter(names[i], sm, em),
+					     duration(b), rate));
+	free(names);
+}
+
+/*
+ * A counter delta from the deltas map (x word size), as JSON or null.  The
+ * 64-bit form of the counter wins when the port has it at either end
+ * (known or not): its 32-bit sibling saturates after 16 GiB.
+ */
+static json_object *moved(const json_object *deltas, const char *name,
+			  uint64_t *bytes, bool *known)
+{
+	const char *wide = sn_counter_wide(name);
+	struct sn_sample s;
+	struct sn_delta d;
+
+	if (wide && json_object_object_get_ex(deltas, wide, NULL))
+		name = wide;
+	s = sn_sample_get(deltas, name);
+	d = sn_delta_unknown("unknown");
+	if (s.state == SN_SAMPLE_OK) {
+		d.known = true;
+		d.value = s.value;
+		d.why_unknown[0] = '\0';
+	}
+	d = sn_delta_bytes(name, d);
+	*known = d.known;
+	*bytes = d.value;
+	return d.known ? json_object_new_uint64(d.value) : NULL;
+}
+
+static json_object *gbps(const struct build *b, bool known, uint64_t bytes)
+{
+	int64_t secs = duration(b);
+
+	if (!known || secs <= 0)
+		return NULL;
+	return json_object_new_double((double)bytes * 8.0 / (double)secs / 1e9);
+}
+
+static void port_traffic(struct build *b, json_object *o, json_object *deltas)
+{
+	uint64_t tx, rx, n;
+	bool ktx, krx, k;
+
+	b->bad |= put(o, "bytes_sent", moved(deltas, "port_xmit_data", &tx, &ktx));
+	b->bad |= put(o, "bytes_received", moved(deltas, "port_rcv_data", &rx, &krx));
+	b->bad |= put(o, "packets_sent", moved(deltas, "port_xmit_packets", &n, &k));
+	b->bad |= put(o, "packets_received",
+		      moved(deltas, "port_rcv_packets", &n, &k));
+	b->bad |= put(o, "mean_tx_gbps", gbps(b, ktx, tx));
+	b->bad |= put(o, "mean_rx_gbps", gbps(b, krx, rx));
+}
+
+static json_object *link_layer(const json_object *sp, const json_object *ep)
+{
+	json_object *v = sn_json_get(ep, "link_layer", json_type_string);
+
+	if (!v)
+		v = sn_json_get(sp, "link_layer", json_type_string);
+	return v ? json_object_new_string(json_object_get_string(v)) : NULL;
+}
+
+static json_object *port_entry(struct build *b, const char *key,
+			       const json_object *sp, const json_object *ep)
+{
+	json_object *o = json_object_new_object();
+	json_object *deltas = json_object_new_object();
+	json_object *unknown = json_object_new_object();
+	const char *slash = strrchr(key, '/');
+	char dev[SN_DEVICE_MAX];
+
+	if (!o || !deltas || !unknown)
+		goto oom;
+	snprintf(dev, sizeof(dev), "%.*s", slash ? (int)(slash - key) : (int)strlen(key),
+		 key);
+	b->bad |= put(o, "device", json_object_new_string(dev));
+	b->bad |= put(o, "port", slash ? json_object_new_int64(strtol(slash + 1, NULL, 10))
+				       : NULL);
+	b->bad |= put(o, "link_layer", link_layer(sp, ep));
+	b->bad |= put(o, "rate_gbps", port_rate(sp, ep) > 0 ?
+		      json_object_new_double(port_rate(sp, ep)) : NULL);
+	port_group(b, sp, ep, "counters", key, deltas, unknown);
+	port_group(b, sp, ep, "counters_ext", key, deltas, unknown);
+	port_group(b, sp, ep, "hw_counters", key, deltas, unknown);
+	b->bad |= put(o, "deltas", json_object_get(deltas));
+	b->bad |= put(o, "unknown", unknown);
+	port_traffic(b, o, deltas);
+	json_object_put(deltas);
+	return o;
+oom:
+	json_object_put(o);
+	json_object_put(deltas);
+	json_object_put(unknown);
+	b->bad = 1;
+	return NULL;
+}
+
+static json_object *ports_json(struct build *b)
+{
+	json_object *sports = sn_json_get(b->in->baseline, "ports", json_type_object);
+	json_object *eports = sn_json_get(b->in->end, "ports", json_type_object);
+	const char **keys = calloc(2 * SN_RECORD_MAX_PORTS, sizeof(*keys));
+	json_object *arr = json_object_new_array();
+	size_t n;
+
+	if (!keys || !arr)
+		goto oom;
+	if (b->why_no_baseline)
+		sports = NULL;
+	n = keys_union(sports, eports, keys, 2 * SN_RECORD_MAX_PORTS);
+	for (size_t i = 0; i < n && i < SN_RECORD_MAX_PORTS; i++) {
+		json_object *sp = NULL, *ep = NULL;
+
+		if (sports)
+			json_object_object_get_ex(sports, keys[i], &sp);
+		if (eports)
+			json_object_object_get_ex(eports, keys[i], &ep);
+		b->bad |= append(arr, port_entry(b, keys[i], sp, ep));
+	}
+	free(keys);
+	return arr;
+oom:
+	free(keys);
+	json_object_put(arr);
+	b->bad = 1;
+	return NULL;
+}
+
+static json_object *accel_devices(const json_object *snap)
+{
+	return sn_json_get(sn_json_get(snap, "accelerators", json_type_object),
+			 "devices", json_type_object);
+}
+
+static json_object *accel_entry(struct build *b, const char *bus,
+				const json_object *sd, const json_object *ed)
+{
+	json_object *o = json_object_new_object();
+	json_object *deltas = json_object_new_object();
+	json_object *unknown = json_object_new_object();
+	json_object *idx = sn_json_get(ed, "index", json_type_int);
+
+	if (!o || !deltas || !unknown)
+		goto oom;
+	if (!idx)
+		idx = sn_json_get(sd, "index", json_type_int);
+	b->bad |= put(o, "bus_id", json_object_new_string(bus));
+	b->bad |= put(o, "index", idx ? json_object_new_int64(json_object_get_int64(idx))
+				      : NULL);
+	for (size_t i = 0; i < SN_ACCEL_DELTA_COUNT; i++) {
+		const char *name = sn_accel_delta_names[i];
+		struct sn_delta d;
+
+		if (!sn_delta_accel(name, b->why_no_baseline ? NULL : sd, ed, &d))
+			continue;
+		add_delta(b, deltas, unknown, name, bus,
+			  b->why_no_baseline ? no_baseline(b) :
+			  sn_delta_plausible(name, d, duration(b),
+					     SN_ACCEL_MAX_GBPS));
+	}
+	b->bad |= put(o, "deltas", deltas);
+	b->bad |= put(o, "unknown", unknown);
+	return o;
+oom:
+	json_object_put(o);
+	json_object_put(deltas);
+	json_object_put(unknown);
+	b->bad = 1;
+	return NULL;
+}
+
+static json_object *accels_json(struct build *b)
+{
+	json_object *sdevs = b->why_no_baseline ? NULL : accel_devices(b->in->baseline);
+	json_object *edevs = accel_devices(b->in->end);
+	const char **keys = calloc(2 * SN_RECORD_MAX_ACCEL, sizeof(*keys));
+	json_object *arr = json_object_new_array();
+	size_t n;
+
+	if (!keys || !arr)
+		goto oom;
+	n = keys_union(sdevs, edevs, keys, 2 * SN_RECORD_MAX_ACCEL);
+	for (size_t i = 0; i < n && i < SN_RECORD_MAX_ACCEL; i++)
+		b->bad |= append(arr, accel_entry(b, keys[i],
+						  sn_json_get(sdevs, keys[i], json_type_object),
+						  sn_json_get(edevs, keys[i], json_type_object)));
+	free(keys);
+	return arr;
+oom:
+	free(keys);
+	json_object_put(arr);
+	b->bad = 1;
+	return NULL;
+}
+
+static const char *str_of(const json_object *o, const char *key);
+
+static void xid_verdict(struct build *b, const json_object *ev)
+{
+	json_object *sev = sn_json_get(ev, "severity", json_type_string);
+	json_object *bus = sn_json_get(ev, "bus_id", json_type_string);
+	json_object *xid = sn_json_get(ev, "xid", json_type_int);
+	json_object *meaning = sn_json_get(ev, "meaning", json_type_string);
+	const char *s = sev ? json_object_get_string(sev) : "";
+	json_object *o;
+
+	if (strcmp(s, "warn") && strcmp(s, "drain"))
+		return;
+	if (!(o = json_object_new_object())) {
+		b->bad = 1;
+		return;
+	}
+	b->bad |= put(o, "counter", json_object_new_string("xid"));
+	b->bad |= put(o, "device", json_object_new_string(bus ? json_object_get_string(bus) : "?"));
+	b->bad |= put(o, "delta", json_object_new_int(1));
+	b->bad |= put(o, "warn", NULL);
+	b->bad |= put(o, "crit", NULL);
+	b->bad |= put(o, "grade", json_object_new_string(strcmp(s, "drain") ? "WARN" : "CRIT"));
+	b->bad |= put(o, "xid", json_object_new_int64(xid ? json_object_get_int64(xid) : 0));
+	b->bad |= put(o, "meaning", str_or_null(meaning ? json_object_get_string(meaning) : NULL));
+	b->bad |= put(o, "kind", json_object_new_string(str_of(ev, "kind")));
+	b->bad |= append(b->verdicts, o);
+}
+
+static json_object *xids_json(struct build *b)
+{
+	json_object *arr = json_object_new_array();
+	const json_object *in = b->in->xid_events;
+	size_t n;
+
+	if (!arr || b->why_no_baseline || !in ||
+	    !json_object_is_type(in, json_type_array))
+		return arr;
+	n = json_object_array_length(in);
+	for (size_t i = 0; i < n && i < SN_RECORD_MAX_XID; i++) {
+		json_object *ev = json_object_array_get_idx(in, i), *copy = NULL;
+
+		if (json_object_deep_copy(ev, &copy, NULL)) {
+			b->bad = 1;
+			continue;
+		}
+		b->bad |= append(arr, copy);
+	}
+	return arr;
+}
+
+static const char *xid_scan_text(const struct build *b, char *buf, size_t size)
+{
+	int rc = b->in->xid_rc;
+
+	if (b->why_no_baseline)
+		return "no baseline";
+	if (rc == -ENODATA)
+		return "no log position in the baseline";
+	if (rc < 0) {
+		snprintf(buf, size, "not read: %s", strerror(-rc));
+		return buf;
+	}
+	if (rc & SN_KMSG_LOST)
+		return "records lost before they were read";
+	if (rc & SN_KMSG_RESTARTED)
+		return "log restarted since the baseline (reboot?)";
+	if (rc & SN_KMSG_MORE)
+		return "stopped at a bound: more records than read";
+	return "ok";
+}
+
+static const char *worst_of(const json_object *verdicts)
+{
+	const char *worst = "OK";
+	size_t n = json_object_array_length(verdicts);
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *g = sn_json_get(json_object_array_get_idx(verdicts, i),
+					   "grade", json_type_string);
+		const char *s = g ? json_object_get_string(g) : "";
+
+		if (!strcmp(s, "CRIT"))
+			return "CRIT";
+		if (!strcmp(s, "WARN"))
+			worst = "WARN";
+	}
+	return worst;
+}
+
+static void header(struct build *b, json_object *rec)
+{
+	const struct sn_record_input *in = b->in;
+	char buf[160];
+
+	b->bad |= put(rec, "schema", json_object_new_int(SN_RECORD_SCHEMA));
+	b->bad |= put(rec, "job_id", json_object_new_int64(in->job_id));
+	b->bad |= put(rec, "user", str_or_null(in->user));
+	b->bad |= put(rec, "node", str_or_null(in->node));
+	b->bad |= put(rec, "supernode", str_or_null(in->supernode));
+	b->bad |= put(rec, "start", b->why_no_baseline ? NULL :
+		      json_object_new_int64(b->start));
+	b->bad |= put(rec, "end", json_object_new_int64(in->end_time));
+	b->bad |= put(rec, "exit_code", in->has_exit_code ?
+		      json_object_new_int(in->exit_code) : NULL);
+	b->bad |= put(rec, "baseline", json_object_new_string(
+			      sn_baseline_status_name(b->status)));
+	b->bad |= put(rec, "xid_scan", json_object_new_string(
+			      xid_scan_text(b, buf, sizeof(buf))));
+}
+
+static void setup(struct build *b, const struct sn_config *cfg,
+		  const struct sn_record_input *in)
+{
+	json_object *t;
+
+	memset(b, 0, sizeof(*b));
+	b->cfg = cfg;
+	b->in = in;
+	b->status = in->baseline_status;
+	if (b->status == SN_BASELINE_OK &&
+	    (!in->baseline || !baseline_valid(in->baseline, 0)))
+		b->status = SN_BASELINE_CORRUPT;
+	if (b->status == SN_BASELINE_MISSING)
+		b->why_no_baseline = "baseline missing";
+	else if (b->status != SN_BASELINE_OK)
+		b->why_no_baseline = "baseline corrupt";
+	t = sn_json_get(in->baseline, "time", json_type_int);
+	b->start = t ? json_object_get_int64(t) : 0;
+}
+
+json_object *sn_record_build(const struct sn_config *cfg,
+			     const struct sn_record_input *in)
+{
+	json_object *rec = json_object_new_object(), *xids;
+	char reason[SN_REASON_MAX + 1];
+	struct build b;
+
+	setup(&b, cfg, in);
+	if (!rec || !(b.verdicts = json_object_new_array()))
+		goto fail;
+	header(&b, rec);
+	b.bad |= put(rec, "ports", ports_json(&b));
+	b.bad |= put(rec, "accelerators", accels_json(&b));
+	xids = xids_json(&b);
+	for (size_t i = 0; xids && i < json_object_array_length(xids); i++)
+		xid_verdict(&b, json_object_array_get_idx(xids, i));
+	b.bad |= put(rec, "xid_events", xids);
+	b.bad |= put(rec, "xid_events_dropped",
+		     json_object_new_uint64(b.why_no_baseline ? 0 : in->xid_dropped));
+	b.bad |= put(rec, "verdicts", json_object_get(b.verdicts));
+	b.bad |= put(rec, "worst", json_object_new_string(worst_of(b.verdicts)));
+	sn_record_drain_reason(rec, cfg->drain_tag ? cfg->drain_tag : DEFAULT_TAG,
+			       reason, sizeof(reason));
+	b.bad |= put(rec, "drain_reason", reason[0] ? json_object_new_string(reason)
+						    : NULL);
+	if (b.bad)
+		goto fail;
+	json_object_put(b.verdicts);
+	return rec;
+fail:
+	json_object_put(b.verdicts);
+	json_object_put(rec);
+	return NULL;
+}
+
+/* --- Xid events ------------------------------------------------------- */
+
+static const char *action_name(enum sn_xid_action a)
+{
+	return a == SN_XID_ACTION_DRAIN ? "drain" :
+	       a == SN_XID_ACTION_WARN ? "warn" : "record";
+}
+
+static const struct sn_xid_override *xid_override(const struct sn_config *cfg,
+						  unsigned xid)
+{
+	for (size_t i = 0; i < cfg->epilog.n_xid; i++)
+		if (cfg->epilog.xid[i].xid == xid)
+			return &cfg->epilog.xid[i];
+	return NULL;
+}
+
+/* Xid 63: drain when the end snapshot shows a pending or failed remap. */
+static const char *remap_decide(const json_object *end, const char *bus,
+				const char **meaning)
+{
+	json_object *rr = sn_json_get(sn_json_get(accel_devices(end), bus,
+					      json_type_object),
+				    "remapped_rows", json_type_object);
+	json_object *f = sn_json_get(rr, "failure", json_type_boolean);
+	json_object *p = sn_json_get(rr, "pending", json_type_boolean);
+
+	if (f && json_object_get_boolean(f)) {
+		*meaning = "row remap failure: RMA";
+		return "drain";
+	}
+	if (p && json_object_get_boolean(p)) {
+		*meaning = "row remap pending: reset the GPU";
+		return "drain";
+	}
+	return "record";
+}
+
+json_object *sn_record_xid_event(const struct sn_config *cfg,
+				 const struct sn_xid_event *ev,
+				 const json_object *end)
+{
+	const struct sn_xid_info *info = sn_xid_event_info(ev);
+	const struct sn_xid_override *ov = NULL;
+	const char *meaning = info->meaning, *sev;
+	json_object *o = json_object_new_object();
+	int bad = 0;
+
+	if (!o)
+		return NULL;
+	if (ev->kind != SN_XID_NVSWITCH)
+		ov = xid_override(cfg, ev->xid);
+	if (ov)
+		sev = action_name(ov->action);
+	else if (info->severity == SN_XID_REMAP)
+		sev = remap_decide(end, ev->busid, &meaning);
+	else
+		sev = sn_xid_severity_name(info->severity);
+	bad |= put(o, "bus_id", json_object_new_string(ev->busid));
+	bad |= put(o, "xid", json_object_new_int64(ev->xid));
+	bad |= put(o, "kind", json_object_new_string(
+			   ev->kind == SN_XID_NVSWITCH ? "sxid" :
+			   ev->kind == SN_XID_OFF_BUS ? "off_bus" : "xid"));
+	bad |= put(o, "severity", json_object_new_string(sev));
+	bad |= put(o, "meaning", json_object_new_string(meaning));
+	bad |= put(o, "text", json_object_new_string(ev->text));
+	if (bad) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+struct xid_walk {
+	const struct sn_config *cfg;
+	const json_object *end;
+	struct sn_xid_scan scan;
+	json_object *events;
+	size_t dropped;
+	uint64_t last_seq;
+};
+
+static int xid_line(const struct sn_kmsg_record *rec, void *arg)
+{
+	struct xid_walk *w = arg;
+	struct sn_xid_event ev;
+
+	w->last_seq = rec->seq;
+	if (sn_xid_scan_line(&w->scan, rec->msg, &ev))
+		return 0;
+	if (json_object_array_length(w->events) >= SN_RECORD_MAX_XID) {
+		w->dropped++;
+		return 0;
+	}
+	if (append(w->events, sn_record_xid_event(w->cfg, &ev, w->end)))
+		w->dropped++;
+	return 0;
+}
+
+int sn_record_collect_xids(const struct sn_config *cfg, const char *kmsg_path,
+			   const json_object *baseline, const json_object *end,
+			   json_object **events, size_t *dropped)
+{
+	json_object *seq = sn_json_get(baseline, "kmsg_seq", json_type_int);
+	struct xid_walk w = { .cfg = cfg, .end = end };
+	int rc = -ENODATA, flags = 0;
+
+	*dropped = 0;
+	*events = w.events = json_object_new_array();
+	if (!w.events)
+		return -ENOMEM;
+	if (!seq || json_object_get_int64(seq) < 0 || !kmsg_path)
+		return rc;
+	w.last_seq = (uint64_t)json_object_get_int64(seq);
+	for (int call = 0; call < SN_RECORD_KMSG_CALLS; call++) {
+		rc = sn_kmsg_read_since(kmsg_path, w.last_seq, xid_line, &w);
+		if (rc < 0)
+			break;
+		flags |= rc & ~SN_KMSG_MORE;
+		rc = flags | (rc & SN_KMSG_MORE);
+		if (!(rc & SN_KMSG_MORE))
+			break;
+	}
+	*dropped = w.dropped;
+	return rc;
+}
+
+/* --- drain reason ----------------------------------------------------- */
+
+static uint64_t u64_of(const json_object *o, const char *key)
+{
+	json_object *v = sn_json_get(o, key, json_type_int);
+
+	return v ? sn_sample_get(o, key).value : 0;
+}
+
+static const char *str_of(const json_object *o, const char *key)
+{
+	json_object *v = sn_json_get(o, key, json_type_string);
+
+	return v ? json_object_get_string(v) : "?";
+}
+
+static bool is_crit(const json_object *v)
+{
+	return !strcmp(str_of(v, "grade"), "CRIT");
+}
+
+static bool is_xid(const json_object *v)
+{
+	return !strcmp(str_of(v, "counter"), "xid");
+}
+
+/* a worse than b: Xid first, then larger delta / crit. */
+static bool worse(const json_object *a, const json_object *b)
+{
+	unsigned __int128 l, r;
+
+	if (is_xid(a) != is_xid(b))
+		return is_xid(a);
+	if (is_xid(a))
+		return false;
+	l = (unsigned __int128)u64_of(a, "delta") * u64_of(b, "crit");
+	r = (unsigned __int128)u64_of(b, "delta") * u64_of(a, "crit");
+	return l > r;
+}
+
+static void format_reason(const json_object *v, const char *tag, char *buf,
+			  size_t size)
+{
+	char counter[64];
+	size_t i;
+
+	if (is_xid(v)) {
+		snprintf(buf, size, "%s %s%llu %s %s", tag,
+			 strcmp(str_of(v, "kind"), "sxid") ? "XID" : "SXID",
+			 (unsigned long long)u64_of(v, "xid"), str_of(v, "device"),
+			 str_of(v, "meaning"));
+		return;
+	}
+	snprintf(counter, sizeof(counter), "%s", str_of(v, "counter"));
+	for (i = 0; counter[i]; i++)
+		counter[i] = (char)toupper((unsigned char)counter[i]);
+	snprintf(buf, size, "%s EPILOG_%s %s +%llu (crit %llu)", tag, counter,
+		 str_of(v, "device"), (unsigned long long)u64_of(v, "delta"),
+		 (unsigned long long)u64_of(v, "crit"));
+}
+
+size_t sn_record_drain_reason(const json_object *record, const char *tag,
+			      char *buf, size_t size)
+{
+	json_object *verdicts = sn_json_get(record, "verdicts", json_type_array);
+	const json_object *first = NULL;
+	char line[SN_REASON_LINE_SIZE];
+	size_t n = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = 0; verdicts && i < json_object_array_length(verdicts); i++) {
+		json_object *v = json_object_array_get_idx(verdicts, i);
+
+		if (!is_crit(v))
+			continue;
+		n++;
+		if (!first || worse(v, first))
+			first = v;
+	}
+	if (!first || !size)
+		return first ? n : 0;
+	format_reason(first, tag ? tag : DEFAULT_TAG, line, sizeof(line));
+	sn_reason_compose(buf, size, tag ? tag : DEFAULT_TAG, line, n);
+	return n;
+}
+
+/* --- writing ---------------------------------------------------------- */
+
+/* A decimal number of n digits (no sign, no leading zero) into *v. */
+static bool digits_u32(const char *s, size_t n, uint32_t *v)
+{
+	uint64_t x = 0;
+
+	if (!n || n > 10 || s[0] == '0' || strspn(s, "0123456789") < n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	if (x > INT32_MAX)
+		return false;
+	*v = (uint32_t)x;
+	return true;
+}
+
+/* A note "<jobid>.<pid>" of state_dir/records-pending; false otherwise. */
+static bool note_parse(const char *name, uint32_t *job, pid_t *pid)
+{
+	size_t j = strspn(name, "0123456789");
+	uint32_t p;
+
+	if (name[j] != '.' || !digits_u32(name, j, job) ||
+	    !digits_u32(name + j + 1, strlen(name + j + 1), &p))
+		return false;
+	*pid = (pid_t)p;
+	return true;
+}
+
+/* This node's stale temporaries in record_dir/<job> (it may be gone). */
+static void job_sweep(int rfd, const char *record_dir, uint32_t job,
+		      const char *node)
+{
+	char name[16], prefix[NAME_MAX + 8];
+	const char *prefixes[] = { prefix, NULL };
+	struct sn_error err;
+	int jfd;
+
+	snprintf(name, sizeof(name), "%u", job);
+	snprintf(prefix, sizeof(prefix), "%s.json.", node);
+	jfd = sn_safedir_sub(rfd, record_dir, name, 0, false, &err);
+	if (jfd < 0)
+		return;
+	sn_safedir_sweep(jfd, prefixes);
+	close(jfd);
+}
+
+/*
+ * The notes whose writer is gone (a killed epilog): sweep their job's
+ * folder, drop the note.  At most SN_RECORD_PENDING_MAX entries looked at.
+ */
+static void notes_sweep(int pfd, int rfd, const char *record_dir,
+			const char *node)
+{
+	struct dirent *de;
+	size_t seen = 0;
+	DIR *d;
+	int fd;
+
+	sn_safedir_sweep(pfd, NULL);	/* a note killed while written */
+	fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!(d = fdopendir(fd))) {
+		close(fd);
+		return;
+	}
+	while (seen < SN_RECORD_PENDING_MAX && (de = readdir(d))) {
+		uint32_t job;
+		pid_t pid;
+
+		seen++;
+		if (!note_parse(de->d_name, &job, &pid) || pid == getpid() ||
+		    !kill(pid, 0) || errno != ESRCH)
+			continue;
+		job_sweep(rfd, record_dir, job, node);
+		unlinkat(pfd, de->d_name, 0);
+	}
+	closedir(d);
+}
+
+/* state_dir/records-pending, a trusted folder (created 0700); -1 if not. */
+static int notes_open(const char *state_dir, char *dir, size_t size)
+{
+	struct sn_error err;
+	int sfd, fd;
+
+	if (!state_dir ||
+	    (size_t)snprintf(dir, size, "%s/%s", state_dir, SN_RECORD_PENDING_DIR) >= size)
+		return -1;
+	sfd = sn_safedir_open(state_dir, 0700, true, &err);
+	if (sfd < 0)
+		return -1;
+	fd = sn_safedir_sub(sfd, state_dir, SN_RECORD_PENDING_DIR, 0700, true, &err);
+	close(sfd);
+	return fd;
+}
+
+int sn_record_write(const json_object *record, const char *record_dir,
+		    const char *state_dir, uint32_t job_id, const char *node,
+		    struct sn_error *err)
+{
+	char job[16], name[NAME_MAX + 1], note[32], prefix[NAME_MAX + 8];
+	char jdir[PATH_MAX], ndir[PATH_MAX];
+	const char *prefixes[] = { prefix, NULL };
+	int rfd = -1, jfd = -1, pfd, rc = -1;
+	struct sn_error nerr;
+	const char *text;
+
+	snprintf(job, sizeof(job), "%u", job_id);
+	snprintf(note, sizeof(note), "%u.%d", job_id, (int)getpid());
+	if ((size_t)snprintf(name, sizeof(name), "%s.json", node) >= sizeof(name) ||
+	    (size_t)snprintf(jdir, sizeof(jdir), "%s/%s", record_dir, job) >= sizeof(jdir)) {
+		sn_error_set(err, "record path too long: %s/%s/%s.json", record_dir,
+			     job, node);
+		return -1;
+	}
+	snprintf(prefix, sizeof(prefix), "%s.", name);
+	pfd = notes_open(state_dir, ndir, sizeof(ndir));
+	rfd = sn_safedir_open(record_dir, 0755, true, err);
+	if (rfd < 0)
+		goto out;
+	if (pfd >= 0)
+		notes_sweep(pfd, rfd, record_dir, node);
+	jfd = sn_safedir_sub(rfd, record_dir, job, 0755, true, err);
+	if (jfd < 0)
+		goto out;
+	sn_safedir_sweep(jfd, prefixes);	/* a requeued job's killed epilog */
+	if (pfd >= 0)
+		sn_safedir_write(pfd, ndir, note, "", 0, 0600, &nerr);
+	text = json_object_to_json_string_ext((json_object *)record,
+					      JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	rc = text ? sn_safedir_write(jfd, jdir, name, text, strlen(text), 0644, err) : -1;
+	if (!text)
+		sn_error_set(err, "out of memory: %s/%s", jdir, name);
+	if (pfd >= 0)
+		unlinkat(pfd, note, 0);
+out:
+	if (jfd >= 0)
+		close(jfd);
+	if (rfd >= 0)
+		close(rfd);
+	if (pfd >= 0)
+		close(pfd);
+	return rc;
+}

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SN_RECORD_H
+#define SN_RECORD_H
+
+/*
+ * The epilog's per-job, per-node record: what happened on this node's
+ * fabric ports and accelerators during one job, judged against the
+ * epilog thresholds.  Written by the epilog to record_dir/<jobid>/<node>.json
+ * (sn_record_write), read by supernodectl report.
+ *
+ * Schema (version 1; json-c, keys in this order):
+ *
+ * { "schema": 1,
+ *   "job_id": 123, "user": "alice" | null, "node": "gpu-a001",
+ *   "supernode": "sn01" | null,
+ *   "start": 1764430000 | null,      baseline "time" (s since the epoch)
+ *   "end": 1764433600,               epilog time (s since the epoch)
+ *   "exit_code": 0 | null,
+ *   "baseline": "ok" | "missing" | "corrupt",
+ *   "xid_scan": "ok" | "no log position in the baseline" |
+ *               "records lost before they were read" |
+ *               "log restarted since the baseline (reboot?)" |
+ *               "stopped at a bound: more records than read" |
+ *               "not read: <strerror>",
+ *   "ports": [                       sorted by "device/port"
+ *     { "device": "mlx5_0", "port": 1,
+ *       "link_layer": "InfiniBand" | "Ethernet" | null,  (from the snapshot's
+ *                                    port "link_layer" if it has one)
+ *       "rate_gbps": 400.0 | null,         the larger "rate_gbps" of the two
+ *                                    snapshots (bounds the deltas)
+ *       "deltas": { NAME: n | null },      every counter of counters/,
+ *                                    counters_ext/ and hw_counters/ at either
+ *                                    end (first group wins); raw units
+ *       "unknown": { NAME: "why" },        the null ones, with the reason
+ *                                    (sn_delta.h: missing, saturated, reset,
+ *                                    beyond the width, physically impossible)
+ *       "bytes_sent": n | null,            port_xmit_data_64 delta x 4 when the
+ *                                    port has it, else port_xmit_data x 4
+ *       "bytes_received": n | null,        port_rcv_data(_64) delta x 4
+ *       "packets_sent": n | null,          port_xmit_packets(_64) delta
+ *       "packets_received": n | null,      port_rcv_packets(_64) delta
+ *       "mean_tx_gbps": x | null,          bytes_sent x 8 / (end - start) / 1e9
+ *       "mean_rx_gbps": x | null }, ... ], (null when unknown or end <= start)
+ *   "accelerators": [                sorted by bus id
+ *     { "bus_id": "0000:1b:00.0", "index": 0 | null,
+ *       "deltas": { "ecc_corrected": n | null, ... },   sn_accel_delta_names
+ *       "unknown": { NAME: "why" } }, ... ],             that exist
+ *   "xid_events": [                  in log order, at most SN_RECORD_MAX_XID
+ *     { "bus_id": "0000:1b:00.0", "xid": 79,
+ *       "kind": "xid" | "sxid" | "off_bus",   (sxid: an NVSwitch SXid number)
+ *       "severity": "record" | "warn" | "drain",
+ *       "meaning": "GPU has fallen off the bus", "text": "..." }, ... ],
+ *   "xid_events_dropped": 0,         events past SN_RECORD_MAX_XID
+ *   "verdicts": [                    one per counter that has a threshold
+ *     { "counter": "symbol_error",   and a known delta (port counters,
+ *       "device": "mlx5_0/1",        then accelerator counters), then one
+ *       "delta": 12, "warn": 10 | null, per Xid event of severity warn or
+ *       "crit": 10000 | null,        drain: counter "xid", device the bus
+ *       "grade": "OK"|"WARN"|"CRIT" }, id, "delta" 1, warn/crit null, and
+ *     ... ],                         "xid": N, "meaning": "...", "kind"
+ *                                    added (grade WARN for warn, CRIT for
+ *                                    drain)
+ *   "worst": "OK" | "WARN" | "CRIT",
+ *   "drain_reason": "supernode: EPILOG_SYMBOL_ERROR mlx5_0/1 +12000 (crit 10000)"
+ *                   | null }
+ *
+ * A missing or corrupt baseline: every delta null with the reason "baseline
+ * missing" / "baseline corrupt", no verdicts (so "worst" "OK"), no drain,
+ * no Xid events.  Ports and accelerators are listed from the end snapshot.
+ * Bounds: SN_RECORD_MAX_PORTS ports, SN_RECORD_MAX_ACCEL accelerators,
+ * SN_RECORD_MAX_COUNTERS counters per port (the rest left out).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "config/sn_config.h"
+#include "util/sn_error.h"
+#include "records/sn_xid.h"
+
+#define SN_RECORD_SCHEMA 1
+#define SN_RECORD_MAX_PORTS 512
+#define SN_RECORD_MAX_ACCEL 64
+#define SN_RECORD_MAX_COUNTERS 512
+#define SN_RECORD_MAX_XID 256
+#define SN_RECORD_KMSG_CALLS 8	/* sn_kmsg_read_since() calls per epilog */
+#define SN_RECORD_PENDING_DIR "records-pending"	/* in state_dir */
+#define SN_RECORD_PENDING_MAX 16	/* notes looked at per sn_record_write() */
+
+enum sn_baseline_status {
+	SN_BASELINE_OK = 0,
+	SN_BASELINE_MISSING,	/* no file: the prolog did not run or failed */
+	SN_BASELINE_CORRUPT,	/* unreadable, not JSON, wrong schema or job */
+};
+
+/* sn_baseline_status_name - "ok", "missing", "corrupt". */
+const char *sn_baseline_status_name(enum sn_baseline_status s);
+
+#define SN_BASELINE_JSON_DEPTH 32	/* nesting a baseline may have */
+
+/*
+ * sn_baseline_parse - parse and check a baseline document in memory (text
+ * of len bytes, not necessarily NUL-terminated; at most
+ * SN_BASELINE_MAX_BYTES; JSON nesting at most SN_BASELINE_JSON_DEPTH;
+ * nothing but white space after it): schema 1, an integer "time", an
+ * object "ports"; job_id equal to job_id unless job_id is 0.  No side
+ * effects (a fuzzer's entry point).  Returns SN_BASELINE_OK with *out a
+ * new object (caller puts it), or SN_BASELINE_CORRUPT with *out NULL.
+ */
+enum sn_baseline_status sn_baseline_parse(const char *text, size_t len,
+					  uint32_t job_id, json_object **out);
+
+/*
+ * sn_baseline_read - sn_baseline_parse() of the file path (absolute), read
+ * through sn_safedir: its folders and the file are not followed when they
+ * are symbolic links, must belong to root (or us), and the file must be a
+ * regular file (a FIFO is refused without blocking) of at most
+ * SN_BASELINE_MAX_BYTES.  A file (or folder) that does not exist gives
+ * SN_BASELINE_MISSING; anything else that is wrong gives
+ * SN_BASELINE_CORRUPT with err set, phrase first, path last: "not JSON:
+ * unexpected character (at byte 17): PATH", "not a regular file (fifo):
+ * PATH", "4194305 bytes, more than the limit of 4194304: PATH", "another
+ * job's baseline: PATH", ...  err may be NULL.
+ */
+enum sn_baseline_status sn_baseline_read(const char *path, uint32_t job_id,
+					 json_object **out, struct sn_error *err);
+
+/* sn_baseline_load - sn_baseline_read() without the message. */
+enum sn_baseline_status sn_baseline_load(const char *path, uint32_t job_id,
+					 json_object **out);
+
+/*
+ * struct sn_record_input - what the epilog knows about the job.  Nothing
+ * is owned: sn_record_build() copies what it keeps.
+ */
+struct sn_record_input {
+	uint32_t job_id;
+	const char *user;		/* NULL: null */
+	const char *node;		/* this node's Slurm name */
+	const char *supernode;		/* NULL: null (node in no supernode) */
+	bool has_exit_code;
+	int exit_code;			/* as Slurm gives it */
+	int64_t end_time;		/* seconds since the epoch */
+	enum sn_baseline_status baseline_status;
+	const json_object *baseline;	/* the parsed baseline when OK, else NULL */
+	const json_object *end;		/* end snapshot: sn_baseline_collect()
+					 * format; NULL = nothing read */
+	const json_object *xid_events;	/* array from sn_record_collect_xids();
+					 * NULL = none */
+	int xid_rc;			/* its return value */
+	size_t xid_dropped;		/* its *dropped */
+};
+
+/*
+ * sn_record_build - the record of one job on this node (schema above),
+ * judged with cfg->epilog thresholds; drain_reason uses cfg->drain_tag
+ * ("supernode:" when NULL).  Returns a new object (caller puts it), or NULL
+ * when out of memory.
+ */
+json_object *sn_record_build(const struct sn_config *cfg,
+			     const struct sn_record_input *in);
+
+/*
+ * sn_record_xid_event - one parsed Xid event as a record entry, its
+ * severity decided: a cfg->epilog.xid override wins; otherwise
+ * sn_xid_event_info()'s default, where SN_XID_REMAP (Xid 63) drains only
+ * when the end snapshot shows remapped_rows.pending or .failure for that
+ * GPU (meaning then "row remap pending: reset the GPU" / "row remap
+ * failure: RMA"), and is "record" otherwise.  end may be NULL.
+ * Returns a new object, or NULL when out of memory.
+ */
+json_object *sn_record_xid_event(const struct sn_config *cfg,
+				 const struct sn_xid_event *ev,
+				 const json_object *end);
+
+/*
+ * sn_record_collect_xids - the Xid events logged in kmsg_path after the
+ * baseline's "kmsg_seq" (sn_kmsg_read_since, sn_xid_scan_line per record),
+ * each through sn_record_xid_event().  At most SN_RECORD_MAX_XID are kept
+ * (*dropped counts the rest), at most SN_RECORD_KMSG_CALLS reads.
+ * *events gets a new array (possibly empty) in every case.
+ * Returns the SN_KMSG_* flags (>= 0), -ENODATA when the baseline has no
+ * "kmsg_seq", or a negative errno from sn_kmsg_read_since().
+ */
+int sn_record_collect_xids(const struct sn_config *cfg, const char *kmsg_path,
+			   const json_object *baseline, const json_object *end,
+			   json_object **events, size_t *dropped);
+
+/*
+ * sn_record_write - write record as record_dir/<job_id>/<node>.json (mode
+ * 0644; record_dir already expanded, absolute): record_dir and the job's
+ * folder are opened (created 0755) as trusted folders and the file written
+ * atomically through sn_safedir (no symbolic link followed, nothing written
+ * into a folder a user owns or may write without the sticky bit; a planted
+ * link or a user's folder is refused and left untouched).
+ *
+ * A killed epilog leaves "<node>.json.<pid>.tmp" in its job's folder, which
+ * no later epilog of another job opens.  So while it writes, the writer
+ * keeps a note "<job_id>.<pid>" in state_dir/SN_RECORD_PENDING_DIR (this
+ * node's, root's; state_dir may be NULL: no notes), and every call first
+ * sweeps (sn_safedir_sweep, this node's names only) the job folders of
+ * the notes whose process is gone (at most SN_RECORD_PENDING_MAX looked
+ * at) and drops those notes, then this job's folder (a requeued job).
+ * Returns 0, or -1 with err set ("a symbolic link, not followed: PATH",
+ * "folder owned by uid 65534, not by root: PATH", ...); nothing is
+ * written then.
+ */
+int sn_record_write(const json_object *record, const char *record_dir,
+		    const char *state_dir, uint32_t job_id, const char *node,
+		    struct sn_error *err);
+
+/*
+ * sn_record_drain_reason - the drain reason of a record into buf:
+ *   "<tag> XID<n> <bus> <meaning>" for the first Xid verdict that is CRIT
+ *   ("SXID<n>" for an NVSwitch SXid),
+ *   else "<tag> EPILOG_<COUNTER> <device> +<delta> (crit <n>)" for the CRIT
+ *   verdict with the largest delta / crit,
+ * plus " (+N more)" when other verdicts are CRIT (as sn_drain_reason()).
+ * COUNTER is upper case.  One line, printable ASCII, at most SN_REASON_MAX
+ * (200) bytes.  Returns the number of CRIT verdicts (0: buf empty, no drain).
+ */
+size_t sn_record_drain_reason(const json_object *record, const char *tag,
+			      char *buf, size_t size);
+
+#endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SN_HOSTLIST_H
+#define SN_HOSTLIST_H
+
+#include <stddef.h>
+
+#include "util/sn_error.h"
+
+/* The largest hostlist we expand in one call (field case 2: 65536). */
+#ifndef SN_HOSTLIST_MAX		/* tests/fuzz builds with a smaller bound */
+#define SN_HOSTLIST_MAX 65536
+#endif
+
+/*
+ * struct sn_names - an expanded hostlist: count host names, in the order
+ * `scontrol show hostnames` prints them.  Owns names[] and every string;
+ * release with sn_names_free().
+ */
+struct sn_names {
+	char **names;
+	size_t count;
+};
+
+/*
+ * sn_hostlist_expand - expand a Slurm hostlist expression ("gpu-a[001-018]",
+ * "a,b[1-2]") with Slurm's own parser (slurm_hostlist_*; libslurm for
+ * programs, the host process's libslurmfull for plugins).
+ *
+ * @expr:  the expression; NULL or "" is an error ("empty nodelist").
+ * @max:   refuse expressions of more than max hosts (before expanding).
+ * @out:   filled on success; zeroed on error (no partial result).
+ *
+ * Returns 0, or -1 with err set (unparsable, empty, over the limit, or a
+ * malformed form Slurm would silently accept: unbalanced brackets, empty
+ * ranges, descending ranges, numbers that overflow, stray commas or blanks;
+ * text after the last bracket group is refused too).  The limit is checked
+ * on the written ranges, before Slurm expands anything.  hostlist.c lists
+ * what Slurm 22.05 does with each form.
+ */
+int sn_hostlist_expand(const char *expr, size_t max, struct sn_names *out,
+		       struct sn_error *err);
+
+/* sn_names_free - release what sn_hostlist_expand filled; NULL-safe. */
+void sn_names_free(struct sn_names *names);
+
+#endif

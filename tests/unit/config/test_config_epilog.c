@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The epilog: section of supernode.yaml (lib/config_epilog.c): values and
+ * defaults, and each refusal with its exact "FILE:LINE:COL: key: message".
+ */
+#include "unit.h"
+
+#include "config/sn_config.h"
+#include "records/sn_delta.h"
+
+/* Every test starts with the same three lines: line numbers below count them. */
+#define HEAD "supernodes:\n  - name: sn01\n    nodes: n[1-2]\n"
+
+static struct sn_config *load_ok(const char *yaml)
+{
+	struct sn_config *cfg;
+	struct sn_error err;
+
+	err_reset(&err);
+	cfg = sn_config_load_buffer("t.yaml", yaml, strlen(yaml), &err);
+	if (!cfg)
+		fail_msg("refused: %s\n%s", err.msg, yaml);
+	return cfg;
+}
+
+/* The config must be refused with exactly msg. */
+static void refused_at(const char *yaml, const char *msg, const char *file,
+		       int line)
+{
+	struct sn_config *cfg;
+	struct sn_error err;
+
+	err_reset(&err);
+	cfg = sn_config_load_buffer("t.yaml", yaml, strlen(yaml), &err);
+	if (cfg) {
+		sn_config_free(cfg);
+		fail_msg("%s:%d: accepted:\n%s", file, line, yaml);
+	}
+	if (strcmp(err.msg, msg))
+		fail_msg("%s:%d: message\n  got:  %s\n  want: %s", file, line,
+			 err.msg, msg);
+}
+
+#define REFUSED(yaml, msg) refused_at(HEAD yaml, msg, __FILE__, __LINE__)
+
+static void test_dirs(void **state)
+{
+	struct sn_config *cfg;
+
+	(void)state;
+	cfg = load_ok(HEAD "epilog:\n"
+		      "  record_dir: /shared/records/%n\n"
+		      "  textfile_dir: /var/lib/node-exporter/%h%%\n");
+	assert_string_equal(cfg->epilog.record_dir, "/shared/records/%n");
+	assert_string_equal(cfg->epilog.textfile_dir,
+			    "/var/lib/node-exporter/%h%%");
+	sn_config_free(cfg);
+
+	cfg = load_ok(HEAD);
+	assert_string_equal(cfg->epilog.record_dir, "/var/lib/supernode/records");
+	assert_null(cfg->epilog.textfile_dir);
+	assert_int_equal(cfg->epilog.timeout_s, 30);
+	sn_config_free(cfg);
+}
+
+/* The epilog's dirs follow the same path rule as paths.* (one function). */
+static void test_dirs_percent(void **state)
+{
+	(void)state;
+	REFUSED("epilog:\n  record_dir: /shared/%z\n",
+		"t.yaml:5:15: epilog.record_dir: '/shared/%z': only %n, %h and %% may follow %");
+	REFUSED("epilog:\n  textfile_dir: /var/lib/x%\n",
+		"t.yaml:5:17: epilog.textfile_dir: '/var/lib/x%': only %n, %h and %% may follow %");
+	REFUSED("epilog:\n  record_dir: records\n",
+		"t.yaml:5:15: epilog.record_dir: 'records' is not an absolute path");
+}
+
+/* A newline in a path: refused, as in every config string. */
+static void test_dirs_newline(void **state)
+{
+	(void)state;
+	REFUSED("epilog:\n  record_dir: \"/shared/records\\n/etc\"\n",
+		"t.yaml:5:15: epilog.record_dir: a newline at byte 16 of '/shared/records?/etc' (quoted): a config string is one line without control characters");
+	REFUSED("epilog:\n  textfile_dir: \"/var/lib/x\\n\"\n",
+		"t.yaml:5:17: epilog.textfile_dir: a newline at byte 11 of '/var/lib/x?' (quoted): a config string is one line without control characters");
+}
+
+#define ALLOWED "link_downed, link_error_recovery, symbol_error, port_rcv_errors, " \
+	"port_rcv_remote_physical_errors, local_link_integrity_errors, " \
+	"excessive_buffer_overrun_errors, port_xmit_discards, VL15_dropped, " \
+	"port_rcv_switch_relay_errors, port_xmit_constraint_errors, " \
+	"port_rcv_constraint_errors, port_xmit_wait, port_xmit_data, " \
+	"port_rcv_data, port_xmit_packets, port_rcv_packets, " \
+	"unicast_xmit_packets, unicast_rcv_packets, multicast_xmit_packets, " \
+	"multicast_rcv_packets, ecc_uncorrected, " \
+	"ecc_corrected, pcie_replay, nvlink_replay, nvlink_recovery, " \
+	"nvlink_crc_flit, nvlink_crc_data, local_ack_timeout_err, " \
+	"rnr_nak_retry_err, packet_seq_err, out_of_sequence, out_of_buffer, " \
+	"np_cnp_sent, np_ecn_marked_roce_packets"
+
+/* A name the epilog never judges would be silently ignored: refused. */
+static void test_threshold_names(void **state)
+{
+	(void)state;
+	REFUSED("epilog:\n  thresholds:\n    symbol_errors: {warn: 10}\n",
+		"t.yaml:6:5: epilog.thresholds.symbol_errors: not a counter the epilog judges (allowed: " ALLOWED ")");
+	REFUSED("epilog:\n  thresholds:\n    link_downed: {crit: 1}\n    Link_Downed: {crit: 1}\n",
+		"t.yaml:7:5: epilog.thresholds.Link_Downed: not a counter the epilog judges (allowed: " ALLOWED ")");
+	REFUSED("epilog:\n  thresholds:\n    \"port_xmit_bytes\": {warn: 1}\n",
+		"t.yaml:6:5: epilog.thresholds.port_xmit_bytes: not a counter the epilog judges (allowed: " ALLOWED ")");
+}
+
+/* Defaults, the config's own limits, and names without a default. */
+static void test_thresholds(void **state)
+{
+	const struct sn_threshold *t;
+	struct sn_config *cfg;
+
+	(void)state;
+	cfg = load_ok(HEAD);
+	assert_int_equal(cfg->epilog.n_thresholds, 20);	/* those with a default */
+	t = sn_threshold_find(&cfg->epilog, "symbol_error");
+	assert_non_null(t);
+	assert_true(t->has_warn && t->has_crit);
+	assert_int_equal(t->warn, 10);
+	assert_int_equal(t->crit, 10000);
+	assert_null(sn_threshold_find(&cfg->epilog, "port_xmit_wait"));
+	assert_null(sn_threshold_find(&cfg->epilog, "np_cnp_sent"));
+	sn_config_free(cfg);
+
+	cfg = load_ok(HEAD "epilog:\n  thresholds:\n"
+		      "    symbol_error: {crit: 5}\n"
+		      "    np_cnp_sent: {warn: 3}\n");
+	assert_int_equal(cfg->epilog.n_thresholds, 21);
+	t = sn_threshold_find(&cfg->epilog, "symbol_error");
+	assert_false(t->has_warn);
+	assert_int_equal(t->crit, 5);
+	t = sn_threshold_find(&cfg->epilog, "np_cnp_sent");
+	assert_non_null(t);
+	assert_int_equal(t->warn, 3);
+	assert_false(t->has_crit);
+	sn_config_free(cfg);
+}
+
+/* Every accelerator counter the epilog computes takes a threshold. */
+static void test_accel_names_allowed(void **state)
+{
+	char yaml[256];
+
+	(void)state;
+	for (size_t i = 0; i < SN_ACCEL_DELTA_COUNT; i++) {
+		struct sn_config *cfg;
+
+		snprintf(yaml, sizeof(yaml),
+			 HEAD "epilog:\n  thresholds:\n    %s: {warn: 7}\n",
+			 sn_accel_delta_names[i]);
+		cfg = load_ok(yaml);
+		assert_int_equal(sn_threshold_find(&cfg->epilog,
+						   sn_accel_delta_names[i])->warn, 7);
+		sn_config_free(cfg);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dirs),
+		cmocka_unit_test(test_dirs_percent),
+		cmocka_unit_test(test_dirs_newline),
+		cmocka_unit_test(test_threshold_names),
+		cmocka_unit_test(test_thresholds),
+		cmocka_unit_test(test_accel_names_allowed),
+	};
+
+	return cmocka_run_group_tests_name("config_epilog", tests, NULL, NULL);
+}

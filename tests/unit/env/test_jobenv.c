@@ -1,0 +1,643 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Job environment (lib/jobenv.c, lib/envmark.c): MASTER_PORT from the job
+ * id, the kernel's ephemeral range, the SUPERNODE_* / MASTER_* variables of
+ * one node, and the ownership marker that tells our variables from the
+ * user's.
+ */
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "unit.h"
+
+#include "env/sn_envmark.h"
+#include "env/sn_jobenv.h"
+
+#define CFG_YAML "supernodes:\n"				\
+		 "  - {name: sn01, nodes: 'sna[1-2]'}\n"	\
+		 "  - {name: sn02, nodes: 'snb[1-2]'}\n"	\
+		 "  - {name: sn03, nodes: 'snc[1-2]'}\n"
+
+/* ---- sn_master_port ---------------------------------------------------- */
+
+static void test_port_known_values(void **state)
+{
+	(void)state;
+	/* range 20000-29999, Linux's default ephemeral 32768-60999 */
+	assert_int_equal(sn_master_port(1, 20000, 29999, 32768, 60999), 20001);
+	assert_int_equal(sn_master_port(10000, 20000, 29999, 32768, 60999),
+			 20000);
+	assert_int_equal(sn_master_port(12345, 20000, 29999, 32768, 60999),
+			 22345);
+	assert_int_equal(sn_master_port(0, 20000, 29999, 32768, 60999), 20000);
+	assert_int_equal(sn_master_port(9999, 20000, 29999, 32768, 60999),
+			 29999);
+	assert_int_equal(sn_master_port(UINT32_MAX, 20000, 29999, 32768, 60999),
+			 20000 + UINT32_MAX % 10000);
+	/* one port */
+	assert_int_equal(sn_master_port(77, 20000, 20000, 32768, 60999), 20000);
+	/* a reversed ephemeral range is no window */
+	assert_int_equal(sn_master_port(5, 20000, 29999, 29999, 20000), 20005);
+	/* reversed port range: no port */
+	assert_int_equal(sn_master_port(5, 29999, 20000, 32768, 60999), 0);
+}
+
+/* Window 25000-26000 inside 20000-29999: 8999 ports remain. */
+static void test_port_skips_window(void **state)
+{
+	const uint32_t k = 10000 - 1001;
+
+	(void)state;
+	assert_int_equal(sn_master_port(0, 20000, 29999, 25000, 26000), 20000);
+	assert_int_equal(sn_master_port(4999, 20000, 29999, 25000, 26000),
+			 24999);
+	assert_int_equal(sn_master_port(5000, 20000, 29999, 25000, 26000),
+			 26001);
+	assert_int_equal(sn_master_port(8998, 20000, 29999, 25000, 26000),
+			 29999);
+	assert_int_equal(sn_master_port(8999, 20000, 29999, 25000, 26000),
+			 20000);
+	for (uint32_t id = 0; id <= 20000; id++) {
+		uint16_t p = sn_master_port(id, 20000, 29999, 25000, 26000);
+		uint16_t next = sn_master_port(id + 1, 20000, 29999, 25000,
+					       26000);
+
+		if (p < 20000 || p > 29999 || (p >= 25000 && p <= 26000))
+			fail_msg("job %u: port %u", id, p);
+		if (p == next)
+			fail_msg("jobs %u and %u share port %u", id, id + 1, p);
+		assert_int_equal(p, sn_master_port(id + k, 20000, 29999, 25000,
+						   26000));
+	}
+}
+
+/* k consecutive jobs use each usable port exactly once. */
+static void test_port_uses_every_port(void **state)
+{
+	static unsigned char used[65536];
+
+	(void)state;
+	memset(used, 0, sizeof(used));
+	for (uint32_t id = 1000; id < 1000 + 8999; id++)
+		used[sn_master_port(id, 20000, 29999, 25000, 26000)]++;
+	for (uint32_t p = 0; p < 65536; p++) {
+		int usable = p >= 20000 && p <= 29999 &&
+			     !(p >= 25000 && p <= 26000);
+
+		if (used[p] != usable)
+			fail_msg("port %u used %u times", p, used[p]);
+	}
+}
+
+static void test_port_window_at_edges(void **state)
+{
+	(void)state;
+	/* the window covers the bottom of the range */
+	assert_int_equal(sn_master_port(0, 20000, 29999, 10000, 20500), 20501);
+	assert_int_equal(sn_master_port(9498, 20000, 29999, 10000, 20500),
+			 29999);
+	assert_int_equal(sn_master_port(9499, 20000, 29999, 10000, 20500),
+			 20501);
+	/* ... the top */
+	assert_int_equal(sn_master_port(8999, 20000, 29999, 29000, 40000),
+			 28999);
+	assert_int_equal(sn_master_port(9000, 20000, 29999, 29000, 40000),
+			 20000);
+	/* whole port space, default window */
+	assert_int_equal(sn_master_port(31744, 1024, 65535, 32768, 60999),
+			 61000);
+	assert_int_equal(sn_master_port(31743, 1024, 65535, 32768, 60999),
+			 32767);
+	assert_int_equal(sn_master_port(36279, 1024, 65535, 32768, 60999),
+			 65535);
+	assert_int_equal(sn_master_port(36280, 1024, 65535, 32768, 60999),
+			 1024);
+}
+
+static void test_port_fully_covered(void **state)
+{
+	(void)state;
+	assert_int_equal(sn_master_port(1, 20000, 29999, 10000, 40000), 0);
+	assert_int_equal(sn_master_port(1, 20000, 29999, 20000, 29999), 0);
+	assert_int_equal(sn_master_port(7, 20000, 20000, 20000, 20000), 0);
+	/* one port left at either end */
+	assert_int_equal(sn_master_port(7, 20000, 29999, 20001, 40000), 20000);
+	assert_int_equal(sn_master_port(7, 20000, 29999, 1024, 29998), 29999);
+}
+
+/* ---- sn_ephemeral_range_read ------------------------------------------- */
+
+static char tmpdir[64];
+
+static int setup_tmpdir(void **state)
+{
+	(void)state;
+	strcpy(tmpdir, "/tmp/sn-unit-jobenv-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown_tmpdir(void **state)
+{
+	char path[128];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/range", tmpdir);
+	unlink(path);
+	return rmdir(tmpdir);
+}
+
+/* Write text to $tmpdir/range and read it back. */
+static int range_from(const char *text, uint16_t *lo, uint16_t *hi,
+		      struct sn_error *err)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/range", tmpdir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return sn_ephemeral_range_read(path, lo, hi, err);
+}
+
+static void test_ephemeral_read(void **state)
+{
+	struct sn_error err;
+	uint16_t lo = 1, hi = 1;
+	char want[160];
+
+	(void)state;
+	assert_int_equal(range_from("32768\t60999\n", &lo, &hi, &err), 0);
+	assert_int_equal(lo, 32768);
+	assert_int_equal(hi, 60999);
+	assert_int_equal(range_from("1024 65535", &lo, &hi, &err), 0);
+	assert_int_equal(lo, 1024);
+	assert_int_equal(hi, 65535);
+
+	lo = hi = 7;
+	assert_int_equal(range_from("abc", &lo, &hi, &err), -1);
+	snprintf(want, sizeof(want), "%s/range: expected two port numbers, found 'abc'",
+		 tmpdir);
+	assert_string_equal(err.msg, want);
+	assert_int_equal(lo, 7);			/* untouched */
+	assert_int_equal(hi, 7);
+	assert_int_equal(range_from("", &lo, &hi, &err), -1);
+	assert_contains(err.msg, "expected two port numbers");
+	assert_int_equal(range_from("32768\n", &lo, &hi, &err), -1);
+	assert_int_equal(range_from("1 2 3\n", &lo, &hi, &err), -1);
+	assert_int_equal(range_from("60999 32768\n", &lo, &hi, &err), -1);
+	assert_int_equal(range_from("0 100\n", &lo, &hi, &err), -1);
+	assert_int_equal(range_from("1024 65536\n", &lo, &hi, &err), -1);
+	assert_int_equal(range_from("-1 100\n", &lo, &hi, &err), -1);
+	assert_int_equal(range_from("0x400 2000\n", &lo, &hi, &err), -1);
+	assert_int_equal(range_from("99999999999999999999 1\n", &lo, &hi, &err),
+			 -1);
+	assert_int_equal(lo, 7);
+
+	assert_int_equal(sn_ephemeral_range_read("/nonexistent/ip_local_port_range",
+						 &lo, &hi, &err), -1);
+	assert_string_equal(err.msg, "/nonexistent/ip_local_port_range: No such file or directory");
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	fail_msg("sn_ephemeral_range_read blocked on a FIFO");
+}
+
+/* A FIFO in place of the procfs file: refused at once, naming it. */
+static void test_ephemeral_read_fifo(void **state)
+{
+	char path[128], want[192];
+	struct sn_error err;
+	uint16_t lo, hi;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/range", tmpdir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	signal(SIGALRM, on_alarm);
+	alarm(10);
+	assert_int_equal(sn_ephemeral_range_read(path, &lo, &hi, &err), -1);
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
+	snprintf(want, sizeof(want), "not a regular file (fifo): %s", path);
+	assert_string_equal(err.msg, want);
+}
+
+/* The running kernel's own file, where there is one. */
+static void test_ephemeral_read_proc(void **state)
+{
+	struct sn_error err;
+	uint16_t lo, hi;
+
+	(void)state;
+	if (access(SN_EPHEMERAL_PATH, R_OK)) {
+		skip();
+		return;
+	}
+	if (sn_ephemeral_range_read(SN_EPHEMERAL_PATH, &lo, &hi, &err))
+		fail_msg("%s", err.msg);
+	assert_true(lo >= 1 && lo <= hi);
+}
+
+/* ---- sn_jobenv_build --------------------------------------------------- */
+
+static int setup_cfg(void **state)
+{
+	struct sn_error err;
+
+	*state = sn_config_load_buffer("jobenv.yaml", CFG_YAML,
+				       strlen(CFG_YAML), &err);
+	if (!*state)
+		fprintf(stderr, "%s\n", err.msg);
+	return *state ? 0 : -1;
+}
+
+static int teardown_cfg(void **state)
+{
+	sn_config_free(*state);
+	return 0;
+}
+
+static const char *env_get(const struct sn_jobenv *env, const char *name)
+{
+	for (size_t i = 0; i < env->count; i++)
+		if (!strcmp(env->vars[i].name, name))
+			return env->vars[i].value;
+	return NULL;
+}
+
+/* Build for node on nodelist; want[] = the 8 values in their order. */
+static void env_is(const struct sn_config *cfg, const char *nodelist,
+		   const char *node, uint32_t job, const char *const *want)
+{
+	static const char *const names[] = {
+		"SUPERNODE_COUNT", "SUPERNODE_NAMES", "SUPERNODE_NAME",
+		"SUPERNODE_INDEX", "SUPERNODE_SIZE", "SUPERNODE_NODE_RANK",
+		"MASTER_ADDR", "MASTER_PORT",
+	};
+	struct sn_jobenv_input in = {
+		.job_nodelist = nodelist, .nodename = node, .job_id = job,
+		.ephemeral_lo = 32768, .ephemeral_hi = 60999,
+	};
+	struct sn_jobenv env;
+	struct sn_error err;
+
+	if (sn_jobenv_build(cfg, &in, &env, &err))
+		fail_msg("%s on %s: %s", nodelist, node, err.msg);
+	assert_int_equal(env.count, 8);
+	for (size_t i = 0; i < 8; i++) {
+		assert_string_equal(env.vars[i].name, names[i]);
+		if (strcmp(env.vars[i].value, want[i]))
+			fail_msg("%s on %s: %s=%s, expected %s", nodelist, node,
+				 names[i], env.vars[i].value, want[i]);
+	}
+	sn_jobenv_free(&env);
+	assert_int_equal(env.count, 0);
+	sn_jobenv_free(&env);			/* twice is harmless */
+}
+
+#define ENV_IS(cfg, list, node, job, ...)				\
+	env_is(cfg, list, node, job, (const char *const[]){ __VA_ARGS__ })
+
+static void test_build(void **state)
+{
+	/* COUNT, NAMES, NAME, INDEX, SIZE, NODE_RANK, ADDR, PORT */
+	ENV_IS(*state, "sna[1-2],snb[1-2]", "snb2", 1234,
+	       "2", "sn01,sn02", "sn02", "1", "2", "1", "sna1", "21234");
+	ENV_IS(*state, "sna[1-2],snb[1-2]", "sna1", 1234,
+	       "2", "sn01,sn02", "sn01", "0", "2", "0", "sna1", "21234");
+	ENV_IS(*state, "sna[1-2],snb[1-2]", "snb1", 1234,
+	       "2", "sn01,sn02", "sn02", "1", "2", "0", "sna1", "21234");
+	ENV_IS(*state, "snc[1-2]", "snc2", 7,
+	       "1", "sn03", "sn03", "0", "2", "1", "snc1", "20007");
+}
+
+/* Allocation order, not config order, decides names, index and address. */
+static void test_build_allocation_order(void **state)
+{
+	ENV_IS(*state, "snb[1-2],sna[1-2]", "sna1", 1234,
+	       "2", "sn02,sn01", "sn01", "1", "2", "0", "snb1", "21234");
+	ENV_IS(*state, "snb[1-2],sna[1-2]", "snb2", 1234,
+	       "2", "sn02,sn01", "sn02", "0", "2", "1", "snb1", "21234");
+	/* rank counts only this supernode's nodes before it */
+	ENV_IS(*state, "snc2,sna[1-2],snc1,snb[1-2]", "snc1", 10000,
+	       "3", "sn03,sn01,sn02", "sn03", "0", "2", "1", "snc2", "20000");
+}
+
+static void build_fails(const struct sn_config *cfg,
+			const struct sn_jobenv_input *in, const char *want)
+{
+	struct sn_jobenv env;
+	struct sn_error err;
+
+	err_reset(&err);
+	env.count = 5;
+	assert_int_equal(sn_jobenv_build(cfg, in, &env, &err), -1);
+	assert_int_equal(env.count, 0);
+	assert_string_equal(err.msg, want);
+}
+
+static void test_build_errors(void **state)
+{
+	struct sn_jobenv_input in = {
+		.job_nodelist = "sna[1-2],zz1", .nodename = "sna1",
+		.job_id = 1, .ephemeral_lo = 32768, .ephemeral_hi = 60999,
+	};
+
+	/* a node in no supernode */
+	build_fails(*state, &in,
+		    "node zz1 of the allocation is in no supernode of jobenv.yaml");
+	/* field case 1: unparsable list -> error, no made-up address */
+	in.job_nodelist = "sna[1-";
+	build_fails(*state, &in,
+		    "cannot parse SLURM_JOB_NODELIST 'sna[1-': cannot parse nodelist 'sna[1-'");
+	in.job_nodelist = "sna[1,2";
+	build_fails(*state, &in,
+		    "cannot parse SLURM_JOB_NODELIST 'sna[1,2': cannot parse nodelist 'sna[1,2'");
+	in.job_nodelist = NULL;
+	build_fails(*state, &in,
+		    "cannot parse SLURM_JOB_NODELIST '': empty nodelist");
+	/* this node not in the allocation */
+	in.job_nodelist = "sna[1-2]";
+	in.nodename = "snb1";
+	build_fails(*state, &in, "this node snb1 is not in the allocation");
+	in.nodename = "";
+	build_fails(*state, &in,
+		    "this node's Slurm name (SLURMD_NODENAME) is unknown");
+	in.nodename = NULL;
+	build_fails(*state, &in,
+		    "this node's Slurm name (SLURMD_NODENAME) is unknown");
+	/* no usable port */
+	in.nodename = "sna1";
+	in.ephemeral_lo = 10000;
+	in.ephemeral_hi = 40000;
+	build_fails(*state, &in,
+		    "env.master_port_range [20000, 29999] lies inside the ephemeral port range [10000, 40000]: no port for MASTER_PORT");
+}
+
+static void test_build_port_outside_window(void **state)
+{
+	struct sn_jobenv_input in = {
+		.job_nodelist = "sna[1-2]", .nodename = "sna2",
+		.job_id = 5000, .ephemeral_lo = 25000, .ephemeral_hi = 26000,
+	};
+	struct sn_jobenv env;
+	struct sn_error err;
+
+	assert_int_equal(sn_jobenv_build(*state, &in, &env, &err), 0);
+	assert_string_equal(env_get(&env, "MASTER_PORT"), "26001");
+	assert_string_equal(env_get(&env, "SUPERNODE_NODE_RANK"), "1");
+	sn_jobenv_free(&env);
+	sn_jobenv_free(NULL);
+}
+
+/* ---- ownership marker (envmark.c) -------------------------------------- */
+
+/*
+ * The hash is 32-bit FNV-1a; the standard test vectors pin it:
+ * "" -> 811c9dc5, "a" -> e40c292c, "foobar" -> bf9cf968.
+ */
+static void test_envmark_build(void **state)
+{
+	char v_a[] = "a", v_foobar[] = "foobar", v_empty[] = "";
+	struct sn_jobenv env = {
+		.vars = { { "A", v_a }, { "B", v_foobar }, { "C", v_empty } },
+		.count = 3,
+	};
+	bool all[] = { true, true, true }, some[] = { false, true, false };
+	bool none[] = { false, false, false };
+	char *m;
+
+	(void)state;
+	m = sn_envmark_build(&env, all);
+	assert_string_equal(m, "A=e40c292c,B=bf9cf968,C=811c9dc5");
+	free(m);
+	m = sn_envmark_build(&env, some);
+	assert_string_equal(m, "B=bf9cf968");
+	free(m);
+	m = sn_envmark_build(&env, none);
+	assert_string_equal(m, "");
+	free(m);
+	env.count = 0;
+	m = sn_envmark_build(&env, all);
+	assert_string_equal(m, "");
+	free(m);
+}
+
+static void test_envmark_owns(void **state)
+{
+	const char *m = "A=e40c292c,SUPERNODE_NAMES=b658c48e,MASTER_PORT=ce3d370d";
+
+	(void)state;
+	assert_true(sn_envmark_owns(m, "A", "a"));
+	assert_true(sn_envmark_owns(m, "SUPERNODE_NAMES", "sn01,sn02"));
+	assert_true(sn_envmark_owns(m, "MASTER_PORT", "21234"));
+	/* a value the user changed is no longer ours */
+	assert_false(sn_envmark_owns(m, "A", "b"));
+	assert_false(sn_envmark_owns(m, "MASTER_PORT", "21235"));
+	/* names match whole entries only */
+	assert_false(sn_envmark_owns(m, "SUPERNODE_NAME", "sn01,sn02"));
+	assert_false(sn_envmark_owns(m, "NAMES", "sn01,sn02"));
+	assert_false(sn_envmark_owns("XA=e40c292c", "A", "a"));
+	assert_false(sn_envmark_owns("A=e40c292cX", "A", "a"));
+	assert_true(sn_envmark_owns("B=1,A=e40c292c", "A", "a"));
+	/* absent, empty, or a name too long for an entry */
+	assert_false(sn_envmark_owns(NULL, "A", "a"));
+	assert_false(sn_envmark_owns(m, NULL, "a"));
+	assert_false(sn_envmark_owns(m, "A", NULL));
+	assert_false(sn_envmark_owns("", "A", "a"));
+	{
+		char name[100];
+
+		memset(name, 'N', sizeof(name) - 1);
+		name[sizeof(name) - 1] = '\0';
+		assert_false(sn_envmark_owns(m, name, "a"));
+	}
+}
+
+/* ---- sn_env_read: a user's value is read whole, or left alone --------- */
+
+/* A job environment of one variable, read as spank_getenv() reads it. */
+struct fake_env {
+	const char *value;		/* NULL: unset */
+	enum sn_env_get fail;		/* SN_ENV_GET_ERROR: every read fails */
+	unsigned calls;
+	size_t sizes[16];		/* the buffer size of each read */
+};
+
+static enum sn_env_get fake_get(void *ctx, const char *name, char *buf,
+				size_t size)
+{
+	struct fake_env *f = ctx;
+	size_t len;
+
+	(void)name;
+	if (f->calls < 16)
+		f->sizes[f->calls] = size;
+	f->calls++;
+	if (f->fail == SN_ENV_GET_ERROR)
+		return SN_ENV_GET_ERROR;
+	if (!f->value)
+		return SN_ENV_GET_UNSET;
+	/* strlcpy(), then ESPANK_NOSPACE when it did not fit (plugstack.c) */
+	len = strlen(f->value);
+	snprintf(buf, size, "%s", f->value);
+	return len >= size ? SN_ENV_GET_NOSPACE : SN_ENV_GET_OK;
+}
+
+/* n bytes of a varied pattern ("mlx5_0:1,mlx5_1:1,..."), NUL-terminated. */
+static char *long_value(size_t n)
+{
+	char *v = malloc(n + 1);
+
+	assert_non_null(v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = (char)('a' + (i * 7 + i / 26) % 26);
+	v[n] = '\0';
+	return v;
+}
+
+/*
+ * Issue 9 item 12: a 120 KB UCX_NET_DEVICES is read whole (the buffer
+ * doubles from 4 KiB: 6 reads), not taken for unset.
+ */
+static void test_env_read_whole(void **state)
+{
+	static const size_t want_sizes[] = { 4096, 8192, 16384, 32768, 65536,
+					     131072 };
+	struct sn_envbuf eb = { 0 };
+	struct fake_env f = { 0 };
+	char *v = long_value(120 * 1024);
+	const char *got;
+
+	(void)state;
+	f.value = v;
+	got = sn_env_read(fake_get, &f, "UCX_NET_DEVICES", &eb);
+	assert_ptr_equal(got, eb.buf);
+	assert_int_equal(strlen(got), 122880);
+	assert_memory_equal(got, v, 122881);
+	assert_int_equal(f.calls, 6);
+	for (size_t i = 0; i < 6; i++)
+		assert_int_equal(f.sizes[i], want_sizes[i]);
+	/* The buffer is kept: a short value then takes one read. */
+	f.value = "29500";
+	f.calls = 0;
+	assert_string_equal(sn_env_read(fake_get, &f, "MASTER_PORT", &eb), "29500");
+	assert_int_equal(f.calls, 1);
+	assert_int_equal(f.sizes[0], 131072);
+	sn_envbuf_free(&eb);
+	assert_null(eb.buf);
+	assert_int_equal(eb.cap, 0);
+	free(v);
+}
+
+/*
+ * The rule: "too long" and "could not read" mean set, never unset.  The
+ * longest value execve() takes (SN_ENV_VALUE_MAX - 1 bytes) is read; one
+ * byte more, a failed read: sn_env_unread.  Unset: NULL.
+ */
+static void test_env_read_unread_is_set(void **state)
+{
+	struct sn_envbuf eb = { 0 };
+	struct fake_env f = { 0 };
+	char *v = long_value(SN_ENV_VALUE_MAX);
+
+	(void)state;
+	f.value = v + 1;			/* SN_ENV_VALUE_MAX - 1 bytes */
+	assert_int_equal(strlen(sn_env_read(fake_get, &f, "V", &eb)),
+			 SN_ENV_VALUE_MAX - 1);
+	f.value = v;				/* SN_ENV_VALUE_MAX bytes */
+	assert_ptr_equal(sn_env_read(fake_get, &f, "V", &eb), sn_env_unread);
+	f.fail = SN_ENV_GET_ERROR;
+	assert_ptr_equal(sn_env_read(fake_get, &f, "V", &eb), sn_env_unread);
+	f.fail = SN_ENV_GET_OK;
+	f.value = NULL;
+	assert_null(sn_env_read(fake_get, &f, "V", &eb));
+	f.value = "";
+	assert_string_equal(sn_env_read(fake_get, &f, "V", &eb), "");
+	sn_envbuf_free(&eb);
+	free(v);
+}
+
+/* A value not read whole is never ours, whatever the marker says. */
+static void test_envmark_unread_not_ours(void **state)
+{
+	struct sn_jobenv env = { 0 };
+	bool set[1] = { true };
+	char copy[64], *m;
+
+	(void)state;
+	snprintf(copy, sizeof(copy), "%s", sn_env_unread);
+	env.vars[0].name = "MASTER_PORT";
+	env.vars[0].value = copy;
+	env.count = 1;
+	m = sn_envmark_build(&env, set);
+	assert_non_null(m);
+	assert_true(sn_envmark_owns(m, "MASTER_PORT", copy));
+	assert_false(sn_envmark_owns(m, "MASTER_PORT", sn_env_unread));
+	free(m);
+}
+
+/* What sn_jobenv_build sets, the marker built from it owns. */
+static void test_envmark_round_trip(void **state)
+{
+	struct sn_jobenv_input in = {
+		.job_nodelist = "sna[1-2],snb[1-2]", .nodename = "snb2",
+		.job_id = 1234, .ephemeral_lo = 32768, .ephemeral_hi = 60999,
+	};
+	bool set[SN_JOBENV_MAX];
+	struct sn_jobenv env;
+	struct sn_error err;
+	char *m;
+
+	assert_int_equal(sn_jobenv_build(*state, &in, &env, &err), 0);
+	for (size_t i = 0; i < env.count; i++)
+		set[i] = i != 6;		/* MASTER_ADDR was the user's */
+	m = sn_envmark_build(&env, set);
+	assert_non_null(m);
+	assert_string_equal(m, "SUPERNODE_COUNT=370cabd5,SUPERNODE_NAMES=b658c48e,"
+			    "SUPERNODE_NAME=d6fb902a,SUPERNODE_INDEX=340ca71c,"
+			    "SUPERNODE_SIZE=370cabd5,SUPERNODE_NODE_RANK=340ca71c,"
+			    "MASTER_PORT=ce3d370d");
+	for (size_t i = 0; i < env.count; i++)
+		assert_int_equal(sn_envmark_owns(m, env.vars[i].name,
+						 env.vars[i].value), set[i]);
+	free(m);
+	sn_jobenv_free(&env);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_port_known_values),
+		cmocka_unit_test(test_port_skips_window),
+		cmocka_unit_test(test_port_uses_every_port),
+		cmocka_unit_test(test_port_window_at_edges),
+		cmocka_unit_test(test_port_fully_covered),
+		cmocka_unit_test_setup_teardown(test_ephemeral_read,
+						setup_tmpdir, teardown_tmpdir),
+		cmocka_unit_test_setup_teardown(test_ephemeral_read_fifo,
+						setup_tmpdir, teardown_tmpdir),
+		cmocka_unit_test(test_ephemeral_read_proc),
+		cmocka_unit_test_setup_teardown(test_build, setup_cfg,
+						teardown_cfg),
+		cmocka_unit_test_setup_teardown(test_build_allocation_order,
+						setup_cfg, teardown_cfg),
+		cmocka_unit_test_setup_teardown(test_build_errors, setup_cfg,
+						teardown_cfg),
+		cmocka_unit_test_setup_teardown(test_build_port_outside_window,
+						setup_cfg, teardown_cfg),
+		cmocka_unit_test(test_envmark_build),
+		cmocka_unit_test(test_envmark_owns),
+		cmocka_unit_test(test_env_read_whole),
+		cmocka_unit_test(test_env_read_unread_is_set),
+		cmocka_unit_test(test_envmark_unread_not_ours),
+		cmocka_unit_test_setup_teardown(test_envmark_round_trip,
+						setup_cfg, teardown_cfg),
+	};
+
+	return cmocka_run_group_tests_name("jobenv", tests, NULL, NULL);
+}

@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sn_supernode_count_parse: field case 18 (strict --supernode=N values).
+ * Every refusal must name --supernode and the allowed range "1 to 2".
+ * sn_cmdline_read / sn_cmdline_supernode_find: the command line read whole
+ * (issue 9 item 13: --supernode after 64 KiB of arguments).
+ */
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "unit.h"
+
+#include "placement/sn_option.h"
+
+#define MAX 2u
+
+static void refused(const char *arg, const char *fragment)
+{
+	struct sn_error err;
+	uint32_t n = 12345;
+
+	err_reset(&err);
+	if (sn_supernode_count_parse(arg, MAX, &n, &err) != -1)
+		fail_msg("'%s' was accepted as %u", arg ? arg : "(NULL)", n);
+	assert_int_equal(n, 12345);		/* *out untouched */
+	assert_contains(err.msg, "--supernode");
+	assert_contains(err.msg, "1 to 2");
+	assert_contains(err.msg, fragment);
+}
+
+static void test_refused_no_value(void **state)
+{
+	(void)state;
+	refused(NULL, "requires a value");
+	refused("", "is empty");
+}
+
+static void test_refused_not_a_number(void **state)
+{
+	(void)state;
+	refused("abc", "--supernode=abc is not a whole number");
+	refused("2x", "--supernode=2x is not a whole number");
+	refused("2abc", "is not a whole number");
+	refused("1.5", "--supernode=1.5 is not a whole number");
+	refused(" 2", "is not a whole number");
+	refused("2 ", "is not a whole number");
+	refused("+2", "--supernode=+2 is not a whole number");
+	refused("0x2", "--supernode=0x2 is not a whole number");
+	refused("-", "is not a whole number");
+	refused("--1", "is not a whole number");
+}
+
+static void test_refused_out_of_range(void **state)
+{
+	(void)state;
+	refused("0", "--supernode=0 is out of range (allowed: 1 to 2)");
+	refused("-1", "--supernode=-1 is out of range (allowed: 1 to 2)");
+	refused("3", "--supernode=3 is out of range (allowed: 1 to 2)");
+	/* ERANGE is refused, not wrapped to some small number. */
+	refused("99999999999999999999",
+		"--supernode=99999999999999999999 is out of range");
+	refused("4294967297", "is out of range");	/* 2^32 + 1 */
+}
+
+static void test_accepted(void **state)
+{
+	struct sn_error err;
+	uint32_t n = 0;
+
+	(void)state;
+	err_reset(&err);
+	assert_int_equal(sn_supernode_count_parse("1", MAX, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(sn_supernode_count_parse("2", MAX, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(err.msg, "(unset)");	/* no message on success */
+}
+
+/* A repeated callback replaces the value (field case 18: "2" then "3"). */
+static void test_repeat_replaces(void **state)
+{
+	struct sn_error err;
+	uint32_t n = 0;
+
+	(void)state;
+	assert_int_equal(sn_supernode_count_parse("2", 4, &n, &err), 0);
+	assert_int_equal(sn_supernode_count_parse("3", 4, &n, &err), 0);
+	assert_int_equal(n, 3);
+}
+
+/* The range in the message follows max; NULL err is allowed. */
+static void test_message_follows_max(void **state)
+{
+	struct sn_error err;
+	uint32_t n = 0;
+
+	(void)state;
+	assert_int_equal(sn_supernode_count_parse("5", 4, &n, &err), -1);
+	assert_string_equal(err.msg,
+			    "--supernode=5 is out of range (allowed: 1 to 4)");
+	assert_int_equal(sn_supernode_count_parse("0", 4, &n, NULL), -1);
+	assert_int_equal(sn_supernode_count_parse("4", 4, &n, NULL), 0);
+	assert_int_equal(n, 4);
+}
+
+/* ---- the command line ---------------------------------------------- */
+
+/* argv as /proc/self/cmdline holds it: each argument NUL-ended. */
+struct cmdline {
+	char *buf;
+	size_t len, cap;
+};
+
+static void arg_add(struct cmdline *c, const char *arg)
+{
+	size_t n = strlen(arg) + 1;
+
+	if (c->len + n + 1 > c->cap) {
+		c->cap = (c->len + n + 1) * 2;
+		c->buf = realloc(c->buf, c->cap);
+		assert_non_null(c->buf);
+	}
+	memcpy(c->buf + c->len, arg, n);
+	c->len += n;
+	c->buf[c->len] = '\0';
+}
+
+/* sbatch, then n_export times --export=ALL (13 bytes each), then more. */
+static void cmdline_build(struct cmdline *c, size_t n_export,
+			  const char *const *tail)
+{
+	memset(c, 0, sizeof(*c));
+	arg_add(c, "sbatch");
+	for (size_t i = 0; i < n_export; i++)
+		arg_add(c, "--export=ALL");
+	for (; *tail; tail++)
+		arg_add(c, *tail);
+}
+
+static const char *find(const struct cmdline *c)
+{
+	return sn_cmdline_supernode_find(c->buf, c->len);
+}
+
+/* Issue 9 item 13: --supernode=1 after 91 KiB of arguments is found. */
+static void test_cmdline_find_far(void **state)
+{
+	static const char *const tail[] = { "--supernode=1", "job.sh", NULL };
+	struct cmdline c;
+
+	(void)state;
+	cmdline_build(&c, 7000, tail);
+	assert_int_equal(c.len, 7 + 7000 * 13 + 14 + 7);
+	assert_true(c.len > 65536);
+	assert_string_equal(find(&c), "1");
+	free(c.buf);
+}
+
+/* getopt_long's forms; the last one wins; "--" ends the options. */
+static void test_cmdline_find_forms(void **state)
+{
+	static const char *const sep[] = { "-N", "2", "--supernode", "2", "x", NULL };
+	static const char *const last[] = { "--supernode=1", "--supernode", "3", NULL };
+	static const char *const env[] = { "--supernode-env=show", "--supernodes=4", NULL };
+	static const char *const dashdash[] = { "--supernode=1", "--", "--supernode=5", NULL };
+	static const char *const bare[] = { "--supernode", NULL };
+	static const char *const none[] = { NULL };
+	struct cmdline c;
+
+	(void)state;
+	cmdline_build(&c, 0, sep);
+	assert_string_equal(find(&c), "2");
+	free(c.buf);
+	cmdline_build(&c, 0, last);
+	assert_string_equal(find(&c), "3");
+	free(c.buf);
+	cmdline_build(&c, 0, env);
+	assert_null(find(&c));
+	free(c.buf);
+	cmdline_build(&c, 0, dashdash);
+	assert_string_equal(find(&c), "1");
+	free(c.buf);
+	cmdline_build(&c, 0, bare);
+	assert_string_equal(find(&c), "");
+	free(c.buf);
+	cmdline_build(&c, 0, none);
+	assert_null(find(&c));
+	free(c.buf);
+	/* argv[0] is the program, never an option. */
+	assert_null(sn_cmdline_supernode_find("--supernode=9", 14));
+}
+
+static char *write_temp(const char *data, size_t len)
+{
+	char *path = strdup("/tmp/sn-cmdline-XXXXXX");
+	int fd;
+
+	assert_non_null(path);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+/* Read whole, however long, up to SN_CMDLINE_MAX; one byte more: refused. */
+static void test_cmdline_read(void **state)
+{
+	static const char *const tail[] = { "--supernode=2", "job.sh", NULL };
+	struct sn_error err;
+	struct cmdline c;
+	char *buf, *path, *big;
+	size_t len;
+
+	(void)state;
+	cmdline_build(&c, 20000, tail);		/* 260 KiB */
+	path = write_temp(c.buf, c.len);
+	assert_int_equal(sn_cmdline_read(path, &buf, &len, &err), 0);
+	assert_int_equal(len, c.len);
+	assert_memory_equal(buf, c.buf, c.len);
+	assert_string_equal(sn_cmdline_supernode_find(buf, len), "2");
+	free(buf);
+	unlink(path);
+	free(path);
+	free(c.buf);
+
+	big = malloc(SN_CMDLINE_MAX + 1);
+	assert_non_null(big);
+	memset(big, 'a', SN_CMDLINE_MAX + 1);
+	path = write_temp(big, SN_CMDLINE_MAX);
+	assert_int_equal(sn_cmdline_read(path, &buf, &len, &err), 0);
+	assert_int_equal(len, SN_CMDLINE_MAX);
+	free(buf);
+	unlink(path);
+	free(path);
+	path = write_temp(big, SN_CMDLINE_MAX + 1);
+	err_reset(&err);
+	assert_int_equal(sn_cmdline_read(path, &buf, &len, &err), -1);
+	assert_null(buf);
+	assert_contains(err.msg, ": longer than any command line");
+	unlink(path);
+	free(path);
+	free(big);
+
+	err_reset(&err);
+	assert_int_equal(sn_cmdline_read("/nonexistent/cmdline", &buf, &len, &err), -1);
+	assert_string_equal(err.msg, "cannot open /nonexistent/cmdline: No such file or directory");
+	/* This very process: its argv[0] and no --supernode. */
+	assert_int_equal(sn_cmdline_read("/proc/self/cmdline", &buf, &len, &err), 0);
+	assert_true(len > 0);
+	assert_null(sn_cmdline_supernode_find(buf, len));
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_refused_no_value),
+		cmocka_unit_test(test_refused_not_a_number),
+		cmocka_unit_test(test_refused_out_of_range),
+		cmocka_unit_test(test_accepted),
+		cmocka_unit_test(test_repeat_replaces),
+		cmocka_unit_test(test_message_follows_max),
+		cmocka_unit_test(test_cmdline_find_far),
+		cmocka_unit_test(test_cmdline_find_forms),
+		cmocka_unit_test(test_cmdline_read),
+	};
+
+	return cmocka_run_group_tests_name("option", tests, NULL, NULL);
+}
