@@ -9,28 +9,10 @@
  *   config slurm   (config_slurm.c)  the matching Slurm configuration
  */
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "snctl_config.h"
-
-int snctl_config_load(const struct snctl_global *g, struct sn_config **cfg)
-{
-	char path[PATH_MAX];
-	struct sn_error err;
-
-	if (g->config)
-		snprintf(path, sizeof(path), "%s", g->config);
-	else
-		sn_config_default_path(path, sizeof(path));
-	*cfg = sn_config_load(path, &err);
-	if (!*cfg) {
-		snctl_err("%s", err.msg);
-		return -1;
-	}
-	return 0;
-}
 
 static void config_usage(void)
 {

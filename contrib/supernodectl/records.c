@@ -96,6 +96,31 @@ void snctl_set_free(struct snctl_set *set)
 	memset(set, 0, sizeof(*set));
 }
 
+void snctl_problems_print(const struct snctl_set *set)
+{
+	for (size_t i = 0; i < set->n_probs; i++)
+		snctl_err("%s: %s", set->probs[i].path, set->probs[i].why);
+	if (set->truncated)
+		snctl_err("stopped after reading %u record files: the rest is not shown",
+			  SNCTL_MAX_FILES);
+}
+
+json_object *snctl_problems_json(const struct snctl_set *set)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < set->n_probs; i++) {
+		json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "path",
+				       json_object_new_string(set->probs[i].path));
+		json_object_object_add(p, "error",
+				       json_object_new_string(set->probs[i].why));
+		json_object_array_add(a, p);
+	}
+	return a;
+}
+
 /* Parse buf (len bytes) as one JSON document, depth-bounded. */
 static json_object *json_parse(const char *buf, size_t len, char *why,
 			       size_t size)

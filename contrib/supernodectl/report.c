@@ -125,28 +125,3 @@ int snctl_report(const struct snctl_global *g, int argc, char **argv)
 	sn_config_free(cfg);
 	return rc;
 }
-
-void report_problems_print(const struct snctl_set *set)
-{
-	for (size_t i = 0; i < set->n_probs; i++)
-		snctl_err("%s: %s", set->probs[i].path, set->probs[i].why);
-	if (set->truncated)
-		snctl_err("stopped after reading %u record files: the rest is not shown",
-			  SNCTL_MAX_FILES);
-}
-
-json_object *report_problems_json(const struct snctl_set *set)
-{
-	json_object *a = json_object_new_array();
-
-	for (size_t i = 0; a && i < set->n_probs; i++) {
-		json_object *p = json_object_new_object();
-
-		json_object_object_add(p, "path",
-				       json_object_new_string(set->probs[i].path));
-		json_object_object_add(p, "error",
-				       json_object_new_string(set->probs[i].why));
-		json_object_array_add(a, p);
-	}
-	return a;
-}

@@ -18,10 +18,6 @@ struct report_args {
 int report_job(const struct report_args *a, const struct sn_config *cfg);
 int report_node(const struct report_args *a, const struct sn_config *cfg);
 
-/* Problems of a scan: to stderr (prefixed), or as a JSON array. */
-void report_problems_print(const struct snctl_set *set);
-json_object *report_problems_json(const struct snctl_set *set);
-
 /* report_rows.c: one table row per node and port / accelerator. */
 struct report_row {
 	const struct snctl_record *rec;

@@ -200,7 +200,7 @@ static void json_print(const struct report_args *a,
 			       json_object_new_string(snctl_grade_name(set_worst(set))));
 	json_object_object_add(doc, "nodes", nodes);
 	json_object_object_add(doc, "missing", json_object_get(missing));
-	json_object_object_add(doc, "unreadable", report_problems_json(set));
+	json_object_object_add(doc, "unreadable", snctl_problems_json(set));
 	snctl_json_print(doc);
 	json_object_put(doc);
 }
@@ -218,7 +218,7 @@ int report_job(const struct report_args *a, const struct sn_config *cfg)
 		return SNCTL_EXIT_USAGE;
 	for (size_t i = 0; i < ndirs && !set.truncated; i++)
 		scan_job_dir(&set, dirs[i], a->job);
-	report_problems_print(&set);
+	snctl_problems_print(&set);
 	if (!set.n) {
 		snctl_err("no record of job %lld in %s", (long long)a->job,
 			  cfg->epilog.record_dir);

@@ -136,7 +136,7 @@ static void json_print(const struct report_args *a,
 		json_object_array_add(jobs, json_object_get(set->recs[i].doc));
 	json_object_object_add(doc, "node", json_object_new_string(a->node));
 	json_object_object_add(doc, "jobs", jobs);
-	json_object_object_add(doc, "unreadable", report_problems_json(set));
+	json_object_object_add(doc, "unreadable", snctl_problems_json(set));
 	snctl_json_print(doc);
 	json_object_put(doc);
 }
@@ -153,7 +153,7 @@ int report_node(const struct report_args *a, const struct sn_config *cfg)
 		return SNCTL_EXIT_USAGE;
 	for (size_t i = 0; i < ndirs && set.files_read < SNCTL_MAX_FILES; i++)
 		scan_dir(&set, dirs[i], a->node);
-	report_problems_print(&set);
+	snctl_problems_print(&set);
 	if (!set.n) {
 		snctl_err("no record of node %s in %s", a->node,
 			  cfg->epilog.record_dir);

@@ -57,7 +57,7 @@ void snctl_log(int priority, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
- * config_load - load g->config (or the default path) into *cfg.  Returns 0,
+ * snctl_config_load (config_load.c) - load g->config (or the default path) into *cfg.  Returns 0,
  * or -1 after printing the error.
  */
 int snctl_config_load(const struct snctl_global *g, struct sn_config **cfg);
@@ -115,6 +115,18 @@ int snctl_record_load(struct snctl_set *set, const char *path,
 void snctl_problem_add(struct snctl_set *set, const char *path,
 		       const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * snctl_problems_print - a scan's problems to stderr, one "PATH: WHY" line
+ * each, then a line when a bound stopped the scan.
+ */
+void snctl_problems_print(const struct snctl_set *set);
+
+/*
+ * snctl_problems_json - a scan's problems as a new JSON array of
+ * {"path", "error"} (caller puts it); NULL when out of memory.
+ */
+json_object *snctl_problems_json(const struct snctl_set *set);
 
 /* snctl_set_free - release everything; leaves an empty set. */
 void snctl_set_free(struct snctl_set *set);

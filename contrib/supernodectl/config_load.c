@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Loading supernode.yaml for every command (report, health, config): one
+ * helper below the commands, so that they call it and it calls none of
+ * them.
+ */
+#include <limits.h>
+#include <stdio.h>
+
+#include "snctl.h"
+
+int snctl_config_load(const struct snctl_global *g, struct sn_config **cfg)
+{
+	char path[PATH_MAX];
+	struct sn_error err;
+
+	if (g->config)
+		snprintf(path, sizeof(path), "%s", g->config);
+	else
+		sn_config_default_path(path, sizeof(path));
+	*cfg = sn_config_load(path, &err);
+	if (!*cfg) {
+		snctl_err("%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
