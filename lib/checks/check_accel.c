@@ -47,9 +47,11 @@
 #include <string.h>
 
 #include "inventory/sn_accel.h"
+#include "checks/sn_check_groups.h"
 #include "config/sn_checkctx.h"
 #include "util/sn_file.h"
 #include "inventory/sn_nvml.h"
+#include "checks/sn_check_pcie.h"
 #include "inventory/sn_pcie.h"
 
 #define CHECK_NVML	"nvml"

@@ -28,9 +28,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "checks/sn_check_groups.h"
 #include "config/sn_checkctx.h"
 #include "util/sn_file.h"
 #include "inventory/sn_ib_port.h"
+#include "checks/sn_check_pcie.h"
 #include "inventory/sn_pcie.h"
 
 #define CHECK "ib_port"

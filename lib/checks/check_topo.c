@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "checks/sn_check_groups.h"
 #include "config/sn_checkctx.h"
 #include "util/sn_file.h"
 #include "inventory/sn_topo.h"

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "config/sn_checkctx.h"
+#include "checks/sn_check_groups.h"
 
 /* One check group: a name for messages ("accelerators") and its function. */
 struct sn_check_group {

@@ -15,25 +15,12 @@
 
 #include "config/config_sections.h"
 #include "config/sn_config.h"
+#include "util/sn_ephemeral.h"
 #include "util/sn_file.h"
 #include "util/sn_hostlist.h"
-#include "env/sn_jobenv.h"
 #include "config/yaml_walk.h"
 
-/* ---- scalar helpers ---------------------------------------------------- */
-
-int sn_config_set_string(struct yaml_walk *w, yaml_node_t *v,
-			 const char *path, char **dst)
-{
-	const char *s;
-
-	if (yaml_walk_string(w, v, path, &s))
-		return -1;
-	free(*dst);
-	if (!(*dst = strdup(s)))
-		return yaml_walk_fail(w, v, path, "out of memory");
-	return 0;
-}
+/* ---- names ------------------------------------------------------------ */
 
 static int name_valid(const char *s)
 {
@@ -56,7 +43,7 @@ static int supernode_name(struct yaml_walk *w, yaml_node_t *v,
 {
 	struct sn_supernode *sn = target;
 
-	if (sn_config_set_string(w, v, path, &sn->name))
+	if (yaml_walk_strdup(w, v, path, &sn->name))
 		return -1;
 	if (!name_valid(sn->name))
 		return yaml_walk_fail(w, v, path,
@@ -72,7 +59,7 @@ static int supernode_nodes(struct yaml_walk *w, yaml_node_t *v,
 	struct sn_names names;
 	struct sn_error herr;
 
-	if (sn_config_set_string(w, v, path, &sn->nodes))
+	if (yaml_walk_strdup(w, v, path, &sn->nodes))
 		return -1;
 	if (sn_hostlist_expand(sn->nodes, SN_HOSTLIST_MAX, &names, &herr))
 		return yaml_walk_fail(w, v, path, "%s", herr.msg);
@@ -273,7 +260,7 @@ static int env_socket_ifname(struct yaml_walk *w, yaml_node_t *v,
 {
 	struct sn_config *cfg = target;
 
-	if (sn_config_set_string(w, v, path, &cfg->socket_ifname))
+	if (yaml_walk_strdup(w, v, path, &cfg->socket_ifname))
 		return -1;
 	if (strlen(cfg->socket_ifname) > 15 ||
 	    strspn(cfg->socket_ifname, SN_NIC_CHARS) != strlen(cfg->socket_ifname))
@@ -329,23 +316,6 @@ static int section_env(struct yaml_walk *w, yaml_node_t *v, const char *path,
 }
 
 /* ---- paths: ------------------------------------------------------------ */
-
-int sn_config_path(struct yaml_walk *w, yaml_node_t *v, const char *path,
-		   char **dst)
-{
-	char probe[4096];
-
-	if (sn_config_set_string(w, v, path, dst))
-		return -1;
-	if ((*dst)[0] != '/')
-		return yaml_walk_fail(w, v, path, "'%.200s' is not an absolute path",
-				      *dst);
-	if (sn_path_expand(*dst, "n", "h", probe, sizeof(probe)))
-		return yaml_walk_fail(w, v, path,
-				      "'%.200s': only %%n, %%h and %%%% may follow %%",
-				      *dst);
-	return 0;
-}
 
 static int paths_sysfs(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		       void *target)
@@ -767,38 +737,4 @@ const char *sn_placement_method_name(enum sn_placement_method m)
 		return "block";
 	}
 	return "?";
-}
-
-int sn_path_expand(const char *tmpl, const char *nodename,
-		   const char *hostname, char *out, size_t size)
-{
-	size_t used = 0;
-
-	for (const char *p = tmpl; *p; p++) {
-		const char *piece = p;
-		size_t len = 1;
-
-		if (*p == '%') {
-			p++;
-			if (*p == 'n')
-				piece = nodename;
-			else if (*p == 'h')
-				piece = hostname;
-			else if (*p == '%')
-				piece = "%";
-			else
-				return -1;
-			if (!piece)
-				return -1;
-			len = strlen(piece);
-		}
-		if (used + len >= size)
-			return -1;
-		memcpy(out + used, piece, len);
-		used += len;
-	}
-	if (used >= size)
-		return -1;
-	out[used] = '\0';
-	return 0;
 }

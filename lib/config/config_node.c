@@ -154,7 +154,7 @@ static int accel_glob(struct yaml_walk *w, yaml_node_t *v, const char *path,
 {
 	struct sn_accel_manifest *a = target;
 
-	if (sn_config_set_string(w, v, path, &a->device_glob))
+	if (yaml_walk_strdup(w, v, path, &a->device_glob))
 		return -1;
 	if (a->device_glob[0] == '/' || strstr(a->device_glob, ".."))
 		return yaml_walk_fail(w, v, path,
@@ -230,7 +230,7 @@ static int port_device(struct yaml_walk *w, yaml_node_t *v, const char *path,
 {
 	struct sn_port_manifest *p = target;
 
-	if (sn_config_set_string(w, v, path, &p->device))
+	if (yaml_walk_strdup(w, v, path, &p->device))
 		return -1;
 	if (!name_ok(p->device))
 		return yaml_walk_fail(w, v, path,
@@ -366,7 +366,7 @@ static int pair_nic(struct yaml_walk *w, yaml_node_t *v, const char *path,
 {
 	struct sn_pair *p = target;
 
-	if (sn_config_set_string(w, v, path, &p->nic))
+	if (yaml_walk_strdup(w, v, path, &p->nic))
 		return -1;
 	if (!name_ok(p->nic))
 		return yaml_walk_fail(w, v, path, "'%.64s' is not an RDMA device name",
@@ -561,7 +561,7 @@ static int drain_tag(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	struct sn_config *cfg = target;
 	size_t n;
 
-	if (sn_config_set_string(w, v, path, &cfg->drain_tag))
+	if (yaml_walk_strdup(w, v, path, &cfg->drain_tag))
 		return -1;
 	n = strlen(cfg->drain_tag);
 	if (n > 32)

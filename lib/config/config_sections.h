@@ -30,13 +30,9 @@ void sn_config_node_defaults(struct sn_config *cfg);
 int sn_config_node_finish(struct sn_config *cfg, struct sn_error *err);
 void sn_config_node_free(struct sn_config *cfg);
 
-/* config.c: copy a non-empty string value into *dst (freeing the old). */
-int sn_config_set_string(struct yaml_walk *w, yaml_node_t *v,
-			 const char *path, char **dst);
-
 /*
- * config.c: the one rule for every path key (paths.*, epilog.*_dir): copy
- * into *dst as sn_config_set_string(), then refuse it unless it is
+ * config_path.c: the one rule for every path key (paths.*, epilog.*_dir): copy
+ * into *dst as yaml_walk_strdup(), then refuse it unless it is
  * absolute and sn_path_expand() takes it (only %n, %h and %% after a %).
  */
 int sn_config_path(struct yaml_walk *w, yaml_node_t *v, const char *path,

@@ -4,7 +4,6 @@
 
 #include <limits.h>
 
-#include "checks/sn_check.h"
 #include "config/sn_config.h"
 
 /*
@@ -29,14 +28,5 @@ struct sn_check_ctx {
  */
 int sn_check_ctx_init(struct sn_check_ctx *ctx, const struct sn_config *cfg,
 		      const char *nodename, struct sn_error *err);
-
-/* A check group: appends its verdicts to out; returns 0 (even with CRITs). */
-typedef int (*sn_check_fn)(const struct sn_check_ctx *ctx,
-			   struct sn_results *out);
-
-/* The check groups (each in its own file). */
-int sn_check_accelerators(const struct sn_check_ctx *ctx, struct sn_results *out);
-int sn_check_ports(const struct sn_check_ctx *ctx, struct sn_results *out);
-int sn_check_topology(const struct sn_check_ctx *ctx, struct sn_results *out);
 
 #endif

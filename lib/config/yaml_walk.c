@@ -198,6 +198,19 @@ int yaml_walk_string(struct yaml_walk *w, yaml_node_t *node, const char *path,
 	return 0;
 }
 
+int yaml_walk_strdup(struct yaml_walk *w, yaml_node_t *node, const char *path,
+		     char **dst)
+{
+	const char *s;
+
+	if (yaml_walk_string(w, node, path, &s))
+		return -1;
+	free(*dst);
+	if (!(*dst = strdup(s)))
+		return yaml_walk_fail(w, node, path, "out of memory");
+	return 0;
+}
+
 int yaml_walk_uint(struct yaml_walk *w, yaml_node_t *node, const char *path,
 		   unsigned long long min, unsigned long long max,
 		   unsigned long long *out)

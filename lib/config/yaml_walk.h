@@ -86,6 +86,15 @@ yaml_node_t *yaml_walk_node(struct yaml_walk *w, int index, const char *path);
 int yaml_walk_string(struct yaml_walk *w, yaml_node_t *node, const char *path,
 		     const char **out);
 
+/*
+ * yaml_walk_strdup - yaml_walk_string(), copied: *dst becomes a malloc()ed
+ * copy of the value (the old *dst is freed; the caller owns the new one).
+ * Returns 0, or -1 through yaml_walk_fail() (not a one-line string, or out
+ * of memory; *dst is then unchanged or NULL).
+ */
+int yaml_walk_strdup(struct yaml_walk *w, yaml_node_t *node, const char *path,
+		     char **dst);
+
 /* yaml_walk_uint - a whole number in [min, max]. */
 int yaml_walk_uint(struct yaml_walk *w, yaml_node_t *node, const char *path,
 		   unsigned long long min, unsigned long long max,

@@ -6,10 +6,10 @@
 #include <stdint.h>
 
 #include "config/sn_config.h"
+#include "util/sn_ephemeral.h"	/* sn_ephemeral_range_read, SN_EPHEMERAL_PATH */
 #include "util/sn_error.h"
 
 #define SN_JOBENV_MAX 16
-#define SN_EPHEMERAL_PATH "/proc/sys/net/ipv4/ip_local_port_range"
 
 /* One variable to set in the job step: name and malloc()ed value. */
 struct sn_env_var {
@@ -107,12 +107,5 @@ void sn_jobenv_free(struct sn_jobenv *env);
  */
 uint16_t sn_master_port(uint32_t job_id, uint16_t lo, uint16_t hi,
 			uint16_t eph_lo, uint16_t eph_hi);
-
-/*
- * sn_ephemeral_range_read - parse ip_local_port_range ("32768\t60999").
- * Returns 0, or -1 with err set (unreadable or malformed).
- */
-int sn_ephemeral_range_read(const char *path, uint16_t *lo, uint16_t *hi,
-			    struct sn_error *err);
 
 #endif

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 
 #include "fuzz.h"
+#include "checks/sn_check_groups.h"
 #include "config/sn_checkctx.h"
 #include "records/sn_delta.h"
 #include "inventory/sn_ib_port.h"

@@ -20,12 +20,13 @@
 #include "unit.h"
 
 #include "inventory/sn_accel.h"
+#include "checks/sn_check_groups.h"
 #include "config/sn_checkctx.h"
 #include "config/sn_config.h"
 
 #define SYNTH SN_FIXTURES "/accel/nvml-4xh100-sxm.json"
 #define PCIE SN_FIXTURES "/accel/nvml-2xl40s-pcie.json"
-#define REAL SN_SHARED_FIXTURES "/nvidia/nvml-h200x2.json"
+#define REAL SN_FIXTURES "/nvidia/nvml-h200x2.json"
 
 #ifdef SN_FAKE_NVML
 static const char *const fake_lib = SN_FAKE_NVML;

@@ -13,6 +13,7 @@
 #include "unit.h"
 
 #include "fixtures/ports/ports_test.h"
+#include "checks/sn_check_pcie.h"
 #include "inventory/sn_pcie.h"
 
 #define G4 "16.0 GT/s PCIe"

@@ -12,12 +12,13 @@
 
 #include "unit.h"
 
+#include "checks/sn_check_groups.h"
 #include "config/sn_checkctx.h"
 #include "util/sn_file.h"
 #include "inventory/sn_topo.h"
 
 #define OWN SN_FIXTURES "/topo/"
-#define HWLOC SN_SHARED_FIXTURES "/hwloc/"
+#define HWLOC SN_FIXTURES "/hwloc/"
 
 static struct sn_topo *open_ok(const char *path, uint16_t vendor)
 {
