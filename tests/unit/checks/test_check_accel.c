@@ -26,7 +26,7 @@
 
 #define SYNTH SN_FIXTURES "/accel/nvml-4xh100-sxm.json"
 #define PCIE SN_FIXTURES "/accel/nvml-2xl40s-pcie.json"
-#define REAL SN_FIXTURES "/nvidia/nvml-h200x2.json"
+#define REAL SN_SHARED_FIXTURES "/nvidia/nvml-h200x2.json"
 
 #ifdef SN_FAKE_NVML
 static const char *const fake_lib = SN_FAKE_NVML;

@@ -16,7 +16,7 @@
 #include "config/sn_checkctx.h"
 #include "config/sn_config.h"
 
-#define REAL SN_FIXTURES "/sysfs-infiniband"
+#define REAL SN_SHARED_FIXTURES "/sysfs-infiniband"
 
 #define IB400 "{device: mlx5_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 400}"
 

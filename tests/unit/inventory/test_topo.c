@@ -18,7 +18,7 @@
 #include "inventory/sn_topo.h"
 
 #define OWN SN_FIXTURES "/topo/"
-#define HWLOC SN_FIXTURES "/hwloc/"
+#define HWLOC SN_SHARED_FIXTURES "/hwloc/"
 
 static struct sn_topo *open_ok(const char *path, uint16_t vendor)
 {
