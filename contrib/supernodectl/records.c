@@ -33,22 +33,9 @@ bool snctl_node_name_ok(const char *s)
 
 int snctl_grade_parse(const char *s)
 {
-	if (!s)
-		return -1;
-	if (!strcmp(s, "OK"))
-		return SNCTL_OK;
-	if (!strcmp(s, "WARN"))
-		return SNCTL_WARN;
-	if (!strcmp(s, "CRIT"))
-		return SNCTL_CRIT;
-	return -1;
-}
+	int g = sn_grade_parse(s);
 
-const char *snctl_grade_name(enum snctl_grade g)
-{
-	static const char *const names[] = { "OK", "WARN", "CRIT" };
-
-	return g <= SNCTL_CRIT ? names[g] : "?";
+	return g == SN_UNKNOWN ? -1 : g;
 }
 
 void snctl_problem_add(struct snctl_set *set, const char *path,
@@ -174,9 +161,9 @@ static const char *get_str(json_object *doc, const char *key)
 }
 
 /* The worst verdict grade, for a record whose "worst" is absent. */
-static enum snctl_grade verdicts_worst(json_object *doc)
+static enum sn_grade verdicts_worst(json_object *doc)
 {
-	enum snctl_grade w = SNCTL_OK;
+	enum sn_grade w = SN_OK;
 	json_object *a;
 
 	if (!json_object_object_get_ex(doc, "verdicts", &a) ||
@@ -189,8 +176,8 @@ static enum snctl_grade verdicts_worst(json_object *doc)
 		if (json_object_object_get_ex(json_object_array_get_idx(a, i),
 					      "grade", &g))
 			x = snctl_grade_parse(json_object_get_string(g));
-		if (x > (int)w)
-			w = (enum snctl_grade)x;
+		if (x >= 0)
+			w = sn_grade_worse(w, (enum sn_grade)x);
 	}
 	return w;
 }
@@ -233,7 +220,7 @@ static int record_fill(struct snctl_record *rec, json_object *doc,
 	if (!get_int(doc, "exit_code", &rec->exit_code))
 		rec->exit_code = INT64_MIN;
 	w = snctl_grade_parse(get_str(doc, "worst"));
-	rec->worst = w < 0 ? verdicts_worst(doc) : (enum snctl_grade)w;
+	rec->worst = w < 0 ? verdicts_worst(doc) : (enum sn_grade)w;
 	return 0;
 }
 

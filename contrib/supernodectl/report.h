@@ -25,7 +25,7 @@ struct report_row {
 	char errors[512];	/* non-zero and unknown deltas, Xids */
 	char traffic[160];
 	char verdict[256];	/* what breached: "symbol_error>=10" */
-	enum snctl_grade grade;
+	enum sn_grade grade;
 	uint64_t err_total;	/* sum of the error deltas, for ordering */
 	unsigned n_unknown;
 };

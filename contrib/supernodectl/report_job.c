@@ -89,13 +89,12 @@ static json_object *missing_nodes(const struct sn_config *cfg,
 	return a;
 }
 
-static enum snctl_grade set_worst(const struct snctl_set *set)
+static enum sn_grade set_worst(const struct snctl_set *set)
 {
-	enum snctl_grade w = SNCTL_OK;
+	enum sn_grade w = SN_OK;
 
 	for (size_t i = 0; i < set->n; i++)
-		if (set->recs[i].worst > w)
-			w = set->recs[i].worst;
+		w = sn_grade_worse(w, set->recs[i].worst);
 	return w;
 }
 
@@ -140,7 +139,7 @@ static void header_print(const struct report_args *a,
 		snprintf(nodes, sizeof(nodes), "%zu", set->n);
 	printf("job %lld  user %s  start %s  end %s  duration %s  exit %s  nodes %s  worst %s\n",
 	       (long long)a->job, set->recs[0].user[0] ? set->recs[0].user : "?",
-	       s, e, d, x, nodes, snctl_grade_name(set_worst(set)));
+	       s, e, d, x, nodes, sn_grade_name(set_worst(set)));
 }
 
 static int rec_by_node(const void *pa, const void *pb)
@@ -197,7 +196,7 @@ static void json_print(const struct report_args *a,
 		json_object_array_add(nodes, json_object_get(set->recs[i].doc));
 	json_object_object_add(doc, "job_id", json_object_new_int64(a->job));
 	json_object_object_add(doc, "worst",
-			       json_object_new_string(snctl_grade_name(set_worst(set))));
+			       json_object_new_string(sn_grade_name(set_worst(set))));
 	json_object_object_add(doc, "nodes", nodes);
 	json_object_object_add(doc, "missing", json_object_get(missing));
 	json_object_object_add(doc, "unreadable", snctl_problems_json(set));

@@ -121,7 +121,7 @@ static void lines_print(const struct snctl_set *set, size_t n)
 		snctl_fmt_time(r->end, end, sizeof(end));
 		printf("%-*lld  %-*s  %-24s  %-5s  %s\n", wj, (long long)r->job_id,
 		       wu, r->user[0] ? r->user : "?", end,
-		       snctl_grade_name(r->worst),
+		       sn_grade_name(r->worst),
 		       r->drain_reason ? r->drain_reason : "-");
 	}
 }

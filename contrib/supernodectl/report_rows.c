@@ -195,12 +195,11 @@ static struct report_row *row_find(struct report_rows *rows, size_t first,
 	return NULL;
 }
 
-static void row_grade(struct report_row *r, enum snctl_grade g,
+static void row_grade(struct report_row *r, enum sn_grade g,
 		      const char *note)
 {
-	if (g > r->grade)
-		r->grade = g;
-	if (g != SNCTL_OK && note)
+	r->grade = sn_grade_worse(r->grade, g);
+	if (g != SN_OK && note)
 		append_once(r->verdict, sizeof(r->verdict), note);
 }
 
@@ -210,7 +209,7 @@ static void row_verdict(struct report_rows *rows, size_t first,
 	const char *dev = member_str(v, "device");
 	const char *counter = member_str(v, "counter");
 	int g = snctl_grade_parse(member_str(v, "grade"));
-	json_object *limit = member(v, g == SNCTL_CRIT ? "crit" : "warn");
+	json_object *limit = member(v, g == SN_CRIT ? "crit" : "warn");
 	struct report_row *r = row_find(rows, first, dev);
 	char note[160];
 
@@ -229,7 +228,7 @@ static void row_verdict(struct report_rows *rows, size_t first,
 	else
 		snprintf(note, sizeof(note), "%s>=%s", counter ? counter : "?",
 			 text_of(limit));
-	row_grade(r, (enum snctl_grade)g, note);
+	row_grade(r, (enum sn_grade)g, note);
 }
 
 static void row_xid(struct report_rows *rows, size_t first,
@@ -238,7 +237,7 @@ static void row_xid(struct report_rows *rows, size_t first,
 	const char *bus = member_str(x, "bus_id");
 	const char *sev = member_str(x, "severity");
 	struct report_row *r = row_find(rows, first, bus);
-	enum snctl_grade g = SNCTL_OK;
+	enum sn_grade g = SN_OK;
 	char text[64];
 
 	if (!r && !(r = row_new(rows, rec, bus ? bus : "?")))
@@ -247,9 +246,9 @@ static void row_xid(struct report_rows *rows, size_t first,
 		 sev ? sev : "?");
 	append(r->errors, sizeof(r->errors), text);
 	if (sev && !strcmp(sev, "drain"))
-		g = SNCTL_CRIT;
+		g = SN_CRIT;
 	else if (sev && !strcmp(sev, "warn"))
-		g = SNCTL_WARN;
+		g = SN_WARN;
 	snprintf(text, sizeof(text), "xid%s", text_of(member(x, "xid")));
 	row_grade(r, g, text);
 }
@@ -288,7 +287,8 @@ static int row_cmp(const void *pa, const void *pb)
 	int c;
 
 	if (a->grade != b->grade)
-		return a->grade > b->grade ? -1 : 1;
+		return sn_grade_severity(a->grade) > sn_grade_severity(b->grade) ?
+		       -1 : 1;
 	if (a->err_total != b->err_total)
 		return a->err_total > b->err_total ? -1 : 1;
 	if (a->n_unknown != b->n_unknown)
@@ -330,7 +330,7 @@ void report_rows_print(FILE *f, const struct report_rows *rows)
 		fprintf(f, "%-*s  %-*s  %-*s  %-*s  %-*s  %s%s%s\n", wn,
 			r->rec->node, ws, r->rec->supernode, wd, r->device, we,
 			r->errors[0] ? r->errors : "-", wt, r->traffic,
-			snctl_grade_name(r->grade), r->verdict[0] ? " " : "",
+			sn_grade_name(r->grade), r->verdict[0] ? " " : "",
 			r->verdict);
 	}
 }

@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "checks/sn_grade.h"
 #include "config/sn_config.h"
 
 #define SNCTL_NAME "supernodectl"
@@ -64,13 +65,6 @@ int snctl_config_load(const struct snctl_global *g, struct sn_config **cfg);
 
 /* ---- records.c: the epilog's per-job per-node records ---- */
 
-/* Grades of a record's verdicts and worst ("OK" < "WARN" < "CRIT"). */
-enum snctl_grade {
-	SNCTL_OK = 0,
-	SNCTL_WARN = 1,
-	SNCTL_CRIT = 2,
-};
-
 /* One record that parsed and passed the schema check. */
 struct snctl_record {
 	char *path;
@@ -82,7 +76,7 @@ struct snctl_record {
 	const char *drain_outcome;	/* what the epilog's drain did; NULL: not said */
 	int64_t job_id, start, end;
 	int64_t exit_code;	/* INT64_MIN if absent */
-	enum snctl_grade worst;
+	enum sn_grade worst;
 };
 
 /* A file that could not be used, and why. */
@@ -131,9 +125,12 @@ json_object *snctl_problems_json(const struct snctl_set *set);
 /* snctl_set_free - release everything; leaves an empty set. */
 void snctl_set_free(struct snctl_set *set);
 
-/* snctl_grade_parse - "OK"/"WARN"/"CRIT" (else -1). */
+/*
+ * snctl_grade_parse - a record's grade: "OK", "WARN" or "CRIT" (the grades
+ * the epilog writes; else -1, "UNKNOWN" included).  Order and names are
+ * checks/sn_grade.h's.
+ */
 int snctl_grade_parse(const char *s);
-const char *snctl_grade_name(enum snctl_grade g);
 
 /* snctl_record_dirs - the record folders to look in: record_dir expanded
  * for node (when it holds %n and node is given), or for every node of the

@@ -65,55 +65,11 @@ void sn_results_free(struct sn_results *r)
 	r->cap = 0;
 }
 
-static int severity(enum sn_grade g)
-{
-	switch (g) {
-	case SN_CRIT:
-		return 3;
-	case SN_UNKNOWN:
-		return 2;
-	case SN_WARN:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 enum sn_grade sn_results_worst(const struct sn_results *r)
 {
 	enum sn_grade worst = SN_OK;
 
 	for (size_t i = 0; i < r->count; i++)
-		if (severity(r->items[i].grade) > severity(worst))
-			worst = r->items[i].grade;
+		worst = sn_grade_worse(worst, r->items[i].grade);
 	return worst;
-}
-
-const char *sn_grade_name(enum sn_grade g)
-{
-	switch (g) {
-	case SN_OK:
-		return "OK";
-	case SN_WARN:
-		return "WARN";
-	case SN_CRIT:
-		return "CRIT";
-	case SN_UNKNOWN:
-		return "UNKNOWN";
-	}
-	return "?";
-}
-
-int sn_grade_exit(enum sn_grade g)
-{
-	switch (g) {
-	case SN_OK:
-		return 0;
-	case SN_WARN:
-		return 1;
-	case SN_CRIT:
-		return 2;
-	default:
-		return 3;
-	}
 }

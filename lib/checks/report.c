@@ -6,20 +6,6 @@
 
 #include "checks/sn_report.h"
 
-static int rank(enum sn_grade g)
-{
-	switch (g) {
-	case SN_CRIT:
-		return 0;
-	case SN_UNKNOWN:
-		return 1;
-	case SN_WARN:
-		return 2;
-	default:
-		return 3;
-	}
-}
-
 /* Indexes of r->items, worst grade first, stable. */
 static size_t *order(const struct sn_results *r)
 {
@@ -28,9 +14,9 @@ static size_t *order(const struct sn_results *r)
 
 	if (!idx)
 		return NULL;
-	for (int g = 0; g <= 3; g++)
+	for (int s = SN_GRADE_SEVERITY_MAX; s >= 0; s--)
 		for (size_t i = 0; i < r->count; i++)
-			if (rank(r->items[i].grade) == g)
+			if (sn_grade_severity(r->items[i].grade) == s)
 				idx[k++] = i;
 	return idx;
 }

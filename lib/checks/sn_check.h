@@ -14,12 +14,7 @@
  */
 #include <stddef.h>
 
-enum sn_grade {
-	SN_OK = 0,
-	SN_WARN = 1,
-	SN_CRIT = 2,
-	SN_UNKNOWN = 3,
-};
+#include "checks/sn_grade.h"
 
 #define SN_CODE_MAX 32
 #define SN_DEVICE_MAX 64
@@ -56,16 +51,7 @@ int sn_results_add(struct sn_results *r, enum sn_grade grade,
 /* sn_results_free - release items; NULL-safe; leaves an empty list. */
 void sn_results_free(struct sn_results *r);
 
-/* sn_results_worst - the worst grade: CRIT > UNKNOWN > WARN > OK. */
+/* sn_results_worst - the worst grade (sn_grade_worse); SN_OK if none. */
 enum sn_grade sn_results_worst(const struct sn_results *r);
-
-/*
- * sn_grade_exit - the Nagios/NHC exit code of a worst grade: 0 OK, 1 WARN,
- * 2 CRIT, 3 UNKNOWN (supernode-prolog --check, supernodectl health).
- */
-int sn_grade_exit(enum sn_grade g);
-
-/* sn_grade_name - "OK", "WARN", "CRIT", "UNKNOWN". */
-const char *sn_grade_name(enum sn_grade g);
 
 #endif

@@ -26,7 +26,7 @@ static void rows(const struct snctl_set *set)
 	char reason[256];
 
 	for (size_t i = 0; i < set->n; i++) {
-		FZ_ASSERT(set->recs[i].node && set->recs[i].worst <= SNCTL_CRIT);
+		FZ_ASSERT(set->recs[i].node && set->recs[i].worst <= SN_CRIT);
 		report_rows_add(&r, &set->recs[i]);
 		sn_record_drain_reason(set->recs[i].doc, "supernode:", reason,
 				       sizeof(reason));
