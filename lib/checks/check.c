@@ -5,30 +5,35 @@
 #include <string.h>
 
 #include "checks/sn_check.h"
+#include "util/sn_error.h"
+#include "util/sn_strbuf.h"
 
 /*
- * One line of printable ASCII: control characters become spaces (as in a
- * drain reason, sn_reason_clean), other bytes outside ASCII '?'.
+ * One line of printable ASCII, in place: control characters become spaces
+ * (as in a drain reason, sn_reason_clean), other bytes outside ASCII '?'.
  */
-static void copy_printable(char *dst, size_t size, const char *src)
+static void make_printable(char *s)
 {
-	size_t i = 0;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
 
-	for (; src && src[i] && i + 1 < size; i++) {
-		unsigned char c = (unsigned char)src[i];
-
-		dst[i] = c < 0x20 || c == 0x7f ? ' ' : c > 0x7e ? '?' : (char)c;
+		*s = c < 0x20 || c == 0x7f ? ' ' : c > 0x7e ? '?' : (char)c;
 	}
-	dst[i] = '\0';
 }
 
-int sn_results_add(struct sn_results *r, enum sn_grade grade,
-		   const char *check, const char *code, const char *device,
-		   const char *expected, const char *found_fmt, ...)
+/* src into a field of size bytes: cut by sn_error_cut, made printable. */
+static void put_field(char *dst, size_t size, const char *src)
 {
+	sn_error_cut(dst, size, src ? src : "");
+	make_printable(dst);
+}
+
+int sn_results_vadd(struct sn_results *r, enum sn_grade grade,
+		    const char *check, const char *code, const char *device,
+		    const char *expected, const char *found_fmt, va_list ap)
+{
+	struct sn_strbuf found = SN_STRBUF_INIT;
 	struct sn_result *res;
-	char found[SN_VALUE_MAX];
-	va_list ap;
 
 	if (r->count >= SN_RESULTS_MAX)
 		return -1;
@@ -41,18 +46,32 @@ int sn_results_add(struct sn_results *r, enum sn_grade grade,
 		r->items = items;
 		r->cap = cap;
 	}
+	if (sn_strbuf_vappendf(&found, found_fmt, ap))
+		return -1;
 	res = &r->items[r->count++];
 	memset(res, 0, sizeof(*res));
 	res->grade = grade;
-	va_start(ap, found_fmt);
-	vsnprintf(found, sizeof(found), found_fmt, ap);
-	va_end(ap);
-	copy_printable(res->check, sizeof(res->check), check);
-	copy_printable(res->code, sizeof(res->code), code);
-	copy_printable(res->device, sizeof(res->device), device);
-	copy_printable(res->expected, sizeof(res->expected), expected);
-	copy_printable(res->found, sizeof(res->found), found);
+	put_field(res->check, sizeof(res->check), check);
+	put_field(res->code, sizeof(res->code), code);
+	put_field(res->device, sizeof(res->device), device);
+	put_field(res->expected, sizeof(res->expected), expected);
+	put_field(res->found, sizeof(res->found), sn_strbuf_str(&found));
+	sn_strbuf_free(&found);
 	return 0;
+}
+
+int sn_results_add(struct sn_results *r, enum sn_grade grade,
+		   const char *check, const char *code, const char *device,
+		   const char *expected, const char *found_fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, found_fmt);
+	rc = sn_results_vadd(r, grade, check, code, device, expected,
+			     found_fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 void sn_results_free(struct sn_results *r)

@@ -151,7 +151,7 @@ static void pci_unclassified(const struct sn_check_ctx *ctx,
 {
 	size_t kept = pci->n_bad < SN_ACCEL_MAX_BAD ? pci->n_bad :
 		      SN_ACCEL_MAX_BAD;
-	char path[PATH_MAX], found[SN_VALUE_MAX];
+	char path[PATH_MAX];
 
 	for (size_t i = 0; i < kept; i++) {
 		const struct sn_accel_pci_bad *b = &pci->bad[i];
@@ -159,10 +159,9 @@ static void pci_unclassified(const struct sn_check_ctx *ctx,
 		if ((size_t)snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/%s",
 				     ctx->sysfs, b->bdf, b->attr) >= sizeof(path))
 			snprintf(path, sizeof(path), "(path too long)");
-		sn_file_phrase_path(found, sizeof(found), b->why, path);
 		sn_results_add(out, SN_UNKNOWN, check, "ACCEL_PCI_ATTR", b->bdf,
-			       "readable PCI vendor, class, device", "%s",
-			       found);
+			       "readable PCI vendor, class, device", "%s: %s",
+			       b->why, path);
 	}
 	if (pci->n_bad > kept)
 		sn_results_add(out, SN_UNKNOWN, check, "ACCEL_PCI_ATTR", "node",

@@ -55,30 +55,26 @@ static void add(struct judge *j, enum sn_grade g, const char *code,
 static void add(struct judge *j, enum sn_grade g, const char *code,
 		const char *expected, const char *fmt, ...)
 {
-	char found[SN_VALUE_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(found, sizeof(found), fmt, ap);
-	va_end(ap);
-	if (sn_results_add(j->out, g, CHECK, code, j->device, expected, "%s",
-			   found))
+	if (sn_results_vadd(j->out, g, CHECK, code, j->device, expected, fmt,
+			    ap))
 		j->rc = -1;
+	va_end(ap);
 }
 
 /*
- * A phrase followed by a path, in SN_VALUE_MAX: when both do not fit, the
+ * A phrase followed by a path: when both do not fit in SN_VALUE_MAX, the
  * path loses its head at a '/' ("cannot read gids (missing): .../sys/class/
- * infiniband/mlx5_bond_0/ports/1/gids"), as its tail names the file.
+ * infiniband/mlx5_bond_0/ports/1/gids"), as its tail names the file (the
+ * cut of sn_results_add).
  */
 static void add_path(struct judge *j, enum sn_grade g, const char *code,
 		     const char *expected, const char *phrase,
 		     const char *path)
 {
-	char found[SN_VALUE_MAX];
-
-	sn_file_phrase_path(found, sizeof(found), phrase, path);
-	add(j, g, code, expected, "%s", found);
+	add(j, g, code, expected, "%s: %s", phrase, path);
 }
 
 /*

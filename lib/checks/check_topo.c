@@ -97,32 +97,9 @@ static void check_pair(const struct sn_topo *topo, enum sn_nearness how,
 			       device, expected, "%s", why);
 }
 
-/*
- * "bad hwloc XML file: WHY: PATH" in a result's SN_VALUE_MAX: the phrase
- * whole, the path losing its head at a '/' when both do not fit.
- */
-static void xml_bad(const char *path, const char *msg, char *found,
-		    size_t size)
-{
-	size_t mlen = strlen(msg), plen = strlen(path);
-	char phrase[sizeof(((struct sn_error *)0)->msg)];
-
-	if (mlen > plen + 2 && !strcmp(msg + mlen - plen, path) &&
-	    !strncmp(msg + mlen - plen - 2, ": ", 2)) {
-		snprintf(phrase, sizeof(phrase), "%.*s",
-			 (int)(mlen - plen - 2), msg);
-		sn_file_phrase_path(found, size, phrase, path);
-		return;
-	}
-	mlen = strnlen(msg, size - 1);
-	memcpy(found, msg, mlen);
-	found[mlen] = '\0';
-}
-
 int sn_check_topology(const struct sn_check_ctx *ctx, struct sn_results *out)
 {
 	const struct sn_manifest *m = &ctx->cfg->node;
-	char found[SN_VALUE_MAX];
 	struct sn_error err;
 	struct sn_topo *topo;
 
@@ -131,9 +108,8 @@ int sn_check_topology(const struct sn_check_ctx *ctx, struct sn_results *out)
 	err.msg[0] = '\0';
 	topo = sn_topo_open(ctx->hwloc_xml, m->accel.pci_vendor, &err);
 	if (!topo && errno == EBADMSG) {
-		xml_bad(ctx->hwloc_xml, err.msg, found, sizeof(found));
 		sn_results_add(out, SN_UNKNOWN, CHECK_NAME, "TOPO_XML_BAD",
-			       "node", "a readable hwloc XML file", "%s", found);
+			       "node", "a readable hwloc XML file", "%s", err.msg);
 		return 0;
 	}
 	if (!topo) {

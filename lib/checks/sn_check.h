@@ -12,6 +12,7 @@
  * code is a stable upper-case identifier (IB_PORT_DOWN, GPU_MISSING, ...)
  * that admins grep for and that starts the drain reason.
  */
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "checks/sn_grade.h"
@@ -39,14 +40,22 @@ struct sn_results {
 };
 
 /*
- * sn_results_add - append a result; printf-style found.  Non-printable
- * characters are replaced by '?', values truncated to fit.  Returns 0, or
- * -1 when full or out of memory (the result is dropped).
+ * sn_results_add - append a result; printf-style found, built whole.
+ * Control characters become spaces, other non-ASCII bytes '?'.  A value
+ * longer than its field is cut by sn_error_cut() (util/sn_error.h: the
+ * phrase kept, the path's tail kept, "..." marks the cut), as the result
+ * crosses the runner's pipe in fixed size.  Returns 0, or -1 when full or
+ * out of memory (the result is dropped).  sn_results_vadd - the same with
+ * a va_list.
  */
 int sn_results_add(struct sn_results *r, enum sn_grade grade,
 		   const char *check, const char *code, const char *device,
 		   const char *expected, const char *found_fmt, ...)
 	__attribute__((format(printf, 7, 8)));
+int sn_results_vadd(struct sn_results *r, enum sn_grade grade,
+		    const char *check, const char *code, const char *device,
+		    const char *expected, const char *found_fmt, va_list ap)
+	__attribute__((format(printf, 7, 0)));
 
 /* sn_results_free - release items; NULL-safe; leaves an empty list. */
 void sn_results_free(struct sn_results *r);

@@ -439,7 +439,7 @@ struct sn_topo *sn_topo_open(const char *xml_path, uint16_t pci_vendor,
 				  : load_live(t->hw, err))
 		goto fail;
 	if (!collect_accels(t, pci_vendor)) {
-		sn_error_set(err, "%s: the topology holds no PCI devices (exported without I/O, or /sys/bus/pci not visible)",
+		sn_error_set(err, "the topology holds no PCI devices (exported without I/O, or /sys/bus/pci not visible): %s",
 			     what);
 		errno = ENODATA;
 		goto fail;

@@ -247,23 +247,6 @@ long sn_file_read_small(const char *path, char *buf, size_t size,
 	return n;
 }
 
-void sn_file_phrase_path(char *out, size_t size, const char *phrase,
-			 const char *path)
-{
-	size_t head = strlen(phrase) + 2, len = strlen(path);
-	const char *tail = path, *slash;
-
-	if (!size)
-		return;
-	if (head + len < size || head + 4 >= size) {
-		snprintf(out, size, "%s: %s", phrase, path);
-		return;
-	}
-	tail = path + len - (size - 1 - head - 3);
-	slash = strchr(tail, '/');
-	snprintf(out, size, "%s: ...%s", phrase, slash ? slash : tail);
-}
-
 char *sn_file_load_why(const char *path, size_t max, size_t *len, char *why,
 		       size_t why_size)
 {

@@ -80,14 +80,6 @@ long sn_file_read_small(const char *path, char *buf, size_t size,
 			struct sn_error *err);
 
 /*
- * sn_file_phrase_path - "PHRASE: PATH" into out (size bytes).  When both
- * do not fit, the path loses its head at a '/', as its tail names the file:
- * "not a regular file (fifo): .../bus/pci/devices/0000:1b:00.0/class".
- */
-void sn_file_phrase_path(char *out, size_t size, const char *phrase,
-			 const char *path);
-
-/*
  * sn_file_load_why - a whole regular file of at most max bytes, read into
  * a malloc()ed, NUL-terminated buffer (caller frees; *len bytes).  Opened
  * with sn_file_open_regular(SN_FILE_FOLLOW): the config and the hwloc XML
