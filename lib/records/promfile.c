@@ -13,6 +13,7 @@
 #include "util/sn_file.h"
 #include "records/sn_promfile.h"
 #include "util/sn_safedir.h"
+#include "util/sn_strbuf.h"
 
 #define MAX_PORTS 512
 #define MAX_NAMES 1024		/* distinct counter names over all ports */
@@ -20,62 +21,18 @@
 #define MAX_LINKS 64
 #define FAMILY_MAX 128
 
-/* A bounded growable string. */
-struct sb {
-	char *buf;
-	size_t len, cap;
-	bool bad;
-};
-
-static void sb_add(struct sb *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void sb_add(struct sb *s, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (s->bad)
-		return;
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(s->buf ? s->buf + s->len : NULL,
-			      s->buf ? s->cap - s->len : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			goto fail;
-		if (s->buf && s->len + (size_t)n < s->cap) {
-			s->len += (size_t)n;
-			return;
-		}
-		size_t cap = s->cap ? s->cap * 2 : 16384;
-		char *p;
-
-		while (cap < s->len + (size_t)n + 1)
-			cap *= 2;
-		if (cap > SN_PROM_MAX_BYTES + 1)
-			cap = SN_PROM_MAX_BYTES + 1;
-		if (s->len + (size_t)n + 1 > cap || !(p = realloc(s->buf, cap)))
-			goto fail;
-		s->buf = p;
-		s->cap = cap;
-	}
-fail:
-	s->bad = true;
-}
-
 /* A label value, escaped per the exposition format: \\, \" and \n. */
-static void sb_label(struct sb *s, const char *v)
+static void sb_label(struct sn_strbuf *s, const char *v)
 {
 	for (; *v; v++) {
 		if (*v == '\\')
-			sb_add(s, "\\\\");
+			sn_strbuf_append(s, "\\\\");
 		else if (*v == '"')
-			sb_add(s, "\\\"");
+			sn_strbuf_append(s, "\\\"");
 		else if (*v == '\n')
-			sb_add(s, "\\n");
+			sn_strbuf_append(s, "\\n");
 		else
-			sb_add(s, "%c", *v);
+			sn_strbuf_appendn(s, v, 1);
 	}
 }
 
@@ -158,10 +115,11 @@ static void family_name(const char *counter, char *buf, size_t size)
 	snprintf(buf, size, "supernode_port_%s_total", base);
 }
 
-static void family_head(struct sb *s, const char *name, const char *type,
+static void family_head(struct sn_strbuf *s, const char *name, const char *type,
 			const char *help)
 {
-	sb_add(s, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+	sn_strbuf_appendf(s, "# HELP %s %s\n# TYPE %s %s\n",
+			  name, help, name, type);
 }
 
 struct ports {
@@ -205,7 +163,8 @@ static struct sn_sample port_sample(const json_object *port, const char *group,
 }
 
 /* One port family: every port with a number for counter in group. */
-static void port_family(struct sb *s, const struct ports *p, const char *group,
+static void port_family(struct sn_strbuf *s,
+			const struct ports *p, const char *group,
 			const char *counter, const char *family)
 {
 	unsigned k = sn_counter_word_bytes(counter);
@@ -233,16 +192,18 @@ static void port_family(struct sb *s, const struct ports *p, const char *group,
 		head = true;
 		snprintf(dev, sizeof(dev), "%.*s", (int)(slash - p->keys[i]),
 			 p->keys[i]);
-		sb_add(s, "%s{device=\"", family);
+		sn_strbuf_appendf(s, "%s{device=\"", family);
 		sb_label(s, dev);
-		sb_add(s, "\",port=\"");
+		sn_strbuf_append(s, "\",port=\"");
 		sb_label(s, slash + 1);
-		sb_add(s, "\"} %llu\n", (unsigned long long)(v.value * k));
+		sn_strbuf_appendf(s, "\"} %llu\n",
+				  (unsigned long long)(v.value * k));
 	}
 }
 
 /* Families of one group; done holds family names already written. */
-static void port_group(struct sb *s, const struct ports *p, const char *group,
+static void port_group(struct sn_strbuf *s,
+		       const struct ports *p, const char *group,
 		       char (*done)[FAMILY_MAX], size_t *ndone)
 {
 	const char **names = calloc(MAX_NAMES, sizeof(*names));
@@ -271,7 +232,7 @@ static void port_group(struct sb *s, const struct ports *p, const char *group,
 	free(names);
 }
 
-static void render_ports(struct sb *s, const json_object *snapshot)
+static void render_ports(struct sn_strbuf *s, const json_object *snapshot)
 {
 	json_object *all = sn_json_get(snapshot, "ports", json_type_object);
 	char (*done)[FAMILY_MAX] = calloc(MAX_NAMES, FAMILY_MAX);
@@ -312,7 +273,8 @@ static const struct {
 	  "NVLink data CRC errors per link (NVML).", true },
 };
 
-static void gpu_sample(struct sb *s, bool *head, size_t f, const char *bus,
+static void gpu_sample(struct sn_strbuf *s,
+		       bool *head, size_t f, const char *bus,
 		       const char *link, struct sn_sample v)
 {
 	if (v.state != SN_SAMPLE_OK)
@@ -321,16 +283,16 @@ static void gpu_sample(struct sb *s, bool *head, size_t f, const char *bus,
 		family_head(s, gpu_families[f].family, "counter",
 			    gpu_families[f].help);
 	*head = true;
-	sb_add(s, "%s{bus_id=\"", gpu_families[f].family);
+	sn_strbuf_appendf(s, "%s{bus_id=\"", gpu_families[f].family);
 	sb_label(s, bus);
 	if (link) {
-		sb_add(s, "\",link=\"");
+		sn_strbuf_append(s, "\",link=\"");
 		sb_label(s, link);
 	}
-	sb_add(s, "\"} %llu\n", (unsigned long long)v.value);
+	sn_strbuf_appendf(s, "\"} %llu\n", (unsigned long long)v.value);
 }
 
-static void gpu_family(struct sb *s, size_t f, json_object *devs,
+static void gpu_family(struct sn_strbuf *s, size_t f, json_object *devs,
 		       const char **bus, size_t n)
 {
 	const char *links[MAX_LINKS];
@@ -355,7 +317,7 @@ static void gpu_family(struct sb *s, size_t f, json_object *devs,
 	}
 }
 
-static void render_gpus(struct sb *s, const json_object *snapshot)
+static void render_gpus(struct sn_strbuf *s, const json_object *snapshot)
 {
 	json_object *devs = sn_json_get(sn_json_get(snapshot, "accelerators",
 						json_type_object),
@@ -374,7 +336,8 @@ static uint64_t state_u64(const json_object *state, const char *key)
 	return v.state == SN_SAMPLE_OK ? v.value : 0;
 }
 
-static void render_state(struct sb *s, const json_object *state, int64_t now)
+static void render_state(struct sn_strbuf *s,
+			 const json_object *state, int64_t now)
 {
 	json_object *xid = sn_json_get(state, "xid", json_type_object);
 	const char **keys = calloc(SN_PROM_MAX_XIDS, sizeof(*keys));
@@ -388,38 +351,38 @@ static void render_state(struct sb *s, const json_object *state, int64_t now)
 	family_head(s, "supernode_xid_events_total", "counter",
 		    "NVIDIA Xid events logged during jobs, by Xid number.");
 	for (size_t i = 0; i < n; i++) {
-		sb_add(s, "supernode_xid_events_total{xid=\"");
+		sn_strbuf_append(s, "supernode_xid_events_total{xid=\"");
 		sb_label(s, keys[i]);
-		sb_add(s, "\"} %llu\n", (unsigned long long)state_u64(xid, keys[i]));
+		sn_strbuf_appendf(s, "\"} %llu\n",
+				  (unsigned long long)state_u64(xid, keys[i]));
 	}
 	family_head(s, "supernode_epilog_jobs_total", "counter",
 		    "Jobs whose record the epilog wrote on this node.");
-	sb_add(s, "supernode_epilog_jobs_total %llu\n",
-	       (unsigned long long)state_u64(state, "jobs"));
+	sn_strbuf_appendf(s, "supernode_epilog_jobs_total %llu\n",
+			  (unsigned long long)state_u64(state, "jobs"));
 	family_head(s, "supernode_epilog_drains_total", "counter",
 		    "Epilog runs that drained this node.");
-	sb_add(s, "supernode_epilog_drains_total %llu\n",
-	       (unsigned long long)state_u64(state, "drains"));
+	sn_strbuf_appendf(s, "supernode_epilog_drains_total %llu\n",
+			  (unsigned long long)state_u64(state, "drains"));
 	family_head(s, "supernode_epilog_last_run_timestamp_seconds", "gauge",
 		    "When the epilog last ran, seconds since the epoch.");
-	sb_add(s, "supernode_epilog_last_run_timestamp_seconds %lld\n",
-	       (long long)now);
+	sn_strbuf_appendf(s, "supernode_epilog_last_run_timestamp_seconds %lld\n",
+			  (long long)now);
 	free(keys);
 }
 
 char *sn_promfile_render(const json_object *snapshot, const json_object *state,
 			 int64_t now)
 {
-	struct sb s = { 0 };
+	struct sn_strbuf s;
 
+	sn_strbuf_init(&s, SN_PROM_MAX_BYTES);
 	render_ports(&s, snapshot);
 	render_gpus(&s, snapshot);
 	render_state(&s, state, now);
-	if (s.bad || !s.buf) {
-		free(s.buf);
+	if (!s.buf)		/* failed (ENOMEM, E2BIG: text dropped) */
 		return NULL;
-	}
-	return s.buf;
+	return sn_strbuf_take(&s, NULL);
 }
 
 static int set_u64(json_object *o, const char *key, uint64_t v)
