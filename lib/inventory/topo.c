@@ -118,6 +118,66 @@ static int tag_has(const char *tag, const char *end, const char *attr)
 }
 
 /*
+ * hwloc sets bit os_index of a set for each PU and NUMA node it inserts: a
+ * missing os_index (taken as 0xffffffff) or a huge one costs a 512 MiB
+ * bitmap (found by fuzzing).  Real machines number PUs and NUMA nodes far
+ * below this.
+ */
+#define TOPO_MAX_OS_INDEX (1u << 20)
+
+/* A decimal attribute attr (' name="') of the tag [tag, end); -1 if absent
+ * or not a number of at most 10 digits. */
+static long long tag_number(const char *tag, const char *end, const char *attr)
+{
+	const char *p = memmem(tag, (size_t)(end - tag), attr, strlen(attr));
+	long long v = 0;
+	int n = 0;
+
+	if (!p)
+		return -1;
+	for (p += strlen(attr); p < end && isdigit((unsigned char)*p) && n < 10;
+	     p++, n++)
+		v = v * 10 + (*p - '0');
+	return n && p < end && *p == '"' ? v : -1;
+}
+
+/* A PU or NUMANode tag must give an os_index below TOPO_MAX_OS_INDEX. */
+static int os_index_bad(const char *tag, const char *end)
+{
+	long long v;
+
+	if (!tag_has(tag, end, " type=\"PU\"") &&
+	    !tag_has(tag, end, " type=\"NUMANode\""))
+		return 0;
+	v = tag_number(tag, end, " os_index=\"");
+	return v < 0 || v >= TOPO_MAX_OS_INDEX;
+}
+
+/*
+ * A distance matrix of nbobjs objects: hwloc allocates nbobjs^2 values
+ * before reading them, and an export writes each value (at least 2 bytes),
+ * so a matrix larger than the file can hold is refused (nbobjs="50000"
+ * would ask for 20 GB).  Linear: each "nbobjs=" once.
+ */
+static int distances_bad(const char *buf, size_t len, char *why, size_t size)
+{
+	static const char key[] = " nbobjs=\"";
+	const char *p = buf, *stop = buf + len;
+
+	while ((p = memmem(p, (size_t)(stop - p), key, sizeof(key) - 1))) {
+		long long n = tag_number(p, stop, key);	/* key is at p */
+
+		if (n < 0 || (unsigned long long)n * (unsigned long long)n > len / 2) {
+			snprintf(why, size, "distances of %lld objects do not fit in %zu bytes at byte %zu",
+				 n, len, (size_t)(p - buf));
+			return -1;
+		}
+		p += sizeof(key) - 1;
+	}
+	return 0;
+}
+
+/*
  * hwloc 2.9 dereferences NULL on an object that has a cpuset or nodeset
  * but not the matching complete_ set (found by fuzzing); every lstopo
  * export (1.x, 2.x, 3.0) writes both, so refuse files that do not.
@@ -154,9 +214,14 @@ static int xml_sane(const char *buf, size_t len, char *why, size_t size)
 				 set, set, (size_t)(tag - buf));
 			return -1;
 		}
+		if (os_index_bad(tag, end)) {
+			snprintf(why, size, "PU or NUMANode without an os_index below %u at byte %zu",
+				 TOPO_MAX_OS_INDEX, (size_t)(tag - buf));
+			return -1;
+		}
 		tag = end + 1;
 	}
-	return 0;
+	return distances_bad(buf, len, why, size);
 }
 
 /* ---- loading ---------------------------------------------------------- */
