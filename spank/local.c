@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The --supernode=N option: registration, the callback (which may run more
+ * Local and allocator context (srun, sbatch, salloc): the options
+ * --supernode=N and --supernode-env=MODE: registration, the callback (which may run more
  * than once: the last value wins, nothing accumulates), the environment
  * equivalents and the hand-over of SUPERNODE=N to slurmctld.
  *
@@ -65,46 +66,6 @@ static int option_cb(int val, const char *optarg, int remote)
 	return 0;
 }
 
-int sn_options_register(spank_t sp)
-{
-	static struct spank_option opt = {
-		.name = "supernode",
-		.arginfo = "N",
-		.usage = "Allocate N whole supernodes, exclusively, with their job environment (N from 1 to the site's placement.max_supernodes)",
-		.has_arg = 1,
-		.val = SN_OPT_VAL,
-		.cb = option_cb,
-	};
-	spank_err_t rc = spank_option_register(sp, &opt);
-
-	if (rc != ESPANK_SUCCESS) {
-		slurm_error("%s: cannot register --supernode: %s", SN_PLUGIN,
-			    spank_strerror(rc));
-		return -1;
-	}
-	return 0;
-}
-
-static const char *const env_mode_names[] = {
-	[SN_ENV_AUTO] = "auto",
-	[SN_ENV_NONE] = "none",
-	[SN_ENV_SHOW] = "show",
-};
-
-const char *sn_env_mode_name(enum sn_env_mode mode)
-{
-	return (unsigned)mode < 3 ? env_mode_names[mode] : "?";
-}
-
-int sn_env_mode_parse(const char *s, enum sn_env_mode *mode)
-{
-	for (unsigned i = 0; s && i < 3; i++)
-		if (!strcmp(s, env_mode_names[i])) {
-			*mode = (enum sn_env_mode)i;
-			return 0;
-		}
-	return -1;
-}
 
 /*
  * --supernode-env=MODE.  Strict: exactly auto, none or show; refused at
@@ -115,7 +76,7 @@ static int env_option_cb(int val, const char *optarg, int remote)
 	enum sn_env_mode mode;
 
 	(void)val;
-	if (sn_env_mode_parse(optarg, &mode)) {
+	if (sn_ownership_mode_parse(optarg, &mode)) {
 		if (remote) {
 			/* Refused at submission; a step must never fail on it. */
 			slurm_error("%s: --supernode-env=%s: expected auto, none or show; using auto",
@@ -131,22 +92,36 @@ static int env_option_cb(int val, const char *optarg, int remote)
 	return 0;
 }
 
-int sn_env_option_register(spank_t sp)
+/* --supernode and --supernode-env (from slurm_spank_init). */
+int sn_options_register(spank_t sp)
 {
-	static struct spank_option opt = {
-		.name = "supernode-env",
-		.arginfo = "MODE",
-		.usage = "With --supernode: auto (default) sets the NCCL/UCX/PyTorch environment where the job left it unset; none sets nothing; show also prints each variable, its value and why",
-		.has_arg = 1,
-		.val = SN_OPT_ENV_VAL,
-		.cb = env_option_cb,
+	static struct spank_option opts[] = {
+		{
+			.name = "supernode",
+			.arginfo = "N",
+			.usage = "Allocate N whole supernodes, exclusively, with their job environment (N from 1 to the site's placement.max_supernodes)",
+			.has_arg = 1,
+			.val = SN_OPT_VAL,
+			.cb = option_cb,
+		},
+		{
+			.name = "supernode-env",
+			.arginfo = "MODE",
+			.usage = "With --supernode: auto (default) sets the NCCL/UCX/PyTorch environment where the job left it unset; none sets nothing; show also prints each variable, its value and why",
+			.has_arg = 1,
+			.val = SN_OPT_ENV_VAL,
+			.cb = env_option_cb,
+		},
 	};
-	spank_err_t rc = spank_option_register(sp, &opt);
 
-	if (rc != ESPANK_SUCCESS) {
-		slurm_error("%s: cannot register --supernode-env: %s", SN_PLUGIN,
-			    spank_strerror(rc));
-		return -1;
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		spank_err_t rc = spank_option_register(sp, &opts[i]);
+
+		if (rc != ESPANK_SUCCESS) {
+			slurm_error("%s: cannot register --%s: %s", SN_PLUGIN,
+				    opts[i].name, spank_strerror(rc));
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -163,7 +138,13 @@ static const char *env_equivalent(void)
 	return NULL;
 }
 
-int sn_cmdline_supernode(char **value, struct sn_error *err)
+/*
+ * The value of the last --supernode on this process's command line
+ * (/proc/self/cmdline read whole, sn_cmdline_supernode_find()).  Returns 1
+ * with *value malloc()ed, 0 when there is none, -1 when it could not be
+ * read (err says why).
+ */
+static int cmdline_supernode(char **value, struct sn_error *err)
 {
 	const char *found;
 	char *args;
@@ -192,7 +173,7 @@ static int on_command_line(void)
 {
 	struct sn_error err;
 	char *value;
-	int rc = sn_cmdline_supernode(&value, &err);
+	int rc = cmdline_supernode(&value, &err);
 
 	if (rc < 0)
 		slurm_error("%s: %s: taking --supernode for given on the command line",
@@ -230,7 +211,7 @@ int sn_options_post_opt(spank_t sp)
 		return -1;
 	/* The steps of this job (srun inside sbatch/salloc) inherit the mode. */
 	if (sn_state.env_mode_given &&
-	    setenv(SN_ENV_MODE_VAR, sn_env_mode_name(sn_state.env_mode), 1))
+	    setenv(SN_ENV_MODE_VAR, sn_ownership_mode_name(sn_state.env_mode), 1))
 		slurm_error("%s: cannot export %s", SN_PLUGIN, SN_ENV_MODE_VAR);
 	if (!sn_state.option_given)
 		return 0;

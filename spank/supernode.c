@@ -1,29 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * supernode.so - SPANK entry points.  Only dispatch lives here: each
- * callback switches on spank_context() and calls the module that owns the
- * work (args.c, options.c, remote_env.c, task_env.c).
+ * supernode.so - SPANK entry points.  Dispatch only: each callback picks
+ * the context's file (local.c, remote.c, task.c); the state lives below,
+ * in state.c.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include <slurm/spank.h>
 
 #include "sn_spank.h"
 
 SPANK_PLUGIN(supernode, 1);
-
-struct sn_spank sn_state;
-
-const struct sn_config *sn_config_get(void)
-{
-	if (!sn_state.cfg_tried) {
-		sn_state.cfg_tried = 1;
-		sn_state.cfg = sn_config_load(sn_state.config_path,
-					      &sn_state.cfg_err);
-	}
-	return sn_state.cfg;
-}
 
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
@@ -37,9 +22,7 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	}
 	if (sn_args_parse(ac, av, &sn_state))
 		return -1;
-	if (sn_options_register(sp))
-		return -1;
-	return sn_env_option_register(sp);
+	return sn_options_register(sp);
 }
 
 int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
@@ -59,9 +42,8 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av)
 {
 	(void)ac;
 	(void)av;
-	if (spank_context() != S_CTX_REMOTE)
-		return 0;
-	sn_env_mode_resolve(sp);
+	if (spank_context() != S_CTX_REMOTE || !sn_state_resolve(sp))
+		return 0;	/* without --supernode, or --supernode-env=none */
 	sn_remote_env_set(sp);
 	/* Once per step, before the tasks are forked: they share the result. */
 	return sn_task_env_prepare(sp);
@@ -82,8 +64,6 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
 	(void)sp;
 	(void)ac;
 	(void)av;
-	sn_config_free(sn_state.cfg);
-	sn_state.cfg = NULL;
-	sn_state.cfg_tried = 0;
+	sn_state_release();
 	return 0;
 }

@@ -16,8 +16,8 @@
  *    process with a time limit and copied back through a pipe.
  *  - sn_taskenv_build(): pure; from the config, that node snapshot and the
  *    task's own facts (its ranks, CUDA_VISIBLE_DEVICES, ...) the list of
- *    (name, value, why).  Deciding whether a value may overwrite what the
- *    job already holds (unset / ours / env.force) is the caller's business.
+ *    (name, value, why).  Whether a value may overwrite what the job
+ *    already holds (unset / ours / env.force) is sn_ownership.h's rule.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -214,34 +214,29 @@ int sn_taskenv_visible_accels(const struct sn_taskenv_task *task,
 			      unsigned n_node, unsigned *idx, size_t max,
 			      char *why, size_t why_size);
 
-/* What may be done with one variable of the job's environment. */
-enum sn_taskenv_action {
-	SN_TASKENV_SET,		/* unset, or still our earlier value: set it */
-	SN_TASKENV_FORCE,	/* the job's own value, but env.force names it */
-	SN_TASKENV_KEEP,	/* the job's own value: it stays */
-	SN_TASKENV_UNSET,	/* ours from an earlier step, now not wanted */
-	SN_TASKENV_NONE,	/* nothing to set, nothing to undo */
-};
+/*
+ * sn_taskenv_wants_topo - whether the step must load the topology: a task
+ * (not the batch script) will need nearest NICs because UCX_NET_DEVICES
+ * is not the job's own (job_ucx false), or on Ascend the node's
+ * accelerator count is not in the config and ASCEND_RT_VISIBLE_DEVICES is
+ * ours to set (job_visible false).
+ */
+bool sn_taskenv_wants_topo(const struct sn_config *cfg, bool batch,
+			   bool job_ucx, bool job_visible);
 
 /*
- * sn_taskenv_decide - the ownership rule for name.
- * @marker: SUPERNODE_ENV_SET as the task holds it ("" or NULL if unset)
- * @cur:    the task's current value, NULL if unset
- * @value:  what we computed, NULL for "should not be set"
- * A value is ours when the marker records it (sn_envmark_owns); env.force
- * makes us replace the job's own value, never unset it.  cur ==
- * sn_env_unread (set, not read whole) is always KEEP, even under env.force.
+ * sn_taskenv_visible_name - the variable that lists a task's accelerators:
+ * ASCEND_RT_VISIBLE_DEVICES on Ascend nodes, else CUDA_VISIBLE_DEVICES.
  */
-enum sn_taskenv_action sn_taskenv_decide(const struct sn_config *cfg,
-					 const char *marker, const char *name,
-					 const char *cur, const char *value);
+const char *sn_taskenv_visible_name(const struct sn_config *cfg);
 
 /*
- * sn_taskenv_marker_merge - the new ownership marker (sn_envmark.h): the
- * entries of old whose name is not in names[0..n-1], then fresh.
- * Returns a malloc()ed string or NULL.
+ * sn_taskenv_visible_pick - sn_taskenv_task.visible from the job's value
+ * cur of that variable (NULL unset, sn_env_unread): one not read whole is
+ * "GPU-" (a list of unknown devices, never none or all); on Ascend only
+ * the job's own value counts (job_owns false: NULL).
  */
-char *sn_taskenv_marker_merge(const char *old, const char *const *names,
-			      size_t n, const char *fresh);
+const char *sn_taskenv_visible_pick(const struct sn_config *cfg,
+				    const char *cur, bool job_owns);
 
 #endif

@@ -35,8 +35,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "env/sn_envmark.h"
 #include "checks/sn_runner.h"
+#include "env/sn_jobenv.h"
 #include "env/sn_taskenv.h"
 
 #define NIC_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
@@ -961,47 +961,25 @@ const struct sn_taskenv_var *sn_taskenv_find(const struct sn_taskenv *env,
 	return NULL;
 }
 
-enum sn_taskenv_action sn_taskenv_decide(const struct sn_config *cfg,
-					 const char *marker, const char *name,
-					 const char *cur, const char *value)
+bool sn_taskenv_wants_topo(const struct sn_config *cfg, bool batch,
+			   bool job_ucx, bool job_visible)
 {
-	bool ours = cur && sn_envmark_owns(marker ? marker : "", name, cur);
-	bool force = false;
+	bool ascend_count = cfg->node.accel.vendor == SN_ACCEL_ASCEND &&
+			    !cfg->node.accel.count;
 
-	if (cur == sn_env_unread)
-		return SN_TASKENV_KEEP;	/* not read whole: it stays */
-
-	for (size_t i = 0; i < cfg->n_force && !force; i++)
-		force = !strcmp(cfg->force[i], name);
-	if (!value)
-		return ours ? SN_TASKENV_UNSET : cur ? SN_TASKENV_KEEP :
-						      SN_TASKENV_NONE;
-	if (!cur || ours)
-		return SN_TASKENV_SET;
-	return force ? SN_TASKENV_FORCE : SN_TASKENV_KEEP;
+	return !batch && (!job_ucx || (ascend_count && !job_visible));
 }
 
-char *sn_taskenv_marker_merge(const char *old, const char *const *names,
-			      size_t n, const char *fresh)
+const char *sn_taskenv_visible_name(const struct sn_config *cfg)
 {
-	struct sbuf b = { 0 };
-	const char *p = old ? old : "";
+	return cfg->node.accel.vendor == SN_ACCEL_ASCEND ?
+		       "ASCEND_RT_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
+}
 
-	sb_add(&b, "%s", "");
-	for (unsigned guard = 0; *p && guard < 4096; guard++) {
-		size_t len = strcspn(p, ","), nlen = strcspn(p, "=");
-		bool drop = nlen >= len;	/* malformed entry */
-
-		for (size_t i = 0; i < n && !drop; i++)
-			drop = strlen(names[i]) == nlen &&
-			       !strncmp(p, names[i], nlen);
-		if (!drop)
-			sb_add(&b, "%s%.*s", b.len ? "," : "", (int)len, p);
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	if (fresh && *fresh)
-		sb_add(&b, "%s%s", b.len ? "," : "", fresh);
-	return b.s;
+const char *sn_taskenv_visible_pick(const struct sn_config *cfg,
+				    const char *cur, bool job_owns)
+{
+	if (cfg->node.accel.vendor == SN_ACCEL_ASCEND && !job_owns)
+		return NULL;
+	return cur == sn_env_unread ? "GPU-" : cur;
 }

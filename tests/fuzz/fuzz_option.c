@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_option: the values a user types: --supernode=N (the SPANK option
- * callback of spank/options.c, which validates through
+ * callback of spank/local.c, which validates through
  * sn_supernode_count_parse against a loaded config), --supernode-env=MODE
- * (its callback and sn_env_mode_parse), and the plugstack.conf arguments
+ * (its callback and sn_ownership_mode_parse), and the plugstack.conf arguments
  * (spank/args.c).  The two spank/ files are compiled in as they are; the
  * SPANK calls they make are stubbed below.
  *
@@ -24,7 +24,7 @@
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wshadow"
 #include "../../spank/args.c"
-#include "../../spank/options.c"
+#include "../../spank/local.c"
 #pragma clang diagnostic pop
 
 struct sn_spank sn_state;
@@ -112,8 +112,8 @@ static void mode_direct(const char *s)
 {
 	enum sn_env_mode mode;
 
-	if (!sn_env_mode_parse(s, &mode))
-		FZ_ASSERT(!strcmp(s, sn_env_mode_name(mode)));
+	if (!sn_ownership_mode_parse(s, &mode))
+		FZ_ASSERT(!strcmp(s, sn_ownership_mode_name(mode)));
 	else
 		FZ_ASSERT(strcmp(s, "auto") && strcmp(s, "none") &&
 			  strcmp(s, "show"));

@@ -5,8 +5,8 @@
 # node's NCCL_IB_HCA (exact form, DOWN ports left out) and
 # NCCL_SOCKET_IFNAME=bond0; --supernode-env=none sets nothing,
 # --supernode-env=show prints the table from task 0 of each node, a bad
-# value is refused at submission, a user's own NCCL_IB_HCA stays unless
-# env.force names it.
+# value is refused at submission, a user's own NCCL_IB_HCA or MASTER_PORT
+# stays unless env.force names it.
 source "$(dirname "$0")/lib.sh"
 source "$SRC/contrib/local-cluster/fake-sysfs.sh"
 
@@ -192,14 +192,17 @@ j=$(UCX_NET_DEVICES=$ucx MASTER_PORT=$mport NCCL_IB_HCA=$hca \
 wait_state "$j" COMPLETED
 assert_eq "long user values, batch step" "$want" "$(cat long.out)"
 
-# env.force: the site's value replaces the user's.
-sed -i 's/^  socket_ifname: bond0$/  socket_ifname: bond0\n  force: [NCCL_IB_HCA]/' "$SUPERNODE_CLUSTER_DIR/etc/supernode.yaml"
-out=$(NCCL_IB_HCA=mlx5_5 srun --supernode=1 -n2 --ntasks-per-node=1 -l env)
+# env.force: the site's value replaces the user's, for a task variable
+# (NCCL_IB_HCA) and a step variable (MASTER_PORT) alike.
+sed -i 's/^  socket_ifname: bond0$/  socket_ifname: bond0\n  force: [NCCL_IB_HCA, MASTER_PORT]/' "$SUPERNODE_CLUSTER_DIR/etc/supernode.yaml"
+out=$(NCCL_IB_HCA=mlx5_5 MASTER_PORT=4000 srun --supernode=1 -n2 --ntasks-per-node=1 -l env)
 for t in 0 1; do
 	node=$(env_of "$out" "$t" SLURMD_NODENAME)
 	want="=mlx5_0:1,mlx5_1:1"
 	[[ $node == *2 ]] && want="=mlx5_0:1"
 	assert_eq "env.force, task $t on $node: NCCL_IB_HCA" "$want" "$(env_of "$out" "$t" NCCL_IB_HCA)"
+	jobid=$(env_of "$out" "$t" SLURM_JOB_ID)
+	assert_eq "env.force, task $t on $node: MASTER_PORT" "$((20000 + jobid % 10000))" "$(env_of "$out" "$t" MASTER_PORT)"
 done
 assert_eq "no node drained" "" "$(sinfo -h -t drain,drained,draining -o %N)"
 finish

@@ -11,7 +11,7 @@
 
 #include "unit.h"
 
-#include "env/sn_envmark.h"
+#include "env/sn_ownership.h"
 #include "env/sn_jobenv.h"
 
 #define CFG_YAML "supernodes:\n"				\

@@ -3,14 +3,13 @@
  * The per-task environment (lib/taskenv.c): nearest NICs per local rank on
  * real hwloc exports (../shared/fixtures/hwloc, skipped when absent),
  * field cases 4 (NCCL_IB_HCA exact form) and 5 (NCCL_SOCKET_IFNAME exact
- * form), the RoCE GID index, CUDA_VISIBLE_DEVICES, the ownership rule.
+ * form), the RoCE GID index, CUDA_VISIBLE_DEVICES (the ownership rule: test_ownership.c).
  */
 #include <unistd.h>
 
 #include "unit.h"
 
 #include "fixtures/ports/ports_test.h"
-#include "env/sn_envmark.h"
 #include "env/sn_taskenv.h"
 
 #define HWLOC SN_SHARED_FIXTURES "/hwloc/"
@@ -582,81 +581,6 @@ static void test_batch_and_pytorch_off(void **state)
 	tree_free(&t);
 }
 
-/* A marker that says we set name=value earlier. */
-static char *marker_of(const char *name, const char *value)
-{
-	struct sn_jobenv env = { 0 };
-	bool set[1] = { true };
-
-	env.vars[0].name = name;
-	env.vars[0].value = (char *)value;
-	env.count = 1;
-	return sn_envmark_build(&env, set);
-}
-
-static void test_ownership(void **state)
-{
-	struct sn_config *cfg = cfg_load("");
-	struct sn_config *forced = cfg_load("env:\n  force: [NCCL_IB_HCA]\n");
-	char *m = marker_of("NCCL_IB_HCA", "=mlx5_0:1");
-	const char *want = "=mlx5_0:1,mlx5_1:1";
-
-	(void)state;
-	/* unset: set */
-	assert_int_equal(sn_taskenv_decide(cfg, "", "NCCL_IB_HCA", NULL, want),
-			 SN_TASKENV_SET);
-	/* the user's own value stays ... */
-	assert_int_equal(sn_taskenv_decide(cfg, m, "NCCL_IB_HCA", "mlx5_5",
-					   want), SN_TASKENV_KEEP);
-	assert_int_equal(sn_taskenv_decide(cfg, NULL, "NCCL_IB_HCA", "", want),
-			 SN_TASKENV_KEEP);
-	/* ... unless env.force names it */
-	assert_int_equal(sn_taskenv_decide(forced, m, "NCCL_IB_HCA", "mlx5_5",
-					   want), SN_TASKENV_FORCE);
-	assert_int_equal(sn_taskenv_decide(forced, m, "UCX_NET_DEVICES",
-					   "mlx5_5:1", "mlx5_0:1"),
-			 SN_TASKENV_KEEP);
-	/* our earlier value is replaced, or removed when no longer wanted */
-	assert_int_equal(sn_taskenv_decide(cfg, m, "NCCL_IB_HCA", "=mlx5_0:1",
-					   want), SN_TASKENV_SET);
-	assert_int_equal(sn_taskenv_decide(cfg, m, "NCCL_IB_HCA", "=mlx5_0:1",
-					   NULL), SN_TASKENV_UNSET);
-	assert_int_equal(sn_taskenv_decide(forced, NULL, "NCCL_IB_HCA", "x",
-					   NULL), SN_TASKENV_KEEP);
-	assert_int_equal(sn_taskenv_decide(cfg, m, "NCCL_IB_HCA", NULL, NULL),
-			 SN_TASKENV_NONE);
-	/* set but not read whole (issue 9 item 12): it stays, even forced */
-	assert_int_equal(sn_taskenv_decide(cfg, m, "UCX_NET_DEVICES",
-					   sn_env_unread, "mlx5_0:1"),
-			 SN_TASKENV_KEEP);
-	assert_int_equal(sn_taskenv_decide(forced, m, "NCCL_IB_HCA",
-					   sn_env_unread, want), SN_TASKENV_KEEP);
-	assert_int_equal(sn_taskenv_decide(cfg, m, "NCCL_IB_HCA",
-					   sn_env_unread, NULL), SN_TASKENV_KEEP);
-	free(m);
-	sn_config_free(cfg);
-	sn_config_free(forced);
-}
-
-static void test_marker_merge(void **state)
-{
-	static const char *const names[] = { "NCCL_IB_HCA", "RANK" };
-	char *s;
-
-	(void)state;
-	s = sn_taskenv_marker_merge("SUPERNODE_NAME=00000001,NCCL_IB_HCA=00000002,MASTER_PORT=00000003",
-				    names, 2, "RANK=0000000a");
-	assert_string_equal(s, "SUPERNODE_NAME=00000001,MASTER_PORT=00000003,RANK=0000000a");
-	free(s);
-	s = sn_taskenv_marker_merge(NULL, names, 2, "");
-	assert_string_equal(s, "");
-	free(s);
-	s = sn_taskenv_marker_merge("RANK=1,,bogus,NCCL_IB_HCA_X=2", names, 2,
-				    NULL);
-	assert_string_equal(s, "NCCL_IB_HCA_X=2");
-	free(s);
-}
-
 /* The bounded gatherer gives what the direct one gives. */
 static void test_gather_bounded(void **state)
 {
@@ -769,8 +693,6 @@ int main(void)
 		cmocka_unit_test(test_cuda_visible_devices),
 		cmocka_unit_test(test_ascend),
 		cmocka_unit_test(test_batch_and_pytorch_off),
-		cmocka_unit_test(test_ownership),
-		cmocka_unit_test(test_marker_merge),
 		cmocka_unit_test_setup(test_gather_bounded, shared_fixtures),
 		cmocka_unit_test(test_hwloc_env_scrubbed),
 		cmocka_unit_test(test_single_port_no_topology),

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The plugin's state (one per process) and the reads every context
+ * shares: the config, the job's environment,
+ * this node's name.  The bottom of spank/: it calls only lib/.
+ */
+/* The one caller of spank_getenv() (sn_spank.h poisons it elsewhere). */
+#define SN_SPANK_GETENV_WRAPPER
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/sn_hostlist.h"
+#include "sn_spank.h"
+
+struct sn_spank sn_state;
+
+const struct sn_config *sn_config_get(void)
+{
+	if (!sn_state.cfg_tried) {
+		sn_state.cfg_tried = 1;
+		sn_state.cfg = sn_config_load(sn_state.config_path,
+					      &sn_state.cfg_err);
+	}
+	return sn_state.cfg;
+}
+
+void sn_state_release(void)
+{
+	sn_config_free(sn_state.cfg);
+	sn_state.cfg = NULL;
+	sn_state.cfg_tried = 0;
+}
+
+/* spank_getenv() as sn_env_read() wants it. */
+static enum sn_env_get spank_get(void *ctx, const char *name, char *buf,
+				 size_t size)
+{
+	spank_err_t rc;
+
+	if (size > INT_MAX)
+		size = INT_MAX;
+	rc = spank_getenv(ctx, name, buf, (int)size);
+	if (rc == ESPANK_SUCCESS)
+		return SN_ENV_GET_OK;
+	if (rc == ESPANK_NOSPACE)
+		return SN_ENV_GET_NOSPACE;	/* set: never "unset" */
+	if (rc == ESPANK_ENV_NOEXIST)
+		return SN_ENV_GET_UNSET;
+	return SN_ENV_GET_ERROR;
+}
+
+const char *sn_job_getenv(spank_t sp, const char *name, struct sn_envbuf *eb)
+{
+	return sn_env_read(spank_get, sp, name, eb);
+}
+
+const char *sn_job_fact(spank_t sp, const char *name, struct sn_envbuf *eb)
+{
+	const char *v = sn_job_getenv(sp, name, eb);
+
+	return v == sn_env_unread ? NULL : v;
+}
+
+void sn_env_write(spank_t sp, const char *marker, struct sn_ownership_var *v,
+		  size_t n)
+{
+	spank_err_t rc;
+	char *fresh;
+
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].action == SN_OWN_UNSET)
+			spank_unsetenv(sp, v[i].name);
+		if (!sn_ownership_writes(&v[i]))
+			continue;
+		rc = spank_setenv(sp, v[i].name, v[i].value, 1);
+		v[i].written = rc == ESPANK_SUCCESS;
+		if (rc != ESPANK_SUCCESS)
+			slurm_error("%s: cannot set %s: %s", SN_PLUGIN,
+				    v[i].name, spank_strerror(rc));
+	}
+	fresh = sn_ownership_marker(marker, v, n);
+	if (fresh)
+		spank_setenv(sp, SN_ENVMARK_VAR, fresh, 1);
+	free(fresh);
+}
+
+bool sn_job_is_batch(spank_t sp)
+{
+	uint32_t stepid = 0;
+
+	return spank_get_item(sp, S_JOB_STEPID, &stepid) == ESPANK_SUCCESS &&
+	       stepid == SN_BATCH_STEP;
+}
+
+/*
+ * slurmstepd sets SLURMD_NODENAME only later, per task: this node is
+ * element S_JOB_NODEID of the step's node list.
+ */
+int sn_self_name(spank_t sp, const char *job_nodelist, char *out, size_t size,
+		 struct sn_error *err)
+{
+	struct sn_envbuf step_nodelist = { 0 };
+	const char *list = job_nodelist, *step;
+	uint32_t stepid = 0, nodeid = 0;
+	struct sn_names hosts;
+	int rc;
+
+	if (spank_get_item(sp, S_JOB_STEPID, &stepid) != ESPANK_SUCCESS ||
+	    spank_get_item(sp, S_JOB_NODEID, &nodeid) != ESPANK_SUCCESS) {
+		sn_error_set(err, "cannot read the step id or node id");
+		return -1;
+	}
+	if (stepid == SN_BATCH_STEP) {
+		nodeid = 0;
+	} else if ((step = sn_job_getenv(sp, "SLURM_STEP_NODELIST",
+					 &step_nodelist))) {
+		if (step == sn_env_unread) {
+			sn_error_set(err, "SLURM_STEP_NODELIST could not be read");
+			sn_envbuf_free(&step_nodelist);
+			return -1;
+		}
+		list = step;
+	}
+	rc = sn_hostlist_expand(list, SN_HOSTLIST_MAX, &hosts, err);
+	sn_envbuf_free(&step_nodelist);
+	if (rc)
+		return -1;
+	if (nodeid >= hosts.count) {
+		sn_error_set(err, "node id %u is outside the step's node list", nodeid);
+		sn_names_free(&hosts);
+		return -1;
+	}
+	snprintf(out, size, "%s", hosts.names[nodeid]);
+	sn_names_free(&hosts);
+	return 0;
+}
+
+bool sn_state_resolve(spank_t sp)
+{
+	struct sn_envbuf eb = { 0 };
+	const char *value;
+	enum sn_env_mode mode;
+
+	if (!sn_state.option_given) {
+		value = sn_job_getenv(sp, "SLURM_SPANK_SUPERNODE", &eb);
+		sn_state.option_given = value && *value;
+	}
+	value = sn_job_fact(sp, SN_ENV_MODE_VAR, &eb);
+	if (!sn_state.env_mode_given && value &&
+	    sn_ownership_mode_parse(value, &mode))
+		slurm_error("%s: %s=%.64s: expected auto, none or show; using auto",
+			    SN_PLUGIN, SN_ENV_MODE_VAR, value);
+	else if (!sn_state.env_mode_given && value)
+		sn_state.env_mode = mode;
+	sn_envbuf_free(&eb);
+	return sn_ownership_active(sn_state.option_given, sn_state.env_mode);
+}
