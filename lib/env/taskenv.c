@@ -37,6 +37,7 @@
 
 #include "checks/sn_runner.h"
 #include "env/sn_jobenv.h"
+#include "util/sn_strbuf.h"
 #include "env/sn_taskenv.h"
 
 #define NIC_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
@@ -568,49 +569,6 @@ static struct sn_taskenv_var *add(struct sn_taskenv *out, const char *name,
 	return v;
 }
 
-/* A growing string; on failure ->oom is set and ->s freed. */
-struct sbuf {
-	char *s;
-	size_t len, cap;
-	bool oom;
-};
-
-static void sb_add(struct sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void sb_add(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->oom)
-		return;
-	for (int tries = 0; tries < 2; tries++) {
-		va_start(ap, fmt);
-		n = vsnprintf(b->s ? b->s + b->len : NULL,
-			      b->s ? b->cap - b->len : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			break;
-		if (b->s && b->len + (size_t)n < b->cap) {
-			b->len += (size_t)n;
-			return;
-		}
-		{
-			size_t cap = b->len + (size_t)n + 64;
-			char *s = realloc(b->s, cap);
-
-			if (!s)
-				break;
-			b->s = s;
-			b->cap = cap;
-		}
-	}
-	free(b->s);
-	b->s = NULL;
-	b->oom = true;
-}
-
 /* Where the allowed ports come from, for messages. */
 static const char *ports_source(const struct sn_config *cfg)
 {
@@ -644,7 +602,7 @@ static void left_out(const struct sn_taskenv_node *node, char *buf,
 static int hca_add(const struct sn_config *cfg,
 		   const struct sn_taskenv_node *node, struct sn_taskenv *out)
 {
-	struct sbuf b = { 0 };
+	struct sn_strbuf b = SN_STRBUF_INIT;
 	char rest[160];
 	size_t n = 0;
 
@@ -652,23 +610,25 @@ static int hca_add(const struct sn_config *cfg,
 		add(out, "NCCL_IB_HCA", NULL, false, "%s", node->ports_note);
 		return 0;
 	}
-	sb_add(&b, "=");
+	sn_strbuf_append(&b, "=");
 	for (size_t i = 0; i < node->n_ports; i++) {
 		const struct sn_taskenv_port *p = &node->ports[i];
 
 		if (port_usable(p))
-			sb_add(&b, "%s%s:%u", n++ ? "," : "", p->dev, p->port);
+			sn_strbuf_appendf(&b, "%s%s:%u", n++ ? "," : "",
+					  p->dev, p->port);
 	}
-	if (b.oom)
+	if (sn_strbuf_failed(&b))
 		return -1;
 	left_out(node, rest, sizeof(rest));
 	if (!n) {
-		free(b.s);
+		sn_strbuf_free(&b);
 		add(out, "NCCL_IB_HCA", NULL, false, "no %s%s",
 		    ports_source(cfg), rest);
 		return 0;
 	}
-	add(out, "NCCL_IB_HCA", b.s, false, "%s%s", ports_source(cfg), rest);
+	add(out, "NCCL_IB_HCA", sn_strbuf_take(&b, NULL), false, "%s%s",
+	    ports_source(cfg), rest);
 	return 0;
 }
 
@@ -798,7 +758,7 @@ static int ucx_add(const struct sn_taskenv_node *node, const unsigned *acc,
 		   int nacc, struct sn_taskenv *out)
 {
 	const struct sn_taskenv_port *one = node->ports_ok ? only_port(node) : NULL;
-	struct sbuf b = { 0 };
+	struct sn_strbuf b = SN_STRBUF_INIT;
 	char nics[160] = "";
 	size_t used = 0, n = 0;
 
@@ -831,7 +791,7 @@ static int ucx_add(const struct sn_taskenv_node *node, const unsigned *acc,
 			add(out, "UCX_NET_DEVICES", NULL, true,
 			    "accelerator %u is not in the topology (%u accelerators)",
 			    a, node->topo.n_accels);
-			free(b.s);
+			sn_strbuf_free(&b);
 			return 0;
 		}
 		for (unsigned k = 0; k < node->topo.n_near[a]; k++) {
@@ -846,35 +806,36 @@ static int ucx_add(const struct sn_taskenv_node *node, const unsigned *acc,
 			for (size_t p = 0; p < node->n_ports; p++) {
 				const struct sn_taskenv_port *tp = &node->ports[p];
 				char item[SN_IB_DEV_MAX + 8];
+				const char *q = sn_strbuf_str(&b);
 
 				if (!port_usable(tp) || strcmp(tp->dev, nic))
 					continue;
 				snprintf(item, sizeof(item), "%s:%u", tp->dev,
 					 tp->port);
 				/* two accelerators may share a NIC */
-				if (b.s && strstr(b.s, item)) {
+				if (strstr(q, item)) {
+					const char *s0 = q;
 					size_t l = strlen(item);
-					const char *q = b.s;
 					bool seen = false;
 
 					for (; (q = strstr(q, item)); q += l)
-						seen |= (q == b.s || q[-1] == ',') &&
+						seen |= (q == s0 || q[-1] == ',') &&
 							(q[l] == ',' || !q[l]);
 					if (seen)
 						continue;
 				}
-				sb_add(&b, "%s%s", n++ ? "," : "", item);
+				sn_strbuf_appendf(&b, "%s%s", n++ ? "," : "", item);
 			}
 		}
 	}
-	if (b.oom)
+	if (sn_strbuf_failed(&b))
 		return -1;
 	if (!n) {
 		add(out, "UCX_NET_DEVICES", NULL, true,
 		    "the nearest NICs (%s) have no usable port", used ? nics : "none");
 		return 0;
 	}
-	add(out, "UCX_NET_DEVICES", b.s, true,
+	add(out, "UCX_NET_DEVICES", sn_strbuf_take(&b, NULL), true,
 	    "nearest NICs of the task's accelerators: %s", nics);
 	return 0;
 }
