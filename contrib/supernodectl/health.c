@@ -10,27 +10,26 @@
  *   an UNKNOWN)                  -> left exactly as it is, with a log line
  * (field case 15; the decision itself is sn_node_state_decide in lib/).
  *
- * Talking to slurmctld happens in a child process with a time limit:
- * libslurm's slurm_init() exit()s the process when it finds no slurm.conf
- * (after retrying for a minute when $SLURM_CONF names a missing file), and
- * an RPC to a dead controller blocks for seconds.  Neither may hang
- * slurmd's health check or change our exit code.
+ * Talking to slurmctld happens in a child process with a time limit
+ * (sn_drain_bounded, lib/drain/bounded.c): libslurm's slurm_init() exit()s
+ * the process when it finds no slurm.conf (after retrying for a minute when
+ * $SLURM_CONF names a missing file), and an RPC to a dead controller blocks
+ * for seconds.  Neither may hang slurmd's health check or change our exit
+ * code.
  *
  * Exit codes as supernode-prolog --check: 0 ok, 1 warn, 2 crit, 3 unknown,
  * 4 usage or a config that does not load (then nothing is drained or
  * resumed).
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <syslog.h>
 #include <unistd.h>
 
 #include <slurm/slurm.h>
-#include <slurm/slurm_errno.h>
 
+#include "drain/sn_bounded.h"
 #include "drain/sn_drain.h"
 #include "checks/sn_report.h"
 #include "checks/sn_runner.h"
@@ -45,20 +44,11 @@ enum {
 };
 
 #define HEALTH_SLURM_TIMEOUT_MS 30000u	/* slurm_init + read + update */
-#define HEALTH_CHILD_BASE 10		/* child exit = outcome + this */
 
 struct health_args {
 	struct snctl_global g;
 	const char *node;
 	char host[256];
-};
-
-/* What the Slurm child is asked to do, and for which node. */
-struct slurm_job {
-	const char *node;
-	const char *tag;
-	const char *reason;	/* want_drain: the reason to set */
-	int want_drain;
 };
 
 static void health_usage(void)
@@ -147,11 +137,14 @@ static void state_text(unsigned state, char *buf, size_t size)
 			strcat(buf, flags[i].name);
 }
 
-/* Child: the line that says what was done (or left alone) and why. */
-static void outcome_text(const struct slurm_job *j, enum sn_drain_outcome o,
-			 unsigned state, const char *cur,
-			 const struct sn_error *err, char *msg, size_t size)
+/* The line that says what was done (or left alone) and why. */
+static void outcome_text(const struct sn_bounded_req *j,
+			 const struct sn_bounded_report *rep, char *msg,
+			 size_t size)
 {
+	enum sn_drain_outcome o = rep->outcome;
+	unsigned state = rep->state;
+	const char *cur = rep->current;
 	char st[128];
 
 	state_text(state, st, sizeof(st));
@@ -182,45 +175,9 @@ static void outcome_text(const struct slurm_job *j, enum sn_drain_outcome o,
 				 j->node, st);
 		break;
 	default:
-		snprintf(msg, size, "%s: %s", j->node, err->msg);
+		snprintf(msg, size, "%s: %s", j->node, rep->why);
 		break;
 	}
-}
-
-/* Child: decide with lib's rule and act; report through fd. */
-static int slurm_child(void *arg, int fd)
-{
-	const struct slurm_job *j = arg;
-	char cur[1024], msg[2048];
-	enum sn_drain_outcome o;
-	struct sn_error err = { "" };
-	unsigned state = 0;
-	ssize_t n;
-
-	slurm_init(NULL);
-	if (sn_node_load(j->node, &state, cur, sizeof(cur), &err)) {
-		o = SN_DRAIN_ERROR;
-		goto out;
-	}
-	o = sn_node_state_decide(state, cur, j->tag, j->want_drain);
-	if (o == SN_DRAIN_DONE)
-		o = sn_node_drain(j->node, j->reason, j->tag, &err);
-	else if (o == SN_RESUME_DONE)
-		o = sn_node_resume(j->node, j->tag, &err);
-out:
-	outcome_text(j, o, state, cur, &err, msg, sizeof(msg));
-	n = write(fd, msg, strlen(msg));
-	slurm_fini();
-	return n < 0 ? 1 : HEALTH_CHILD_BASE + (int)o;
-}
-
-/* libslurm retries a missing $SLURM_CONF for a minute, then exits. */
-static int slurm_conf_missing(void)
-{
-	const char *conf = getenv("SLURM_CONF");
-	struct stat st;
-
-	return conf && *conf && stat(conf, &st) != 0;
 }
 
 static int outcome_priority(int o)
@@ -240,32 +197,26 @@ static int outcome_priority(int o)
 }
 
 /* Drain or resume through a bounded child; log what happened. */
-static void slurm_act(const struct slurm_job *j)
+static void slurm_act(const struct sn_bounded_req *j)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	int st;
+	struct sn_bounded_report rep;
+	char msg[2048];
 
-	if (slurm_conf_missing()) {
+	sn_drain_bounded(j, &rep);
+	if (rep.run == SN_BOUNDED_NO_CONF) {
 		snctl_log(LOG_ERR, "%s: SLURM_CONF=%s does not exist: nothing %s",
 			  j->node, getenv("SLURM_CONF"),
 			  j->want_drain ? "drained" : "resumed");
-		return;
-	}
-	st = sn_run_in_child(slurm_child, (void *)j, HEALTH_SLURM_TIMEOUT_MS,
-			     4096, &buf, &len);
-	if (st >= HEALTH_CHILD_BASE && st <= HEALTH_CHILD_BASE + SN_DRAIN_ERROR &&
-	    len) {
-		snctl_log(outcome_priority(st - HEALTH_CHILD_BASE), "%.*s",
-			  (int)len, buf);
+	} else if (rep.run == 0) {
+		outcome_text(j, &rep, msg, sizeof(msg));
+		snctl_log(outcome_priority(rep.outcome), "%s", msg);
 	} else {
 		snctl_log(LOG_ERR, "%s: cannot talk to slurmctld (%s): nothing %s",
-			  j->node, st == -1 ? "timed out" :
-				   st == -2 ? "libslurm crashed" :
-					      "libslurm gave up, see above",
+			  j->node, rep.run == -1 ? "timed out" :
+				   rep.run == -2 ? "libslurm crashed" :
+						   "libslurm gave up, see above",
 			  j->want_drain ? "drained" : "resumed");
 	}
-	free(buf);
 }
 
 /* Run the checks and act on them; returns the exit code. */
@@ -273,8 +224,9 @@ static int health_run(const struct health_args *a, const struct sn_config *cfg)
 {
 	struct sn_results res = { 0 };
 	char reason[SN_REASON_MAX + 1];
-	struct slurm_job job = { .node = a->node, .tag = cfg->drain_tag,
-				 .reason = reason };
+	struct sn_bounded_req job = { .node = a->node, .tag = cfg->drain_tag,
+				      .reason = reason, .check_conf = true,
+				      .budget_ms = HEALTH_SLURM_TIMEOUT_MS };
 	struct sn_check_ctx ctx;
 	struct sn_error err;
 	enum sn_grade worst;
@@ -293,7 +245,7 @@ static int health_run(const struct health_args *a, const struct sn_config *cfg)
 	fflush(stdout);
 	if (sn_drain_reason(&res, cfg->drain_tag, cfg->prolog.drain_on_unknown,
 			    reason, sizeof(reason))) {
-		job.want_drain = 1;
+		job.want_drain = true;
 		slurm_act(&job);
 	} else if (worst == SN_OK || worst == SN_WARN) {
 		slurm_act(&job);

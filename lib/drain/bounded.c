@@ -1,40 +1,83 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The drain as the prolog and the epilog do it: bounded, and logged. */
+/*
+ * Drain or resume in a bounded child (sn_drain_bounded), and the drain as
+ * the prolog and the epilog log it (sn_drain_logged).
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <slurm/slurm.h>
 
+#include "checks/sn_runner.h"
+#include "drain/sn_bounded.h"
 #include "drain/sn_drain.h"
 #include "util/sn_log.h"
-#include "checks/sn_runner.h"
 
-struct drain_arg {
-	const char *node, *reason, *tag;
-};
-
-/*
- * The drain, in a child: slurm_init() fatal()s (exits) without a readable
- * slurm.conf, and an RPC to a slurmctld that does not answer is retried
- * for MessageTimeout (10 s by default), longer than a prolog may take.
- * Writes "OUTCOME MESSAGE".
- */
-static int drain_child(void *arg, int fd)
+/* The child: read the node, decide with lib's rule, act; report through fd. */
+static int bounded_child(void *arg, int fd)
 {
-	const struct drain_arg *a = arg;
+	const struct sn_bounded_req *req = arg;
+	struct sn_bounded_report rep = { .outcome = SN_DRAIN_ERROR };
 	struct sn_error err = { "" };
-	char line[sizeof(err.msg) + 16];
 	enum sn_drain_outcome o;
-	int n;
+	ssize_t n;
 
 	slurm_init(NULL);
-	o = sn_node_drain(a->node, a->reason, a->tag, &err);
-	n = snprintf(line, sizeof(line), "%d %s", (int)o, err.msg);
-	if (n < 0 || write(fd, line, strlen(line)) < 0)
-		return 1;
-	return 0;
+	if (sn_node_load(req->node, &rep.state, rep.current,
+			 sizeof(rep.current), &err)) {
+		o = SN_DRAIN_ERROR;
+		goto out;
+	}
+	o = sn_node_state_decide(rep.state, rep.current, req->tag,
+				 req->want_drain);
+	if (o == SN_DRAIN_DONE)
+		o = sn_node_drain(req->node, req->reason, req->tag, &err);
+	else if (o == SN_RESUME_DONE)
+		o = sn_node_resume(req->node, req->tag, &err);
+out:
+	rep.outcome = o;
+	snprintf(rep.why, sizeof(rep.why), "%s", err.msg);
+	n = write(fd, &rep, sizeof(rep));
+	slurm_fini();
+	return n == (ssize_t)sizeof(rep) ? 0 : 1;
+}
+
+/* libslurm retries a missing $SLURM_CONF for a minute, then exits. */
+static int slurm_conf_missing(void)
+{
+	const char *conf = getenv("SLURM_CONF");
+	struct stat st;
+
+	return conf && *conf && stat(conf, &st) != 0;
+}
+
+enum sn_drain_outcome sn_drain_bounded(const struct sn_bounded_req *req,
+				       struct sn_bounded_report *rep)
+{
+	char *out = NULL;
+	size_t len = 0;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->outcome = SN_DRAIN_ERROR;
+	if (req->check_conf && slurm_conf_missing()) {
+		rep->run = SN_BOUNDED_NO_CONF;
+		return rep->outcome;
+	}
+	rep->run = sn_run_in_child(bounded_child, (void *)req, req->budget_ms,
+				   sizeof(*rep), &out, &len);
+	if (rep->run == 0 && len == sizeof(*rep)) {
+		memcpy(rep, out, sizeof(*rep));
+		rep->current[sizeof(rep->current) - 1] = '\0';
+		rep->why[sizeof(rep->why) - 1] = '\0';
+		rep->run = 0;
+	} else if (rep->run == 0) {
+		rep->run = 1;	/* answered, but not whole: as a failed write */
+	}
+	free(out);
+	return rep->outcome;
 }
 
 enum sn_drain_outcome sn_drain_logged(const char *node, const char *reason,
@@ -42,11 +85,11 @@ enum sn_drain_outcome sn_drain_logged(const char *node, const char *reason,
 				      unsigned budget_ms)
 {
 	char clean[SN_REASON_MAX + 1];
-	struct drain_arg a = { node, clean, tag };
-	enum sn_drain_outcome o = SN_DRAIN_ERROR;
-	const char *why = "";
-	char *out = NULL;
-	size_t len = 0;
+	struct sn_bounded_req req = { .node = node, .tag = tag,
+				      .reason = clean, .want_drain = true,
+				      .budget_ms = budget_ms };
+	struct sn_bounded_report rep;
+	enum sn_drain_outcome o;
 	int rc;
 
 	/*
@@ -55,11 +98,8 @@ enum sn_drain_outcome sn_drain_logged(const char *node, const char *reason,
 	 */
 	sn_reason_clean(clean, sizeof(clean), tag, reason);
 	reason = clean;
-	rc = sn_run_in_child(drain_child, &a, budget_ms, 2048, &out, &len);
-	if (rc == 0 && out && out[0] >= '0' && out[0] <= '9' && out[1] == ' ') {
-		o = (enum sn_drain_outcome)(out[0] - '0');
-		why = out + 2;
-	}
+	o = sn_drain_bounded(&req, &rep);
+	rc = rep.run;
 	switch (o) {
 	case SN_DRAIN_DONE:
 		sn_log(LOG_ERR, "drained %s: %s", node, reason);
@@ -82,11 +122,9 @@ enum sn_drain_outcome sn_drain_logged(const char *node, const char *reason,
 			sn_log(LOG_ERR, "could not drain %s (libslurm exited %d, see its message above): %s",
 			       node, rc, reason);
 		else
-			sn_log(LOG_ERR, "could not drain %s (%s): %s", node, why,
-			       reason);
+			sn_log(LOG_ERR, "could not drain %s (%s): %s", node,
+			       rep.why, reason);
 		break;
 	}
-	free(out);
 	return o;
 }
-

@@ -97,11 +97,10 @@ enum sn_drain_outcome sn_node_drain(const char *node, const char *reason,
 				    const char *tag, struct sn_error *err);
 
 /*
- * sn_drain_logged - sn_node_drain() in a child limited to budget_ms
- * (the log line shows the reason cleaned, as slurmctld stores it)
- * (slurm_init() exits without a readable slurm.conf, and an RPC to a
- * slurmctld that does not answer is retried for MessageTimeout), with one
- * log line (sn_log) saying what happened.  Calls slurm_init() itself.
+ * sn_drain_logged - drain through sn_drain_bounded() (drain/sn_bounded.h:
+ * a child limited to budget_ms, which calls slurm_init() itself), with one
+ * log line (sn_log) saying what happened; the line shows the reason
+ * cleaned, as slurmctld stores it.
  * Returns the outcome (SN_DRAIN_ERROR when it could not tell).
  */
 enum sn_drain_outcome sn_drain_logged(const char *node, const char *reason,
