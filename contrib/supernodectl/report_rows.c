@@ -10,24 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/sn_counters.h"
 #include "report.h"
-
-/* Counters that measure traffic or congestion: shown, not summed as errors. */
-static const char *const not_errors[] = {
-	"port_xmit_data", "port_rcv_data", "port_xmit_packets",
-	"port_rcv_packets", "port_xmit_wait", "np_cnp_sent", "rp_cnp_handled",
-	"np_ecn_marked_roce_packets", "unicast_xmit_packets",
-	"unicast_rcv_packets", "multicast_xmit_packets",
-	"multicast_rcv_packets",
-};
-
-static bool is_error_counter(const char *name)
-{
-	for (size_t i = 0; i < sizeof(not_errors) / sizeof(not_errors[0]); i++)
-		if (!strcmp(name, not_errors[i]))
-			return false;
-	return true;
-}
 
 /* json_object_get_string that never gives NULL. */
 static const char *text_of(json_object *v)
@@ -121,7 +105,7 @@ static void row_deltas(struct report_row *r, json_object *item)
 				uint64_t d = json_object_get_uint64(val);
 
 				snprintf(text, sizeof(text), "%s=%" PRIu64, key, d);
-				if (is_error_counter(key))
+				if (sn_counter_is_error(key))
 					r->err_total += d;
 			} else {
 				continue;

@@ -5,79 +5,31 @@
 #include <string.h>
 
 #include "config/config_sections.h"
+#include "config/sn_counters.h"
 
 /*
- * The counters the epilog judges: the one list of threshold names (any
- * other name is refused, since it would never be applied), each with its
- * default per-job limits.  A link that went down, a link integrity or
- * buffer overrun error, or an uncorrectable ECC error during one job is
- * enough to take the node out; noise counters (symbol errors, receive
- * errors, discards, NVLink replays) warn first and drain only when large.
- * Those with neither limit are judged only when the config gives one.
- * Names: IB PortCounters (sysfs counters/; the data and packet counters
- * too, though a limit on traffic is rarely wanted), RoCE hw_counters/, and
- * the accelerator deltas (sn_accel_delta_names).
+ * The counters the epilog judges are the rows of config/sn_counters.h with
+ * judged set: the one list of threshold names (any other name is refused,
+ * since it would never be applied), each with its default per-job limits.
  */
-static const struct {
-	const char *counter;
-	long long warn, crit;	/* -1: none */
-} default_thresholds[] = {
-	{ "link_downed", -1, 1 },
-	{ "link_error_recovery", 1, 10 },
-	{ "symbol_error", 10, 10000 },
-	{ "port_rcv_errors", 10, 10000 },
-	{ "port_rcv_remote_physical_errors", 10, 10000 },
-	{ "local_link_integrity_errors", -1, 1 },
-	{ "excessive_buffer_overrun_errors", -1, 1 },
-	{ "port_xmit_discards", 100, 100000 },
-	{ "VL15_dropped", 100, -1 },
-	{ "port_rcv_switch_relay_errors", -1, -1 },
-	{ "port_xmit_constraint_errors", -1, -1 },
-	{ "port_rcv_constraint_errors", -1, -1 },
-	{ "port_xmit_wait", -1, -1 },
-	{ "port_xmit_data", -1, -1 },
-	{ "port_rcv_data", -1, -1 },
-	{ "port_xmit_packets", -1, -1 },
-	{ "port_rcv_packets", -1, -1 },
-	{ "unicast_xmit_packets", -1, -1 },
-	{ "unicast_rcv_packets", -1, -1 },
-	{ "multicast_xmit_packets", -1, -1 },
-	{ "multicast_rcv_packets", -1, -1 },
-	{ "ecc_uncorrected", -1, 1 },
-	{ "ecc_corrected", 1000, -1 },
-	{ "pcie_replay", 100, 100000 },
-	{ "nvlink_replay", 100, 100000 },
-	{ "nvlink_recovery", 1, 100 },
-	{ "nvlink_crc_flit", 100, 100000 },
-	{ "nvlink_crc_data", 100, 100000 },
-	{ "local_ack_timeout_err", 100, 100000 },
-	{ "rnr_nak_retry_err", 100, 100000 },
-	{ "packet_seq_err", 100, 100000 },
-	{ "out_of_sequence", 1000, -1 },
-	{ "out_of_buffer", -1, -1 },
-	{ "np_cnp_sent", -1, -1 },
-	{ "np_ecn_marked_roce_packets", -1, -1 },
-};
-#define N_DEFAULTS (sizeof(default_thresholds) / sizeof(default_thresholds[0]))
-
-static bool counter_known(const char *s)
+static const struct sn_counter *counter_judged(const char *s)
 {
-	for (size_t i = 0; i < N_DEFAULTS; i++)
-		if (!strcmp(default_thresholds[i].counter, s))
-			return true;
-	return false;
+	const struct sn_counter *c = sn_counter_find(s);
+
+	return c && c->judged ? c : NULL;
 }
 
-/* "a, b, c": the names above, for the message. */
+/* "a, b, c": the judged names, in table order, for the message. */
 static void counters_list(char *buf, size_t size)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < N_DEFAULTS && used < size; i++)
-		used += (size_t)snprintf(buf + used, size - used, "%s%s",
-					 i ? ", " : "",
-					 default_thresholds[i].counter);
+	for (size_t i = 0; i < sn_counters_count && used < size; i++)
+		if (sn_counters[i].judged)
+			used += (size_t)snprintf(buf + used, size - used, "%s%s",
+						 used ? ", " : "",
+						 sn_counters[i].name);
 }
 
 static int limit_warn(struct yaml_walk *w, yaml_node_t *v, const char *path,
@@ -126,7 +78,7 @@ static int epilog_thresholds(struct yaml_walk *w, yaml_node_t *v,
 	if (n > SN_EPILOG_MAX_THRESHOLDS)
 		return yaml_walk_fail(w, v, path, "%zu counters, more than the limit of %d",
 				      n, SN_EPILOG_MAX_THRESHOLDS);
-	e->thresholds = calloc(n + N_DEFAULTS, sizeof(*e->thresholds));
+	e->thresholds = calloc(n + sn_counters_count, sizeof(*e->thresholds));
 	if (!e->thresholds)
 		return yaml_walk_fail(w, v, path, "out of memory");
 	for (pair = v->data.mapping.pairs.start;
@@ -141,7 +93,7 @@ static int epilog_thresholds(struct yaml_walk *w, yaml_node_t *v,
 		if (yaml_walk_string(w, k, path, &name))
 			return -1;
 		snprintf(sub, sizeof(sub), "%s.%s", path, name);
-		if (!counter_known(name)) {
+		if (!counter_judged(name)) {
 			char allowed[720];
 
 			counters_list(allowed, sizeof(allowed));
@@ -276,6 +228,27 @@ int sn_config_section_epilog(struct yaml_walk *w, yaml_node_t *v,
 	return yaml_walk_mapping(w, v, path, epilog_rules, &cfg->epilog);
 }
 
+/* Add c's default limits unless the config named c or c has none. */
+static int threshold_default(struct sn_epilog_settings *e,
+			     const struct sn_counter *c)
+{
+	struct sn_threshold *t;
+
+	if (!c->judged || sn_threshold_find(e, c->name))
+		return 0;	/* the config's own limits win */
+	if (c->warn < 0 && c->crit < 0)
+		return 0;	/* no default: judged only if configured */
+	t = &e->thresholds[e->n_thresholds];
+	if (!(t->counter = strdup(c->name)))
+		return -1;
+	e->n_thresholds++;
+	t->has_warn = c->warn >= 0;
+	t->warn = t->has_warn ? (uint64_t)c->warn : 0;
+	t->has_crit = c->crit >= 0;
+	t->crit = t->has_crit ? (uint64_t)c->crit : 0;
+	return 0;
+}
+
 int sn_config_epilog_finish(struct sn_config *cfg, struct sn_error *err)
 {
 	struct sn_epilog_settings *e = &cfg->epilog;
@@ -286,25 +259,11 @@ int sn_config_epilog_finish(struct sn_config *cfg, struct sn_error *err)
 	    !(e->record_dir = strdup("/var/lib/supernode/records")))
 		goto oom;
 	if (!e->thresholds &&
-	    !(e->thresholds = calloc(N_DEFAULTS, sizeof(*e->thresholds))))
+	    !(e->thresholds = calloc(sn_counters_count, sizeof(*e->thresholds))))
 		goto oom;
-	for (size_t i = 0; i < N_DEFAULTS; i++) {
-		struct sn_threshold *t;
-
-		if (sn_threshold_find(e, default_thresholds[i].counter))
-			continue;	/* the config's own limits win */
-		if (default_thresholds[i].warn < 0 &&
-		    default_thresholds[i].crit < 0)
-			continue;	/* no default: judged only if configured */
-		t = &e->thresholds[e->n_thresholds];
-		if (!(t->counter = strdup(default_thresholds[i].counter)))
+	for (size_t i = 0; i < sn_counters_count; i++)
+		if (threshold_default(e, &sn_counters[i]))
 			goto oom;
-		e->n_thresholds++;
-		t->has_warn = default_thresholds[i].warn >= 0;
-		t->warn = t->has_warn ? (uint64_t)default_thresholds[i].warn : 0;
-		t->has_crit = default_thresholds[i].crit >= 0;
-		t->crit = t->has_crit ? (uint64_t)default_thresholds[i].crit : 0;
-	}
 	return 0;
 oom:
 	sn_error_set(err, "%s: out of memory", cfg->path);

@@ -17,10 +17,11 @@
  *     warn: [92]
  *     record: [94, 13]
  *
- * Counter names are those of the epilog's table in config_epilog.c: IB
- * PortCounters (counters/), some RoCE hw_counters/, and the accelerator
- * deltas (ecc_uncorrected, ecc_corrected, pcie_replay, nvlink_replay,
- * nvlink_recovery, nvlink_crc_flit, nvlink_crc_data).  Any other name is
+ * Counter names are the judged rows of the one counter table,
+ * config/sn_counters.h: IB PortCounters (counters/), some RoCE
+ * hw_counters/, and the accelerator deltas (ecc_uncorrected, ecc_corrected,
+ * pcie_replay, nvlink_replay, nvlink_recovery, nvlink_crc_flit,
+ * nvlink_crc_data), each with its default limits.  Any other name is
  * refused with the list: it would never be applied.
  */
 #include <stdbool.h>

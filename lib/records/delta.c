@@ -6,85 +6,6 @@
 
 #include "records/sn_delta.h"
 
-/* IBTA PortCounters field widths (sysfs counters/ names). */
-static const struct {
-	const char *name;
-	unsigned bits;
-} widths[] = {
-	{ "symbol_error", 16 },
-	{ "link_error_recovery", 8 },
-	{ "link_downed", 8 },
-	{ "port_rcv_errors", 16 },
-	{ "port_rcv_remote_physical_errors", 16 },
-	{ "port_rcv_switch_relay_errors", 16 },
-	{ "port_xmit_discards", 16 },
-	{ "port_xmit_constraint_errors", 8 },
-	{ "port_rcv_constraint_errors", 8 },
-	{ "local_link_integrity_errors", 4 },
-	{ "excessive_buffer_overrun_errors", 4 },
-	{ "VL15_dropped", 16 },
-	{ "port_xmit_wait", 32 },
-	{ "pcie_replay", 32 },		/* nvmlDeviceGetPcieReplayCounter: uint */
-};
-
-/* 64-bit with PortCountersExtended, 32-bit without. */
-static const char *const maybe_32[] = {
-	"port_xmit_data", "port_rcv_data", "port_xmit_packets",
-	"port_rcv_packets", "unicast_xmit_packets", "unicast_rcv_packets",
-	"multicast_xmit_packets", "multicast_rcv_packets",
-};
-
-const char *const sn_accel_delta_names[SN_ACCEL_DELTA_COUNT] = {
-	"ecc_corrected", "ecc_uncorrected", "pcie_replay", "nvlink_replay",
-	"nvlink_recovery", "nvlink_crc_flit", "nvlink_crc_data",
-};
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-unsigned sn_counter_bits(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(widths); i++)
-		if (!strcmp(widths[i].name, name))
-			return widths[i].bits;
-	return 64;
-}
-
-bool sn_counter_maybe_32bit(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(maybe_32); i++)
-		if (!strcmp(maybe_32[i], name))
-			return true;
-	return false;
-}
-
-unsigned sn_counter_word_bytes(const char *name)
-{
-	static const char *const words[] = {
-		"port_xmit_data", "port_rcv_data", "port_xmit_data_64",
-		"port_rcv_data_64",
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
-		if (!strcmp(words[i], name))
-			return 4;
-	return 1;
-}
-
-const char *sn_counter_wide(const char *name)
-{
-	static const char *const wide[][2] = {
-		{ "port_xmit_data", "port_xmit_data_64" },
-		{ "port_rcv_data", "port_rcv_data_64" },
-		{ "port_xmit_packets", "port_xmit_packets_64" },
-		{ "port_rcv_packets", "port_rcv_packets_64" },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(wide); i++)
-		if (!strcmp(wide[i][0], name))
-			return wide[i][1];
-	return NULL;
-}
-
 struct sn_delta sn_delta_unknown(const char *why)
 {
 	struct sn_delta d = { .known = false };
@@ -269,16 +190,12 @@ struct sn_delta sn_delta_bytes(const char *name, struct sn_delta d)
 	return d;
 }
 
-/* The key of an accelerator counter in the device object; NULL for NVLink. */
-static const char *accel_key(const char *name)
+/* The row of an accelerator counter; NULL for any other name. */
+static const struct sn_counter *accel_row(const char *name)
 {
-	if (!strcmp(name, "ecc_corrected"))
-		return "ecc_corrected_volatile";
-	if (!strcmp(name, "ecc_uncorrected"))
-		return "ecc_uncorrected_volatile";
-	if (!strcmp(name, "pcie_replay"))
-		return "pcie_replay_counter";
-	return NULL;
+	const struct sn_counter *c = sn_counter_find(name);
+
+	return c && c->source == SN_COUNTER_ACCEL ? c : NULL;
 }
 
 static json_object *member(const json_object *o, const char *key)
@@ -350,22 +267,22 @@ static struct sn_delta nvlink_sum(const char *field, const json_object *ls,
 bool sn_delta_accel(const char *name, const json_object *start_dev,
 		    const json_object *end_dev, struct sn_delta *out)
 {
-	const char *key = accel_key(name);
+	const struct sn_counter *c = accel_row(name);
 	struct sn_sample s, e;
 	struct sn_delta d;
 	bool exists;
 
-	if (key) {
-		s = sn_sample_get(start_dev, key);
-		e = sn_sample_get(end_dev, key);
+	if (!c)
+		return false;
+	if (!c->per_link) {
+		s = sn_sample_get(start_dev, c->key);
+		e = sn_sample_get(end_dev, c->key);
 		if (s.state == SN_SAMPLE_MISSING && e.state == SN_SAMPLE_MISSING)
 			return false;
 		*out = sn_delta_rule(name, s, e);
 		return true;
 	}
-	if (strncmp(name, "nvlink_", 7))
-		return false;
-	d = nvlink_sum(name + 7, member(start_dev, "nvlink"),
+	d = nvlink_sum(c->key, member(start_dev, "nvlink"),
 		       member(end_dev, "nvlink"), &exists);
 	if (!exists)
 		return false;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config/sn_counters.h"
 #include "records/sn_delta.h"
 #include "util/sn_file.h"
 #include "records/sn_promfile.h"
@@ -88,19 +89,22 @@ static size_t names_merge(const json_object *o, const char **names, size_t n,
 	return n;
 }
 
-/* supernode_port_<name>_total: lower case, [a-z0-9_], no "port_" prefix. */
+/*
+ * The family of a port counter: its row's Prometheus name, else (a counter
+ * not in the table, e.g. a newer hw_counters/ file) supernode_port_<name>_total
+ * with <name> in lower case, [a-z0-9_], without a "port_" prefix.
+ */
 static void family_name(const char *counter, char *buf, size_t size)
 {
+	const struct sn_counter *row = sn_counter_find(counter);
 	char base[96];
 	size_t i;
 
-	if (!strcmp(counter, "port_xmit_data") ||
-	    !strcmp(counter, "port_xmit_data_64"))
-		counter = "transmit_bytes";
-	else if (!strcmp(counter, "port_rcv_data") ||
-		 !strcmp(counter, "port_rcv_data_64"))
-		counter = "receive_bytes";
-	else if (!strncmp(counter, "port_", 5))
+	if (row && row->source != SN_COUNTER_ACCEL) {
+		snprintf(buf, size, "%s", row->prom);
+		return;
+	}
+	if (!strncmp(counter, "port_", 5))
 		counter += 5;
 	snprintf(base, sizeof(base), "%s", counter);
 	for (i = 0; base[i]; i++) {
@@ -253,37 +257,16 @@ cleanup:
 	free(p);
 }
 
-static const struct {
-	const char *family, *key, *help;
-	bool per_link;
-} gpu_families[] = {
-	{ "supernode_gpu_ecc_corrected_errors_total", "ecc_corrected_volatile",
-	  "Corrected ECC errors since the driver loaded (NVML volatile).", false },
-	{ "supernode_gpu_ecc_uncorrected_errors_total", "ecc_uncorrected_volatile",
-	  "Uncorrected ECC errors since the driver loaded (NVML volatile).", false },
-	{ "supernode_gpu_pcie_replays_total", "pcie_replay_counter",
-	  "PCIe replays of the GPU (NVML pcie replay counter).", false },
-	{ "supernode_gpu_nvlink_replay_errors_total", "replay",
-	  "NVLink replay errors per link (NVML).", true },
-	{ "supernode_gpu_nvlink_recovery_errors_total", "recovery",
-	  "NVLink recovery errors per link (NVML).", true },
-	{ "supernode_gpu_nvlink_crc_flit_errors_total", "crc_flit",
-	  "NVLink flit CRC errors per link (NVML).", true },
-	{ "supernode_gpu_nvlink_crc_data_errors_total", "crc_data",
-	  "NVLink data CRC errors per link (NVML).", true },
-};
-
 static void gpu_sample(struct sn_strbuf *s,
-		       bool *head, size_t f, const char *bus,
-		       const char *link, struct sn_sample v)
+		       bool *head, const struct sn_counter *c,
+		       const char *bus, const char *link, struct sn_sample v)
 {
 	if (v.state != SN_SAMPLE_OK)
 		return;
 	if (!*head)
-		family_head(s, gpu_families[f].family, "counter",
-			    gpu_families[f].help);
+		family_head(s, c->prom, "counter", c->help);
 	*head = true;
-	sn_strbuf_appendf(s, "%s{bus_id=\"", gpu_families[f].family);
+	sn_strbuf_appendf(s, "%s{bus_id=\"", c->prom);
 	sb_label(s, bus);
 	if (link) {
 		sn_strbuf_append(s, "\",link=\"");
@@ -292,8 +275,9 @@ static void gpu_sample(struct sn_strbuf *s,
 	sn_strbuf_appendf(s, "\"} %llu\n", (unsigned long long)v.value);
 }
 
-static void gpu_family(struct sn_strbuf *s, size_t f, json_object *devs,
-		       const char **bus, size_t n)
+/* The family of accelerator counter c: one sample per GPU (or link). */
+static void gpu_family(struct sn_strbuf *s, const struct sn_counter *c,
+		       json_object *devs, const char **bus, size_t n)
 {
 	const char *links[MAX_LINKS];
 	bool head = false;
@@ -303,17 +287,17 @@ static void gpu_family(struct sn_strbuf *s, size_t f, json_object *devs,
 		json_object *nv = sn_json_get(d, "nvlink", json_type_object);
 		size_t nl;
 
-		if (!gpu_families[f].per_link) {
-			gpu_sample(s, &head, f, bus[i], NULL,
-				   sn_sample_get(d, gpu_families[f].key));
+		if (!c->per_link) {
+			gpu_sample(s, &head, c, bus[i], NULL,
+				   sn_sample_get(d, c->key));
 			continue;
 		}
 		nl = keys_sorted(nv, links, MAX_LINKS, cmp_num);
 		for (size_t l = 0; l < nl; l++)
-			gpu_sample(s, &head, f, bus[i], links[l],
+			gpu_sample(s, &head, c, bus[i], links[l],
 				   sn_sample_get(sn_json_get(nv, links[l],
 							   json_type_object),
-						 gpu_families[f].key));
+						 c->key));
 	}
 }
 
@@ -325,8 +309,9 @@ static void render_gpus(struct sn_strbuf *s, const json_object *snapshot)
 	const char *bus[MAX_GPUS];
 	size_t n = keys_sorted(devs, bus, MAX_GPUS, cmp_str);
 
-	for (size_t f = 0; f < sizeof(gpu_families) / sizeof(gpu_families[0]); f++)
-		gpu_family(s, f, devs, bus, n);
+	for (size_t i = 0; i < sn_counters_count; i++)
+		if (sn_counters[i].source == SN_COUNTER_ACCEL)
+			gpu_family(s, &sn_counters[i], devs, bus, n);
 }
 
 static uint64_t state_u64(const json_object *state, const char *key)

@@ -486,11 +486,12 @@ static json_object *accel_entry(struct build *b, const char *bus,
 	b->bad |= put(o, "bus_id", json_object_new_string(bus));
 	b->bad |= put(o, "index", idx ? json_object_new_int64(json_object_get_int64(idx))
 				      : NULL);
-	for (size_t i = 0; i < SN_ACCEL_DELTA_COUNT; i++) {
-		const char *name = sn_accel_delta_names[i];
+	for (size_t i = 0; i < sn_counters_count; i++) {
+		const char *name = sn_counters[i].name;
 		struct sn_delta d;
 
-		if (!sn_delta_accel(name, b->why_no_baseline ? NULL : sd, ed, &d))
+		if (sn_counters[i].source != SN_COUNTER_ACCEL ||
+		    !sn_delta_accel(name, b->why_no_baseline ? NULL : sd, ed, &d))
 			continue;
 		add_delta(b, deltas, unknown, name, bus,
 			  b->why_no_baseline ? no_baseline(b) :

@@ -7,27 +7,11 @@
  * into a number the epilog can trust, or into "unknown" with the reason.
  * Pure functions; no I/O.
  *
- * InfiniBand port counters (sysfs ports/<n>/counters/, kernel
- * Documentation/ABI/stable/sysfs-class-infiniband) are the Performance
- * Management Agent's PortCounters (IBTA spec vol. 1, 16.1.3.5) with their
- * field widths: symbol_error 16 bits, link_error_recovery 8, link_downed 8,
- * port_rcv_errors 16, port_rcv_remote_physical_errors 16,
- * port_rcv_switch_relay_errors 16, port_xmit_discards 16,
- * port_xmit_constraint_errors 8, port_rcv_constraint_errors 8,
- * local_link_integrity_errors 4, excessive_buffer_overrun_errors 4,
- * VL15_dropped 16, port_xmit_wait 32.  The data and packet counters
- * (port_{xmit,rcv}_{data,packets}, {unicast,multicast}_{xmit,rcv}_packets)
- * are 64-bit when the kernel reads PortCountersExtended and 32-bit
- * otherwise, so a value of 2^32-1 counts as saturated for them.
- * port_{xmit,rcv}_data count 4-byte words (ABI doc: "divided by 4").
- * Kernels that read PortCountersExtended beside PortCounters (mlx4, RHEL 7
- * era) also have ports/<n>/counters_ext/ with port_{xmit,rcv}_data_64,
- * port_{xmit,rcv}_packets_64 and port_{unicast,multicast}_{xmit,rcv}_packets,
- * all 64 bits; the _64 data counters count 4-byte words as well (the same
- * PMA field, only wider: equal to the 32-bit file until that saturates;
- * node_exporter multiplies them by 4 too).  When a port has the _64 file,
- * its bytes and packets come from it (sn_counter_wide).
- * RoCE hw_counters/ and names not in the table: 64 bits.
+ * Each counter's width, unit (4-byte words for the data counters), 64-bit
+ * sibling (port_xmit_data_64 beside port_xmit_data: when a port has it,
+ * its bytes and packets come from it) and sources are in the one table of
+ * config/sn_counters.h (sn_counter_bits, sn_counter_maybe_32bit,
+ * sn_counter_word_bytes, sn_counter_wide); a name not in it is 64 bits.
  *
  * These counters SATURATE (they stop at their maximum), they do not wrap:
  *  - an end value at the counter's maximum gives an unknown delta
@@ -50,6 +34,8 @@
 #include <stdint.h>
 
 #include <json-c/json.h>
+
+#include "config/sn_counters.h"
 
 #define SN_DELTA_WHY_MAX 160	/* a reason, with its NUL */
 
@@ -95,30 +81,6 @@ struct sn_sample {
  * of decimal digits is NOT accepted (NOT_NUMBER): snapshots hold numbers.
  */
 struct sn_sample sn_sample_get(const json_object *map, const char *key);
-
-/*
- * sn_counter_bits - the width in bits of counter name (the table above):
- * 4, 8, 16, 32 or 64.  For the data/packet counters it returns 64 and
- * sn_counter_maybe_32bit() is true.  Unknown names: 64.
- */
-unsigned sn_counter_bits(const char *name);
-
-/* sn_counter_maybe_32bit - true for counters that are 32-bit on old PMAs. */
-bool sn_counter_maybe_32bit(const char *name);
-
-/*
- * sn_counter_word_bytes - bytes per counted unit: 4 for port_xmit_data,
- * port_rcv_data and their _64 forms (4-byte words), else 1.
- */
-unsigned sn_counter_word_bytes(const char *name);
-
-/*
- * sn_counter_wide - the 64-bit form of a data or packet counter that a
- * port may have beside it: "port_xmit_data_64" for "port_xmit_data", and
- * so for port_rcv_data, port_xmit_packets, port_rcv_packets; NULL for
- * other names.  When a port has the wide counter, it is the one to use.
- */
-const char *sn_counter_wide(const char *name);
 
 /*
  * sn_delta_rule - the rules above for counter name from two samples.
@@ -186,19 +148,16 @@ struct sn_delta sn_delta_plausible(const char *name, struct sn_delta d,
 				   int64_t seconds, double gbps);
 
 /*
- * Accelerator counters, from sn_accel_counters_json()'s device objects.
- * Names (as the epilog config's thresholds): ecc_corrected and
- * ecc_uncorrected (NVML volatile ECC totals, reset with the driver),
- * pcie_replay (pcie_replay_counter, 32-bit), nvlink_replay,
- * nvlink_recovery, nvlink_crc_flit, nvlink_crc_data (NVML per-link 64-bit
- * error counters, summed over the GPU's links).
+ * Accelerator counters, from sn_accel_counters_json()'s device objects: the
+ * SN_COUNTER_ACCEL rows of sn_counters (names as the epilog config's
+ * thresholds): ecc_uncorrected and ecc_corrected (NVML volatile ECC totals,
+ * reset with the driver), pcie_replay (pcie_replay_counter, 32-bit),
+ * nvlink_replay, nvlink_recovery, nvlink_crc_flit, nvlink_crc_data (NVML
+ * per-link 64-bit error counters, summed over the GPU's links).
  */
-#define SN_ACCEL_DELTA_COUNT 7
-extern const char *const sn_accel_delta_names[SN_ACCEL_DELTA_COUNT];
-
 /*
- * sn_delta_accel - the delta of accelerator counter name (one of
- * sn_accel_delta_names) between a GPU's start and end objects (either
+ * sn_delta_accel - the delta of accelerator counter name (an
+ * SN_COUNTER_ACCEL row's) between a GPU's start and end objects (either
  * NULL = GPU absent then).  NVLink sums: a link whose counter is null or
  * absent at both start and end (not readable, e.g. an unused link) is left
  * out; any other link whose delta is unknown makes the sum unknown

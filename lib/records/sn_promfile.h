@@ -14,8 +14,9 @@
  *
  * Families (the raw counters as read now, so rate() works across jobs):
  *   supernode_port_<name>_total{device="mlx5_0",port="1"}   counter
- *       one per file of counters/, counters_ext/ and hw_counters/, <name>
- *       the sysfs name in lower case without a leading "port_"
+ *       one per file of counters/, counters_ext/ and hw_counters/: the
+ *       counter's "prom" in config/sn_counters.h, or for a name not in that
+ *       table <name> the sysfs name in lower case without a leading "port_"
  *       (symbol_error, rcv_errors, xmit_discards, vl15_dropped,
  *       out_of_sequence, ...); a name whose family an earlier group already
  *       gave is left out;
@@ -23,8 +24,8 @@
  *       port_xmit_data_64 / port_rcv_data_64 x 4 when the port has them,
  *       else port_xmit_data / port_rcv_data x 4 (4-byte words, kernel ABI
  *       doc);
- *   supernode_gpu_ecc_corrected_errors_total{bus_id}     volatile ECC
- *   supernode_gpu_ecc_uncorrected_errors_total{bus_id}   (reset with the driver)
+ *   supernode_gpu_ecc_uncorrected_errors_total{bus_id}   volatile ECC
+ *   supernode_gpu_ecc_corrected_errors_total{bus_id}     (reset with the driver)
  *   supernode_gpu_pcie_replays_total{bus_id}
  *   supernode_gpu_nvlink_{replay,recovery,crc_flit,crc_data}_errors_total
  *       {bus_id,link}

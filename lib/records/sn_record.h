@@ -43,8 +43,8 @@
  *       "mean_rx_gbps": x | null }, ... ], (null when unknown or end <= start)
  *   "accelerators": [                sorted by bus id
  *     { "bus_id": "0000:1b:00.0", "index": 0 | null,
- *       "deltas": { "ecc_corrected": n | null, ... },   sn_accel_delta_names
- *       "unknown": { NAME: "why" } }, ... ],             that exist
+ *       "deltas": { "ecc_uncorrected": n | null, ... }, the ACCEL rows of
+ *       "unknown": { NAME: "why" } }, ... ],             sn_counters that exist
  *   "xid_events": [                  in log order, at most SN_RECORD_MAX_XID
  *     { "bus_id": "0000:1b:00.0", "xid": 79,
  *       "kind": "xid" | "sxid" | "off_bus",   (sxid: an NVSwitch SXid number)

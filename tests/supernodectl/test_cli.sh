@@ -121,6 +121,21 @@ run --config "$T/big.yaml" report 7
 assert_eq "oversized record: exit 1" 1 "$RC"
 assert_eq "oversized record: named" "supernodectl: $T/big/7/sna1.json: larger than 1048576 bytes: not read" "$(head -n1 <<<"$ERR")"
 
+# ---- traffic is not summed as errors: the counter table's kinds ----
+# mlx5_0/1 moved 10^12 words through counters_ext/ and had no error,
+# mlx5_1/1 had 5 symbol errors: the port with errors is listed first.
+mkdir -p "$T/kinds/8"
+cat >"$T/kinds/8/sna1.json" <<'JSON'
+{"schema": 1, "job_id": 8, "node": "sna1", "supernode": "sn01", "worst": "OK",
+ "ports": [
+  {"device": "mlx5_0", "port": 1,
+   "deltas": {"port_xmit_data_64": 1000000000000, "port_unicast_xmit_packets": 7}},
+  {"device": "mlx5_1", "port": 1, "deltas": {"symbol_error": 5}}]}
+JSON
+sed "s|record_dir: .*|record_dir: $T/kinds|" "$T/sn.yaml" >"$T/kinds.yaml"
+run --config "$T/kinds.yaml" report 8
+assert_eq "traffic not an error: order" "mlx5_1/1 mlx5_0/1" "$(awk 'NR > 2 && $1 == "sna1" { printf "%s%s", sep, $3; sep = " " }' <<<"$OUT")"
+
 # ---- usage errors: exit 2, message prefixed ----
 for args in "report" "report abc" "report 0" "report -1" "report 1 2" "report --last 3 1001" \
 	"report --node ../x" "report --node sna1 --last 0" "report --node sna1 --last" \

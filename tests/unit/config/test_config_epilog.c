@@ -6,7 +6,7 @@
 #include "unit.h"
 
 #include "config/sn_config.h"
-#include "records/sn_delta.h"
+#include "config/sn_counters.h"
 
 /* Every test starts with the same three lines: line numbers below count them. */
 #define HEAD "supernodes:\n  - name: sn01\n    nodes: n[1-2]\n"
@@ -146,19 +146,23 @@ static void test_thresholds(void **state)
 static void test_accel_names_allowed(void **state)
 {
 	char yaml[256];
+	size_t n = 0;
 
 	(void)state;
-	for (size_t i = 0; i < SN_ACCEL_DELTA_COUNT; i++) {
+	for (size_t i = 0; i < sn_counters_count; i++) {
+		const char *name = sn_counters[i].name;
 		struct sn_config *cfg;
 
+		if (sn_counters[i].source != SN_COUNTER_ACCEL)
+			continue;
+		n++;
 		snprintf(yaml, sizeof(yaml),
-			 HEAD "epilog:\n  thresholds:\n    %s: {warn: 7}\n",
-			 sn_accel_delta_names[i]);
+			 HEAD "epilog:\n  thresholds:\n    %s: {warn: 7}\n", name);
 		cfg = load_ok(yaml);
-		assert_int_equal(sn_threshold_find(&cfg->epilog,
-						   sn_accel_delta_names[i])->warn, 7);
+		assert_int_equal(sn_threshold_find(&cfg->epilog, name)->warn, 7);
 		sn_config_free(cfg);
 	}
+	assert_int_equal(n, 7);
 }
 
 int main(void)

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SN_COUNTERS_H
+#define SN_COUNTERS_H
+
+/*
+ * What the project knows about each counter it reads, written once: one row
+ * per counter (counters.c).  Everything else reads this table: the config
+ * loader (which names a threshold may take, and their default limits), the
+ * epilog's deltas (width, 4-byte words, the 64-bit sibling), its record
+ * (which accelerator counters exist), the Prometheus textfile (family names)
+ * and supernodectl report (error or traffic).  It sits in config/ because
+ * the config loader validates threshold names against it and config/ may
+ * call nothing above it.
+ *
+ * Sources of the widths: InfiniBand port counters (sysfs ports/<n>/counters/,
+ * kernel Documentation/ABI/stable/sysfs-class-infiniband) are the Performance
+ * Management Agent's PortCounters (IBTA spec vol. 1, 16.1.3.5) with their
+ * field widths.  The data and packet counters are 64-bit when the kernel
+ * reads PortCountersExtended and 32-bit otherwise (maybe_32bit).
+ * port_{xmit,rcv}_data count 4-byte words (ABI doc: "divided by 4"), and so
+ * do their _64 forms in counters_ext/ (mlx4, RHEL 7 era: the same PMA field,
+ * only wider; node_exporter multiplies them by 4 too).  RoCE hw_counters/,
+ * the accelerator's NVML counters, and any name not in the table: 64 bits
+ * (pcie_replay: nvmlDeviceGetPcieReplayCounter gives an unsigned int, 32).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where a counter is read. */
+enum sn_counter_source {
+	SN_COUNTER_IB = 0,	/* ports/<n>/counters/ or counters_ext/ */
+	SN_COUNTER_ROCE,	/* ports/<n>/hw_counters/ */
+	SN_COUNTER_ACCEL,	/* an accelerator's (sn_accel_counters_json) */
+};
+
+/* What a counter measures. */
+enum sn_counter_kind {
+	SN_COUNTER_ERROR = 0,	/* errors: summed as such by report */
+	SN_COUNTER_TRAFFIC,	/* traffic or congestion: shown, not summed */
+};
+
+/* SN_COUNTER_NO_LIMIT - a default warn or crit that is not set. */
+#define SN_COUNTER_NO_LIMIT (-1)
+
+/*
+ * struct sn_counter - one counter.  Static, read-only.
+ * @name:        as sysfs names it, or the accelerator delta's name; the
+ *               name a threshold takes ("symbol_error", "ecc_uncorrected")
+ * @source:      where it is read
+ * @kind:        error or traffic
+ * @bits:        width in bits: 4, 8, 16, 32 or 64
+ * @maybe_32bit: 64 bits with PortCountersExtended, 32 without: a value of
+ *               2^32-1 counts as saturated
+ * @word_bytes:  bytes per counted unit (4 for the data counters, else 1)
+ * @wide:        the 64-bit form a port may have beside it (counters_ext/),
+ *               the one to use when present; NULL if none
+ * @judged:      a threshold may name it (the config refuses other names)
+ * @warn, @crit: default per-job limits on the delta (SN_COUNTER_NO_LIMIT:
+ *               none; neither: judged only when the config gives a limit)
+ * @prom:        its Prometheus family in supernode.prom
+ * @key:         SN_COUNTER_ACCEL only: its key in the snapshot's device
+ *               object, or in each of its "nvlink" link objects
+ * @per_link:    SN_COUNTER_ACCEL only: read per NVLink link (summed for
+ *               the delta, one sample per link in supernode.prom)
+ * @help:        SN_COUNTER_ACCEL only: the family's # HELP text
+ */
+struct sn_counter {
+	const char *name;
+	enum sn_counter_source source;
+	enum sn_counter_kind kind;
+	unsigned bits;
+	bool maybe_32bit;
+	unsigned word_bytes;
+	const char *wide;
+	bool judged;
+	int64_t warn, crit;
+	const char *prom;
+	const char *key;
+	bool per_link;
+	const char *help;
+};
+
+/*
+ * sn_counters - the table: the counters a threshold may name first (in the
+ * order the config's message lists them), then the others; the accelerator
+ * rows in the order of the record and supernode.prom.  sn_counters_count
+ * rows.
+ */
+extern const struct sn_counter sn_counters[];
+extern const size_t sn_counters_count;
+
+/* sn_counter_find - the row of name (exact, case-sensitive); NULL if none. */
+const struct sn_counter *sn_counter_find(const char *name);
+
+/* sn_counter_bits - the row's bits; 64 for a name not in the table. */
+unsigned sn_counter_bits(const char *name);
+
+/* sn_counter_maybe_32bit - the row's maybe_32bit; false if not in the table. */
+bool sn_counter_maybe_32bit(const char *name);
+
+/* sn_counter_word_bytes - the row's word_bytes; 1 if not in the table. */
+unsigned sn_counter_word_bytes(const char *name);
+
+/* sn_counter_wide - the row's wide form; NULL if none or not in the table. */
+const char *sn_counter_wide(const char *name);
+
+/* sn_counter_is_error - true unless the row says traffic (unknown: error). */
+bool sn_counter_is_error(const char *name);
+
+#endif
