@@ -11,7 +11,7 @@ set -euo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=$(cd "${1:-$SRC/build}" && pwd)
 RUNS=${2:-51}
-SHARED=$SRC/../shared/fixtures
+SHARED=$SRC/tests/unit/fixtures
 PROLOG=$BUILD/prolog/supernode-prolog
 EPILOG=$BUILD/epilog/supernode-epilog
 FAKE=$(find "$BUILD/tests/fake_nvml" -name 'libnvidia-ml.so.1' | head -n 1)

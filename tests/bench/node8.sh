@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # A node of 8 GPUs and 8 HCAs on fixtures, shared by the benchmarks: a fake
 # NVML serving 8 H100-class GPUs, the real sysfs InfiniBand tree of an
-# 8-port NDR node (../shared/fixtures), a fake PCI tree and /dev nodes, and a
+# 8-port NDR node (tests/unit/fixtures), a fake PCI tree and /dev nodes, and a
 # supernode.yaml for them.  Needs SRC, SHARED, FAKE; sets fx (a temporary
 # folder, removed on exit) and exports SN_FAKE_NVML_FIXTURE.
 node8_fixture() {

@@ -11,7 +11,7 @@ set -euo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=$(cd "${1:-$SRC/build}" && pwd)
 RUNS=${2:-51}
-SHARED=$SRC/../shared/fixtures
+SHARED=$SRC/tests/unit/fixtures
 PROLOG=$BUILD/prolog/supernode-prolog
 FAKE=$(ls "$BUILD"/tests/fake_nvml/libnvidia-ml.so.1 2>/dev/null || find "$BUILD/tests/fake_nvml" -name 'libnvidia-ml*.so*' | head -n 1)
 [[ -x $PROLOG && -n $FAKE ]] || { echo "build first: $PROLOG, fake NVML" >&2; exit 1; }

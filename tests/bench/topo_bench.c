@@ -8,7 +8,7 @@
  * and a check timeout drained the node: the pre-check searched each tag's
  * attributes up to the end of the file.)
  *
- * The real XML is tests/unit/fixtures/topo/lassen-power9-4xV100-4xCX5.xml
+ * The real XML is tests/unit/fixtures/hwloc/lassen-power9-4xV100-4xCX5.xml
  * (a real lstopo export, 88 KiB) with <info name="Pad" .../> lines added
  * to its Machine object up to the size: a valid topology hwloc loads, so
  * the baseline is the whole check (read, pre-check, hwloc parse, nearness).
@@ -28,7 +28,7 @@
 #include "config/sn_config.h"
 #include "util/sn_file.h"
 
-#define REAL SN_BENCH_FIXTURES "/topo/lassen-power9-4xV100-4xCX5.xml"
+#define REAL SN_BENCH_FIXTURES "/hwloc/lassen-power9-4xV100-4xCX5.xml"
 #define PAD_LINE "    <info name=\"Pad\" value=\"%0990d\"/>\n"
 
 static double now_ms(void)

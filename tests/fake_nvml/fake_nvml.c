@@ -9,7 +9,7 @@
  * (not taken from lib/sn_nvml.h), so a slip in one does not hide in both.
  *
  * Fixture (env SN_FAKE_NVML_FIXTURE; the format of
- * ../shared/fixtures/nvidia/nvml-h200x2.json):
+ * tests/unit/fixtures/nvidia/nvml-h200x2.json):
  *   {"driver": "580.159.04",
  *    "gpus": [{"name", "uuid", "pci_bus_id": "00000000:1B:00.0",
  *              "pci_device_id" (optional), "pcie_gen_cur", "pcie_gen_max",

@@ -9,12 +9,13 @@
 #   with prolog.timeout 3 / check_timeout 1 and a slurmctld that cannot be
 #   reached (or no slurm.conf at all) -> exit 2 with the precise reason on
 #   stdout, within prolog.timeout.
-# Environment (from CMake): PROLOG, FAKE_NVML, SHARED_FIXTURES.
+# Environment (from CMake): PROLOG, FAKE_NVML, FIXTURES (tests/unit/fixtures).
 set -u
 
 [[ -x ${PROLOG:-} ]] || { echo "SKIP: supernode-prolog not built"; exit 77; }
-H200=${SHARED_FIXTURES:-/nonexistent}/nvidia/nvml-h200x2.json
-if [[ -r $H200 && -r ${FAKE_NVML:-} ]]; then NVML=1; else NVML=0; fi
+H200=${FIXTURES:-/nonexistent}/nvidia/nvml-h200x2.json
+[[ -r $H200 && -r ${FAKE_NVML:-} ]] || { echo "FAIL: no fake libnvidia-ml (${FAKE_NVML:-}) or no $H200"; exit 1; }
+NVML=1
 command -v python3 >/dev/null || { echo "SKIP: python3 (json) missing"; exit 77; }
 # json EXPR <doc: print doc EXPR, e.g. json '["results"][0]["code"]'
 json() { python3 -c 'import json, sys

@@ -26,7 +26,7 @@
 
 #define SYNTH SN_FIXTURES "/accel/nvml-4xh100-sxm.json"
 #define PCIE SN_FIXTURES "/accel/nvml-2xl40s-pcie.json"
-#define REAL SN_SHARED_FIXTURES "/nvidia/nvml-h200x2.json"
+#define REAL SN_FIXTURES "/nvidia/nvml-h200x2.json"
 
 #ifdef SN_FAKE_NVML
 static const char *const fake_lib = SN_FAKE_NVML;
@@ -558,11 +558,8 @@ static void test_healthy_4x(void **state)
 static void test_healthy_real_h200x2(void **state)
 {
 	struct sn_results r;
-	struct stat st;
 
 	(void)state;
-	if (stat(REAL, &st))
-		skip();
 	nvidia_tree(bus_h200, 2, "0x2335");
 	setenv("SN_FAKE_NVML_FIXTURE", REAL, 1);
 	run_fake("    vendor: nvidia\n    count: 2\n    pcie_min_gen: 5\n"
@@ -597,17 +594,10 @@ static void test_manifest_wants_3(void **state)
 {
 	const struct sn_result *x;
 	struct sn_results r;
-	struct stat st;
 
 	(void)state;
-	if (stat(REAL, &st)) {			/* no real data: the same on ours */
-		nvidia_tree(bus4, 2, "0x2330");
-		setenv("SN_FAKE_NVML_FIXTURE", SYNTH, 1);
-		setenv("SN_FAKE_NVML_COUNT", "2", 1);
-	} else {
-		nvidia_tree(bus_h200, 2, "0x2335");
-		setenv("SN_FAKE_NVML_FIXTURE", REAL, 1);
-	}
+	nvidia_tree(bus_h200, 2, "0x2335");
+	setenv("SN_FAKE_NVML_FIXTURE", REAL, 1);
 	run_fake("    vendor: nvidia\n    count: 3\n    nvlinks: 18\n", &r);
 	x = expect(&r, SN_CRIT, "GPU_COUNT", "node");
 	assert_string_equal(x->check, "gpu_count");
@@ -1334,10 +1324,9 @@ static json_object *path_get(json_object *o, const char *const *keys)
 static void test_counters_real_h200x2(void **state)
 {
 	json_object *j;
-	struct stat st;
 
 	(void)state;
-	if (stat(REAL, &st) || !fake_lib)
+	if (!fake_lib)
 		skip();
 	setenv("SN_FAKE_NVML_FIXTURE", REAL, 1);
 	j = counters(fake_lib, "    vendor: nvidia\n    count: 2\n");

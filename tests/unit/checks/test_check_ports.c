@@ -5,7 +5,7 @@
  * 7 (state, phys_state, rate) and 8 (RoCE / Ethernet ports, exact count),
  * field case 9 through the HCA's PCIe link, RoCE netdev and GID cases, a
  * missing port, unreadable files, and the three real sysfs trees of
- * ../shared/fixtures/sysfs-infiniband (skipped when absent).
+ * fixtures/sysfs-infiniband.
  */
 #include <sys/stat.h>
 
@@ -16,7 +16,7 @@
 #include "config/sn_checkctx.h"
 #include "config/sn_config.h"
 
-#define REAL SN_SHARED_FIXTURES "/sysfs-infiniband"
+#define REAL SN_FIXTURES "/sysfs-infiniband"
 
 #define IB400 "{device: mlx5_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 400}"
 
@@ -807,12 +807,6 @@ static void test_sysfs_root_missing(void **state)
 
 /* ---- real trees -------------------------------------------------------- */
 
-static void real_or_skip(void)
-{
-	if (access(REAL, R_OK))
-		skip();
-}
-
 static void test_real_gpud_h100(void **state)
 {
 	static const char *const ib[] = {
@@ -824,7 +818,6 @@ static void test_real_gpud_h100(void **state)
 	struct sn_results r;
 
 	(void)state;
-	real_or_skip();
 	for (size_t i = 0; i < 8; i++) {
 		snprintf(flow, sizeof(flow),
 			 "{device: %s, port: 1, link_layer: InfiniBand, min_rate_gbps: 400}",
@@ -872,7 +865,6 @@ static void test_real_node_exporter(void **state)
 	struct sn_results r;
 
 	(void)state;
-	real_or_skip();
 	run(REAL "/node-exporter/sys",
 	    "    - {device: mlx4_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 40}\n"
 	    "    - {device: mlx4_0, port: 2, link_layer: InfiniBand, min_rate_gbps: 40}\n"
@@ -893,7 +885,6 @@ static void test_real_prometheus_procfs(void **state)
 	struct sn_results r;
 
 	(void)state;
-	real_or_skip();
 	run(REAL "/prometheus-procfs/sys",
 	    "    - {device: hfi1_0, link_layer: InfiniBand, min_rate_gbps: 100}\n"
 	    "    - {device: mlx4_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 40}\n"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The per-task environment (lib/taskenv.c): nearest NICs per local rank on
- * real hwloc exports (../shared/fixtures/hwloc, skipped when absent),
+ * real hwloc exports (fixtures/hwloc),
  * field cases 4 (NCCL_IB_HCA exact form) and 5 (NCCL_SOCKET_IFNAME exact
  * form), the RoCE GID index, CUDA_VISIBLE_DEVICES (the ownership rule: test_ownership.c).
  */
@@ -12,7 +12,7 @@
 #include "fixtures/ports/ports_test.h"
 #include "env/sn_taskenv.h"
 
-#define HWLOC SN_SHARED_FIXTURES "/hwloc/"
+#define HWLOC SN_FIXTURES "/hwloc/"
 #define JUWELS HWLOC "jwb0001-juwels-booster-4xA100-4xCX6.xml"
 #define IPA20 HWLOC "ipa20-4xH100-4xCX6-CX7.xml"
 
@@ -47,8 +47,6 @@ static void hcas(const struct tree *t, unsigned n)
 static void gather(const struct sn_config *cfg, const struct tree *t,
 		   const char *xml, struct sn_taskenv_node *node)
 {
-	if (xml && access(xml, R_OK))
-		skip();
 	sn_taskenv_node_gather(cfg, t->root, xml, xml != NULL, node);
 	if (xml && !node->topo.valid)
 		fail_msg("%s", node->topo_note);
@@ -594,13 +592,6 @@ static void test_gather_bounded(void **state)
 	assert_non_null(b);
 	tree_new(&t);
 	hcas(&t, 4);
-	if (access(JUWELS, R_OK)) {
-		tree_free(&t);
-		free(a);
-		free(b);
-		sn_config_free(cfg);
-		skip();
-	}
 	sn_taskenv_node_gather(cfg, t.root, JUWELS, true, a);
 	assert_int_equal(sn_taskenv_node_gather_bounded(cfg, t.root, JUWELS,
 							true, 10000, b), 0);
@@ -669,23 +660,11 @@ static void test_single_port_no_topology(void **state)
 }
 
 
-/*
- * Marks the tests that read ../shared/fixtures.  main() leaves them out
- * when that folder is absent (a clean clone in CI), before anything is
- * allocated: a skip() from inside a test would leak its allocations and
- * fail the AddressSanitizer run.
- */
-static int shared_fixtures(void **state)
-{
-	(void)state;
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(test_juwels_local_ranks, shared_fixtures),
-		cmocka_unit_test_setup(test_ipa20_local_ranks, shared_fixtures),
+		cmocka_unit_test(test_juwels_local_ranks),
+		cmocka_unit_test(test_ipa20_local_ranks),
 		cmocka_unit_test(test_no_topology),
 		cmocka_unit_test(test_case4_hca_exact),
 		cmocka_unit_test(test_case5_socket_ifname),
@@ -693,24 +672,10 @@ int main(void)
 		cmocka_unit_test(test_cuda_visible_devices),
 		cmocka_unit_test(test_ascend),
 		cmocka_unit_test(test_batch_and_pytorch_off),
-		cmocka_unit_test_setup(test_gather_bounded, shared_fixtures),
+		cmocka_unit_test(test_gather_bounded),
 		cmocka_unit_test(test_hwloc_env_scrubbed),
 		cmocka_unit_test(test_single_port_no_topology),
 	};
 
-	struct CMUnitTest run[sizeof(tests) / sizeof(tests[0])];
-	bool have = access(HWLOC "jwb0001-juwels-booster-4xA100-4xCX6.xml", R_OK) == 0;
-	size_t n = 0;
-
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (tests[i].setup_func != shared_fixtures) {
-			run[n++] = tests[i];
-		} else if (have) {
-			run[n] = tests[i];
-			run[n++].setup_func = NULL;
-		} else {
-			printf("[  SKIPPED ] %s (no ../shared/fixtures)\n", tests[i].name);
-		}
-	}
-	return _cmocka_run_group_tests(__FILE__, run, n, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sn_topo_* and sn_check_topology over hwloc XML: our hand-written
- * fixture (tests/unit/fixtures/topo, always present) and the real exports
- * in ../shared/fixtures/hwloc (each test skips when its file is absent).
+ * fixtures (tests/unit/fixtures/topo) and the real exports in
+ * tests/unit/fixtures/hwloc.
  */
 #include <errno.h>
 #include <sys/stat.h>
@@ -18,7 +18,7 @@
 #include "inventory/sn_topo.h"
 
 #define OWN SN_FIXTURES "/topo/"
-#define HWLOC SN_SHARED_FIXTURES "/hwloc/"
+#define HWLOC SN_FIXTURES "/hwloc/"
 
 static struct sn_topo *open_ok(const char *path, uint16_t vendor)
 {
@@ -32,14 +32,12 @@ static struct sn_topo *open_ok(const char *path, uint16_t vendor)
 	return t;
 }
 
-/* Open a shared fixture, or skip the test when it is not there. */
-static struct sn_topo *open_shared(const char *file, uint16_t vendor)
+/* Open a real export of fixtures/hwloc. */
+static struct sn_topo *open_real(const char *file, uint16_t vendor)
 {
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s%s", HWLOC, file);
-	if (access(path, R_OK))
-		skip();
 	return open_ok(path, vendor);
 }
 
@@ -149,7 +147,7 @@ static void test_small_xml(void **state)
 static void test_nearest_truncated(void **state)
 {
 	char one[1][SN_TOPO_NAME_MAX];
-	struct sn_topo *t = open_shared("lassen-power9-4xV100-4xCX5.xml", 0);
+	struct sn_topo *t = open_real("lassen-power9-4xV100-4xCX5.xml", 0);
 
 	(void)state;
 	assert_int_equal(sn_topo_nearest_nics(t, 0, one, 1), 2);
@@ -227,7 +225,7 @@ static void test_juwels_booster(void **state)
 	};
 	static const int numa[] = { 3, 1, 7, 5 };
 	static const char *const pair[] = { "mlx5_1", "mlx5_0", "mlx5_3", "mlx5_2" };
-	struct sn_topo *t = open_shared("jwb0001-juwels-booster-4xA100-4xCX6.xml",
+	struct sn_topo *t = open_real("jwb0001-juwels-booster-4xA100-4xCX6.xml",
 					0x10de);
 
 	(void)state;
@@ -254,7 +252,7 @@ static void test_ipa20_h100(void **state)
 		"0000:4e:00.0", "0000:5f:00.0", "0000:cb:00.0", "0000:db:00.0",
 	};
 	static const int numa[] = { 3, 1, 7, 5 };
-	struct sn_topo *t = open_shared("ipa20-4xH100-4xCX6-CX7.xml", 0x10de);
+	struct sn_topo *t = open_real("ipa20-4xH100-4xCX6-CX7.xml", 0x10de);
 	const struct sn_topo_nic *nic;
 	size_t n;
 
@@ -282,7 +280,7 @@ static void test_ipa20_h100(void **state)
 /* DGX-2H (hwloc 3.0 XML): 16 V100, NVSwitches are no GPUs, no NIC. */
 static void test_dgx2h(void **state)
 {
-	struct sn_topo *t = open_shared("dgx2h-16xV100-nvml.xml", 0x10de);
+	struct sn_topo *t = open_real("dgx2h-16xV100-nvml.xml", 0x10de);
 	const struct sn_topo_accel *a;
 	size_t n;
 
@@ -311,7 +309,7 @@ static void test_lassen(void **state)
 		"0004:04:00.0", "0004:05:00.0", "0035:03:00.0", "0035:04:00.0",
 	};
 	static const int numa[] = { 0, 0, 8, 8 };
-	struct sn_topo *t = open_shared("lassen-power9-4xV100-4xCX5.xml", 0x10de);
+	struct sn_topo *t = open_real("lassen-power9-4xV100-4xCX5.xml", 0x10de);
 
 	(void)state;
 	assert_accels(t, bus, numa, 4);
@@ -329,7 +327,7 @@ static void test_lassen(void **state)
 /* JURECA-DC CPU node: no accelerator of any vendor, one HCA. */
 static void test_cpu_only(void **state)
 {
-	struct sn_topo *t = open_shared("jrc0732-jureca-dc-cpu-only-1xCX6.xml", 0);
+	struct sn_topo *t = open_real("jrc0732-jureca-dc-cpu-only-1xCX6.xml", 0);
 	const struct sn_topo_nic *nics;
 	size_t n;
 
@@ -351,17 +349,17 @@ static void test_mixed_vendors(void **state)
 		"0000:03:00.0", "0000:83:00.0", "0000:84:00.0", "0000:84:00.1",
 	};
 	static const char *const amd[] = { "0000:84:00.1" };
-	struct sn_topo *t = open_shared("conan-mixed-nvidia-amd-gpu-cx4.xml", 0);
+	struct sn_topo *t = open_real("conan-mixed-nvidia-amd-gpu-cx4.xml", 0);
 
 	(void)state;
 	assert_accels(t, any, NULL, 4);
 	sn_topo_close(t);
-	t = open_shared("conan-mixed-nvidia-amd-gpu-cx4.xml", 0x10de);
+	t = open_real("conan-mixed-nvidia-amd-gpu-cx4.xml", 0x10de);
 	assert_accels(t, any, NULL, 3);
 	assert_near(t, 2, "mlx5_0", SN_NEAR_PCIE_SWITCH, SN_TOPO_YES,
 		    "share PCIe switch 0000:80:03.0");
 	sn_topo_close(t);
-	t = open_shared("conan-mixed-nvidia-amd-gpu-cx4.xml", 0x1002);
+	t = open_real("conan-mixed-nvidia-amd-gpu-cx4.xml", 0x1002);
 	assert_accels(t, amd, NULL, 1);
 	sn_topo_close(t);
 }
@@ -369,7 +367,7 @@ static void test_mixed_vendors(void **state)
 /* AMD MI50 (class 0380) and AWS T4 + EFA (RDMA device without netdev). */
 static void test_amd_and_efa(void **state)
 {
-	struct sn_topo *t = open_shared("corona-8xMI50-amd-1xCX6.xml", 0x1002);
+	struct sn_topo *t = open_real("corona-8xMI50-amd-1xCX6.xml", 0x1002);
 	const struct sn_topo_nic *nics;
 	size_t n;
 
@@ -377,7 +375,7 @@ static void test_amd_and_efa(void **state)
 	sn_topo_accels(t, &n);
 	assert_int_equal(n, 8);
 	sn_topo_close(t);
-	t = open_shared("g4dnmetal-aws-8xT4-efa.xml", 0x10de);
+	t = open_real("g4dnmetal-aws-8xT4-efa.xml", 0x10de);
 	sn_topo_accels(t, &n);
 	assert_int_equal(n, 8);
 	nics = sn_topo_nics(t, &n);
@@ -504,8 +502,6 @@ static void test_check_missing(void **state)
 
 	(void)state;
 	/* the config says 4 accelerators; the node shows 3 NVIDIA ones */
-	if (access(HWLOC "conan-mixed-nvidia-amd-gpu-cx4.xml", R_OK))
-		skip();
 	run_check(&run, HWLOC "conan-mixed-nvidia-amd-gpu-cx4.xml",
 		  "pcie_switch",
 		  "      - {accelerator: 3, nic: mlx5_0}\n"

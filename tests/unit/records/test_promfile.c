@@ -15,7 +15,7 @@
 #include "inventory/sn_ib_port.h"
 #include "records/sn_promfile.h"
 
-#define IB_TREE SN_SHARED_FIXTURES "/sysfs-infiniband/gpud-h100/sys"
+#define IB_TREE SN_FIXTURES "/sysfs-infiniband/gpud-h100/sys"
 
 static json_object *parse(const char *text)
 {
@@ -364,8 +364,7 @@ static void test_promtool(void **state)
 		json_object *c = sn_ib_port_counters_json(IB_TREE, devs[i], 1);
 		char key[32];
 
-		if (!c)
-			continue;	/* shared/ absent: the small case below still runs */
+		assert_non_null(c);
 		snprintf(key, sizeof(key), "%s/1", devs[i]);
 		json_object_object_add(ports, key, c);
 	}

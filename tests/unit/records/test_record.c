@@ -2,10 +2,9 @@
 /*
  * sn_record_*: the per-job record from a baseline and an end snapshot.
  * Port counters come from a copy of the real sysfs tree in
- * ../shared/fixtures/sysfs-infiniband/gpud-h100 (read through
+ * fixtures/sysfs-infiniband/gpud-h100 (read through
  * sn_ib_port_counters_json, raised between the two snapshots); Xid events
- * from our kmsg fixture and the real logs in ../shared/fixtures/nvidia/kmsg.
- * Tests needing shared/ skip when it is absent.
+ * from our kmsg fixture and the real logs in fixtures/nvidia/kmsg.
  */
 #include <errno.h>
 #include <limits.h>
@@ -23,8 +22,8 @@
 #include "inventory/sn_kmsg.h"
 #include "records/sn_record.h"
 
-#define IB_TREE SN_SHARED_FIXTURES "/sysfs-infiniband/gpud-h100/sys"
-#define SHARED_KMSG SN_SHARED_FIXTURES "/nvidia/kmsg/"
+#define IB_TREE SN_FIXTURES "/sysfs-infiniband/gpud-h100/sys"
+#define REAL_KMSG SN_FIXTURES "/nvidia/kmsg/"
 #define OWN_KMSG SN_FIXTURES "/kmsg/records.kmsg"
 
 #define CFG_HEAD "supernodes:\n  - name: sn01\n    nodes: gpu-a[001-002]\n"
@@ -49,11 +48,6 @@ static json_object *parse(const char *text)
 	if (!o)
 		fail_msg("bad JSON in test: %s", text);
 	return o;
-}
-
-static bool have_shared(void)
-{
-	return access(IB_TREE "/class/infiniband/mlx5_0/ports/1/counters", R_OK) == 0;
 }
 
 /* A temporary copy of the real tree; path into dir (PATH_MAX). */
@@ -218,8 +212,6 @@ static void test_real_ports(void **state)
 	char sys[PATH_MAX], reason[256];
 
 	(void)state;
-	if (!have_shared())
-		skip();
 	copy_tree(sys);
 	base = snapshot(sys, 1000, ACCEL_START);
 	/* mlx5_0: real 230442669431839 / 230539874932483 words */
@@ -925,14 +917,12 @@ static void test_xid_since_baseline(void **state)
 /* The real H100 log: Xid 48, 63 (row remap), then nine 94s; lines = seq. */
 static void test_xid_real_log(void **state)
 {
-	const char *log = SHARED_KMSG "gpud-dmesg-time-format-iso.log";
+	const char *log = REAL_KMSG "gpud-dmesg-time-format-iso.log";
 	struct sn_config *cfg = config(NULL);
 	json_object *evs = NULL;
 	char buf[512];
 
 	(void)state;
-	if (access(log, R_OK))
-		skip();
 	assert_int_equal(collect(cfg, log, 12, NULL, buf, sizeof(buf), &evs), 0);
 	assert_string_equal(buf, NINE_94);
 	json_object_put(evs);
@@ -963,15 +953,13 @@ static void test_xid_real_log(void **state)
 /* epilog.xid overrides the default table, 63's remap rule included. */
 static void test_xid_overrides(void **state)
 {
-	const char *log = SHARED_KMSG "gpud-dmesg-time-format-iso.log";
+	const char *log = REAL_KMSG "gpud-dmesg-time-format-iso.log";
 	struct sn_config *cfg = config("epilog:\n  xid:\n    drain: [94]\n"
 				       "    record: [48]\n    warn: [63]\n");
 	json_object *evs = NULL;
 	char buf[512];
 
 	(void)state;
-	if (access(log, R_OK))
-		skip();
 	assert_int_equal(collect(cfg, log, 10, REMAP_PENDING, buf, sizeof(buf), &evs), 0);
 	assert_string_equal(buf, "48:record 63:warn 94:drain 94:drain 94:drain 94:drain "
 			    "94:drain 94:drain 94:drain 94:drain 94:drain");
@@ -1077,22 +1065,10 @@ static void test_drain_reason_text(void **state)
 }
 
 
-/*
- * Marks the tests that read ../shared/fixtures.  main() leaves them out
- * when that folder is absent (a clean clone in CI), before anything is
- * allocated: a skip() from inside a test would leak its allocations and
- * fail the AddressSanitizer run.
- */
-static int shared_fixtures(void **state)
-{
-	(void)state;
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(test_real_ports, shared_fixtures),
+		cmocka_unit_test(test_real_ports),
 		cmocka_unit_test(test_missing_and_corrupt_baseline),
 		cmocka_unit_test(test_baseline_parse),
 		cmocka_unit_test(test_config_thresholds),
@@ -1105,25 +1081,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_record_write_sweeps, write_setup,
 						write_teardown),
 		cmocka_unit_test(test_xid_since_baseline),
-		cmocka_unit_test_setup(test_xid_real_log, shared_fixtures),
-		cmocka_unit_test_setup(test_xid_overrides, shared_fixtures),
+		cmocka_unit_test(test_xid_real_log),
+		cmocka_unit_test(test_xid_overrides),
 		cmocka_unit_test(test_record_xids),
 		cmocka_unit_test(test_drain_reason_text),
 	};
 
-	struct CMUnitTest run[sizeof(tests) / sizeof(tests[0])];
-	bool have = access(SN_SHARED_FIXTURES, R_OK) == 0;
-	size_t n = 0;
-
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (tests[i].setup_func != shared_fixtures) {
-			run[n++] = tests[i];
-		} else if (have) {
-			run[n] = tests[i];
-			run[n++].setup_func = NULL;
-		} else {
-			printf("[  SKIPPED ] %s (no ../shared/fixtures)\n", tests[i].name);
-		}
-	}
-	return _cmocka_run_group_tests(__FILE__, run, n, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }
