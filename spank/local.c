@@ -19,11 +19,7 @@
 #define SN_OPT_VAL 1
 #define SN_OPT_ENV_VAL 2
 
-/*
- * Validate N against the config: the range, and the feature method's one
- * supernode per job.  source names where the value came from in messages
- * ("" for the option itself, "SBATCH_SUPERNODE: " for the environment).
- */
+/* N against the config; source starts the messages (sn_option.h). */
 static int count_validate(const char *arg, const char *source, uint32_t *n)
 {
 	const struct sn_config *cfg = sn_config_get();
@@ -34,14 +30,8 @@ static int count_validate(const char *arg, const char *source, uint32_t *n)
 			    source, sn_state.cfg_err.msg);
 		return -1;
 	}
-	if (sn_supernode_count_parse(arg, sn_config_effective_max(cfg), n,
-				     &err)) {
-		slurm_error("%s: %s%s", SN_PLUGIN, source, err.msg);
-		return -1;
-	}
-	if (cfg->method == SN_PLACE_FEATURE && *n > 1) {
-		slurm_error("%s: %s--supernode=%u: this cluster's placement.method is 'feature', which places one supernode per job: use --supernode=1 (the admin can switch to placement.method 'switch' for jobs of several supernodes)",
-			    SN_PLUGIN, source, *n);
+	if (sn_option_count_check(cfg, arg, source, n, &err)) {
+		slurm_error("%s: %s", SN_PLUGIN, err.msg);
 		return -1;
 	}
 	return 0;
@@ -126,43 +116,6 @@ int sn_options_register(spank_t sp)
 	return 0;
 }
 
-/* The environment variable that stands for --supernode in this program. */
-static const char *env_equivalent(void)
-{
-	if (spank_context() == S_CTX_LOCAL)
-		return "SLURM_SUPERNODE";
-	if (!strcmp(program_invocation_short_name, "sbatch"))
-		return "SBATCH_SUPERNODE";
-	if (!strcmp(program_invocation_short_name, "salloc"))
-		return "SALLOC_SUPERNODE";
-	return NULL;
-}
-
-/*
- * The value of the last --supernode on this process's command line
- * (/proc/self/cmdline read whole, sn_cmdline_supernode_find()).  Returns 1
- * with *value malloc()ed, 0 when there is none, -1 when it could not be
- * read (err says why).
- */
-static int cmdline_supernode(char **value, struct sn_error *err)
-{
-	const char *found;
-	char *args;
-	size_t len;
-
-	*value = NULL;
-	if (sn_cmdline_read("/proc/self/cmdline", &args, &len, err))
-		return -1;
-	found = sn_cmdline_supernode_find(args, len);
-	if (found && !(*value = strdup(found))) {
-		sn_error_set(err, "out of memory");
-		free(args);
-		return -1;
-	}
-	free(args);
-	return found ? 1 : 0;
-}
-
 /*
  * Was --supernode on this process's command line (not only in an #SBATCH
  * line)?  SPANK does not say where a value came from, so look at argv,
@@ -173,7 +126,7 @@ static int on_command_line(void)
 {
 	struct sn_error err;
 	char *value;
-	int rc = cmdline_supernode(&value, &err);
+	int rc = sn_cmdline_supernode("/proc/self/cmdline", &value, &err);
 
 	if (rc < 0)
 		slurm_error("%s: %s: taking --supernode for given on the command line",
@@ -184,7 +137,8 @@ static int on_command_line(void)
 
 static int env_apply(void)
 {
-	const char *name = env_equivalent();
+	const char *name = sn_option_env_name(spank_context() == S_CTX_LOCAL,
+					      program_invocation_short_name);
 	const char *value = name ? getenv(name) : NULL;
 	char source[64];
 

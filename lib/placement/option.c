@@ -140,3 +140,51 @@ const char *sn_cmdline_supernode_find(const char *args, size_t len)
 	}
 	return found;
 }
+
+int sn_cmdline_supernode(const char *path, char **value, struct sn_error *err)
+{
+	const char *found;
+	char *args;
+	size_t len;
+
+	*value = NULL;
+	if (sn_cmdline_read(path, &args, &len, err))
+		return -1;
+	found = sn_cmdline_supernode_find(args, len);
+	if (found && !(*value = strdup(found))) {
+		sn_error_set(err, "out of memory");
+		free(args);
+		return -1;
+	}
+	free(args);
+	return found ? 1 : 0;
+}
+
+int sn_option_count_check(const struct sn_config *cfg, const char *arg,
+			  const char *source, uint32_t *n, struct sn_error *err)
+{
+	struct sn_error why;
+
+	if (sn_supernode_count_parse(arg, sn_config_effective_max(cfg), n,
+				     &why)) {
+		sn_error_set(err, "%s%s", source, why.msg);
+		return -1;
+	}
+	if (cfg->method == SN_PLACE_FEATURE && *n > 1) {
+		sn_error_set(err, "%s--supernode=%u: this cluster's placement.method is 'feature', which places one supernode per job: use --supernode=1 (the admin can switch to placement.method 'switch' for jobs of several supernodes)",
+			     source, *n);
+		return -1;
+	}
+	return 0;
+}
+
+const char *sn_option_env_name(bool srun, const char *program)
+{
+	if (srun)
+		return "SLURM_SUPERNODE";
+	if (program && !strcmp(program, "sbatch"))
+		return "SBATCH_SUPERNODE";
+	if (program && !strcmp(program, "salloc"))
+		return "SALLOC_SUPERNODE";
+	return NULL;
+}

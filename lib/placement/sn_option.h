@@ -2,9 +2,11 @@
 #ifndef SN_OPTION_H
 #define SN_OPTION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/sn_config.h"
 #include "util/sn_error.h"
 
 /*
@@ -61,5 +63,33 @@ int sn_cmdline_read(const char *path, char **buf, size_t *len,
  * NULL when no --supernode is there.
  */
 const char *sn_cmdline_supernode_find(const char *args, size_t len);
+
+/*
+ * sn_cmdline_supernode - the value of the last --supernode on the command
+ * line in path (/proc/self/cmdline; sn_cmdline_read() and
+ * sn_cmdline_supernode_find()).  Returns 1 with *value a malloc()ed copy
+ * of its text (free() it; "" when --supernode was the last word), 0 when
+ * the command line has no --supernode (*value NULL), or -1 when it could
+ * not be read (*value NULL, err says why).  Does not validate the value.
+ */
+int sn_cmdline_supernode(const char *path, char **value, struct sn_error *err);
+
+/*
+ * sn_option_count_check - a --supernode value (or its environment form)
+ * against the site's config: sn_supernode_count_parse() up to
+ * sn_config_effective_max(), and the feature method's one supernode per
+ * job.  @source starts every message ("" for the option,
+ * "SBATCH_SUPERNODE: " for the environment).  Returns 0 with *n, or -1 with err set.
+ */
+int sn_option_count_check(const struct sn_config *cfg, const char *arg,
+			  const char *source, uint32_t *n, struct sn_error *err);
+
+/*
+ * sn_option_env_name - the environment variable that stands for
+ * --supernode in a program: SLURM_SUPERNODE in srun (@srun: SPANK's local
+ * context), SBATCH_SUPERNODE in sbatch, SALLOC_SUPERNODE in salloc
+ * (@program: the program's short name), NULL elsewhere.
+ */
+const char *sn_option_env_name(bool srun, const char *program);
 
 #endif

@@ -4,6 +4,8 @@
  * Every refusal must name --supernode and the allowed range "1 to 2".
  * sn_cmdline_read / sn_cmdline_supernode_find: the command line read whole
  * (issue 9 item 13: --supernode after 64 KiB of arguments).
+ * sn_cmdline_supernode, sn_option_count_check, sn_option_env_name: the
+ * decisions of spank/local.c.
  */
 #include <fcntl.h>
 #include <unistd.h>
@@ -252,6 +254,88 @@ static void test_cmdline_read(void **state)
 	free(buf);
 }
 
+/* sn_cmdline_supernode: the last --supernode of a command line file. */
+static void test_cmdline_supernode(void **state)
+{
+	static const char two[] = "sbatch\0--supernode=1\0--supernode\0002\0job.sh";
+	static const char none[] = "sbatch\0-N2\0job.sh";
+	struct sn_error err;
+	char *path, *value;
+
+	(void)state;
+	path = write_temp(two, sizeof(two));
+	assert_int_equal(sn_cmdline_supernode(path, &value, &err), 1);
+	assert_string_equal(value, "2");
+	free(value);
+	unlink(path);
+	free(path);
+	path = write_temp(none, sizeof(none));
+	assert_int_equal(sn_cmdline_supernode(path, &value, &err), 0);
+	assert_null(value);
+	unlink(path);
+	free(path);
+	err_reset(&err);
+	assert_int_equal(sn_cmdline_supernode("/nonexistent/cmdline", &value, &err), -1);
+	assert_null(value);
+	assert_string_equal(err.msg, "cannot open /nonexistent/cmdline: No such file or directory");
+}
+
+static struct sn_config *cfg_of(const char *yaml)
+{
+	struct sn_error err;
+	struct sn_config *cfg;
+
+	err_reset(&err);
+	cfg = sn_config_load_buffer("t.yaml", yaml, strlen(yaml), &err);
+	if (!cfg)
+		fail_msg("config: %s", err.msg);
+	return cfg;
+}
+
+#define TWO_SUPERNODES "supernodes:\n  - {name: sn01, nodes: 'a[1-2]'}\n" \
+		       "  - {name: sn02, nodes: 'b[1-2]'}\n"
+
+/* sn_option_count_check: the range from the config, feature's one per job. */
+static void test_count_check(void **state)
+{
+	struct sn_config *feature = cfg_of(TWO_SUPERNODES "placement: {method: feature}\n");
+	struct sn_config *sw = cfg_of(TWO_SUPERNODES "placement: {method: switch}\n");
+	struct sn_error err;
+	uint32_t n = 0;
+
+	(void)state;
+	assert_int_equal(sn_option_count_check(sw, "2", "", &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(sn_option_count_check(feature, "1", "", &n, &err), 0);
+	assert_int_equal(n, 1);
+	err_reset(&err);
+	assert_int_equal(sn_option_count_check(feature, "2", "SBATCH_SUPERNODE: ",
+					       &n, &err), -1);
+	assert_string_equal(err.msg, "SBATCH_SUPERNODE: --supernode=2: this cluster's placement.method is 'feature', which places one supernode per job: use --supernode=1 (the admin can switch to placement.method 'switch' for jobs of several supernodes)");
+	err_reset(&err);
+	assert_int_equal(sn_option_count_check(sw, "3", "SLURM_SUPERNODE: ",
+					       &n, &err), -1);
+	assert_string_equal(err.msg, "SLURM_SUPERNODE: --supernode=3 is out of range (allowed: 1 to 2)");
+	err_reset(&err);
+	assert_int_equal(sn_option_count_check(sw, "x", "", &n, &err), -1);
+	assert_string_equal(err.msg, "--supernode=x is not a whole number (allowed: 1 to 2)");
+	sn_config_free(feature);
+	sn_config_free(sw);
+}
+
+/* sn_option_env_name: which variable stands for --supernode where. */
+static void test_env_name(void **state)
+{
+	(void)state;
+	assert_string_equal(sn_option_env_name(true, "srun"), "SLURM_SUPERNODE");
+	assert_string_equal(sn_option_env_name(true, "sbatch"), "SLURM_SUPERNODE");
+	assert_string_equal(sn_option_env_name(false, "sbatch"), "SBATCH_SUPERNODE");
+	assert_string_equal(sn_option_env_name(false, "salloc"), "SALLOC_SUPERNODE");
+	assert_null(sn_option_env_name(false, "srun"));
+	assert_null(sn_option_env_name(false, "sbatchx"));
+	assert_null(sn_option_env_name(false, NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +348,9 @@ int main(void)
 		cmocka_unit_test(test_cmdline_find_far),
 		cmocka_unit_test(test_cmdline_find_forms),
 		cmocka_unit_test(test_cmdline_read),
+		cmocka_unit_test(test_cmdline_supernode),
+		cmocka_unit_test(test_count_check),
+		cmocka_unit_test(test_env_name),
 	};
 
 	return cmocka_run_group_tests_name("option", tests, NULL, NULL);
