@@ -32,6 +32,7 @@
 #include "util/sn_number.h"
 #include "records/sn_promfile.h"
 #include "records/sn_record.h"
+#include "records/sn_store.h"
 #include "checks/sn_runner.h"
 
 #define SN_EPILOG_NAME "supernode-epilog"
@@ -67,7 +68,7 @@ static int job_read(struct epilog_job *job, const char *node_arg)
 
 /*
  * record_dir/<jobid>/<node>.json, atomically, through trusted folders only
- * (sn_record_write); never drains on failure, writes nothing on refusal.
+ * (sn_store_write); never drains on failure, writes nothing on refusal.
  */
 static int record_write(const struct sn_check_ctx *ctx,
 			const struct sn_config *cfg,
@@ -76,12 +77,12 @@ static int record_write(const struct sn_check_ctx *ctx,
 	char base[PATH_MAX];
 	struct sn_error err;
 
-	if (sn_path_expand(cfg->epilog.record_dir, job->node, job->node, base,
-			   sizeof(base))) {
+	if (sn_store_dir(cfg->epilog.record_dir, job->node, job->node, base,
+			 sizeof(base))) {
 		sn_log(LOG_ERR, "job %u: epilog.record_dir: path too long", job->id);
 		return -1;
 	}
-	if (sn_record_write(record, base, ctx->state_dir, job->id, job->node, &err)) {
+	if (sn_store_write(record, base, ctx->state_dir, job->id, job->node, &err)) {
 		sn_log(LOG_ERR, "job %u: record not written (the node is not drained for it): %s",
 		       job->id, err.msg);
 		return -1;

@@ -6,7 +6,7 @@
  * The epilog's per-job, per-node record: what happened on this node's
  * fabric ports and accelerators during one job, judged against the
  * epilog thresholds.  Written by the epilog to record_dir/<jobid>/<node>.json
- * (sn_record_write), read by supernodectl report.
+ * (records/sn_store.h: sn_store_write), read by supernodectl report.
  *
  * Schema (version 1; json-c, keys in this order):
  *
@@ -86,8 +86,6 @@
 #define SN_RECORD_MAX_COUNTERS 512
 #define SN_RECORD_MAX_XID 256
 #define SN_RECORD_KMSG_CALLS 8	/* sn_kmsg_read_since() calls per epilog */
-#define SN_RECORD_PENDING_DIR "records-pending"	/* in state_dir */
-#define SN_RECORD_PENDING_MAX 16	/* notes looked at per sn_record_write() */
 
 enum sn_baseline_status {
 	SN_BASELINE_OK = 0,
@@ -187,29 +185,6 @@ json_object *sn_record_xid_event(const struct sn_config *cfg,
 int sn_record_collect_xids(const struct sn_config *cfg, const char *kmsg_path,
 			   const json_object *baseline, const json_object *end,
 			   json_object **events, size_t *dropped);
-
-/*
- * sn_record_write - write record as record_dir/<job_id>/<node>.json (mode
- * 0644; record_dir already expanded, absolute): record_dir and the job's
- * folder are opened (created 0755) as trusted folders and the file written
- * atomically through sn_safedir (no symbolic link followed, nothing written
- * into a folder a user owns or may write without the sticky bit; a planted
- * link or a user's folder is refused and left untouched).
- *
- * A killed epilog leaves "<node>.json.<pid>.tmp" in its job's folder, which
- * no later epilog of another job opens.  So while it writes, the writer
- * keeps a note "<job_id>.<pid>" in state_dir/SN_RECORD_PENDING_DIR (this
- * node's, root's; state_dir may be NULL: no notes), and every call first
- * sweeps (sn_safedir_sweep, this node's names only) the job folders of
- * the notes whose process is gone (at most SN_RECORD_PENDING_MAX looked
- * at) and drops those notes, then this job's folder (a requeued job).
- * Returns 0, or -1 with err set ("a symbolic link, not followed: PATH",
- * "folder owned by uid 65534, not by root: PATH", ...); nothing is
- * written then.
- */
-int sn_record_write(const json_object *record, const char *record_dir,
-		    const char *state_dir, uint32_t job_id, const char *node,
-		    struct sn_error *err);
 
 /*
  * sn_record_drain_reason - the drain reason of a record into buf:
