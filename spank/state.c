@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/sn_hostlist.h"
 #include "sn_spank.h"
 
 struct sn_spank sn_state;
@@ -93,47 +92,23 @@ bool sn_job_is_batch(spank_t sp)
 	       stepid == SN_BATCH_STEP;
 }
 
-/*
- * slurmstepd sets SLURMD_NODENAME only later, per task: this node is
- * element S_JOB_NODEID of the step's node list.
- */
 int sn_self_name(spank_t sp, const char *job_nodelist, char *out, size_t size,
 		 struct sn_error *err)
 {
-	struct sn_envbuf step_nodelist = { 0 };
-	const char *list = job_nodelist, *step;
-	uint32_t stepid = 0, nodeid = 0;
-	struct sn_names hosts;
-	int rc;
+	struct sn_envbuf step_buf = { 0 };
+	uint32_t nodeid = 0;
+	int rc = -1;
 
-	if (spank_get_item(sp, S_JOB_STEPID, &stepid) != ESPANK_SUCCESS ||
-	    spank_get_item(sp, S_JOB_NODEID, &nodeid) != ESPANK_SUCCESS) {
+	if (spank_get_item(sp, S_JOB_NODEID, &nodeid) != ESPANK_SUCCESS)
 		sn_error_set(err, "cannot read the step id or node id");
-		return -1;
-	}
-	if (stepid == SN_BATCH_STEP) {
-		nodeid = 0;
-	} else if ((step = sn_job_getenv(sp, "SLURM_STEP_NODELIST",
-					 &step_nodelist))) {
-		if (step == sn_env_unread) {
-			sn_error_set(err, "SLURM_STEP_NODELIST could not be read");
-			sn_envbuf_free(&step_nodelist);
-			return -1;
-		}
-		list = step;
-	}
-	rc = sn_hostlist_expand(list, SN_HOSTLIST_MAX, &hosts, err);
-	sn_envbuf_free(&step_nodelist);
-	if (rc)
-		return -1;
-	if (nodeid >= hosts.count) {
-		sn_error_set(err, "node id %u is outside the step's node list", nodeid);
-		sn_names_free(&hosts);
-		return -1;
-	}
-	snprintf(out, size, "%s", hosts.names[nodeid]);
-	sn_names_free(&hosts);
-	return 0;
+	else
+		rc = sn_jobenv_self_name(job_nodelist,
+					 sn_job_getenv(sp, "SLURM_STEP_NODELIST",
+						       &step_buf),
+					 sn_job_is_batch(sp), nodeid, out, size,
+					 err);
+	sn_envbuf_free(&step_buf);
+	return rc;
 }
 
 bool sn_state_resolve(spank_t sp)

@@ -72,6 +72,38 @@ uint16_t sn_master_port(uint32_t job_id, uint16_t lo, uint16_t hi,
 	return (uint16_t)port;
 }
 
+int sn_jobenv_self_name(const char *job_nodelist, const char *step_nodelist,
+			bool batch, uint32_t nodeid, char *out, size_t size,
+			struct sn_error *err)
+{
+	const char *list = job_nodelist;
+	struct sn_names hosts;
+
+	if (!job_nodelist || job_nodelist == sn_env_unread) {
+		sn_error_set(err, "SLURM_JOB_NODELIST is not set or not readable");
+		return -1;
+	}
+	if (batch) {
+		nodeid = 0;
+	} else if (step_nodelist == sn_env_unread) {
+		sn_error_set(err, "SLURM_STEP_NODELIST could not be read");
+		return -1;
+	} else if (step_nodelist) {
+		list = step_nodelist;
+	}
+	if (sn_hostlist_expand(list, SN_HOSTLIST_MAX, &hosts, err))
+		return -1;
+	if (nodeid >= hosts.count) {
+		sn_error_set(err, "node id %u is outside the step's node list",
+			     nodeid);
+		sn_names_free(&hosts);
+		return -1;
+	}
+	snprintf(out, size, "%s", hosts.names[nodeid]);
+	sn_names_free(&hosts);
+	return 0;
+}
+
 void sn_jobenv_free(struct sn_jobenv *env)
 {
 	if (!env)

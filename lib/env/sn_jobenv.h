@@ -2,6 +2,7 @@
 #ifndef SN_JOBENV_H
 #define SN_JOBENV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -95,6 +96,20 @@ void sn_envbuf_free(struct sn_envbuf *eb);
 int sn_jobenv_build(const struct sn_config *cfg,
 		    const struct sn_jobenv_input *in, struct sn_jobenv *env,
 		    struct sn_error *err);
+
+/*
+ * sn_jobenv_self_name - this node's Slurm name in a step (slurmstepd sets
+ * SLURMD_NODENAME only later, per task): element @nodeid (S_JOB_NODEID)
+ * of @step_nodelist (SLURM_STEP_NODELIST), or of @job_nodelist
+ * (SLURM_JOB_NODELIST) when the step has none; the batch step (@batch)
+ * runs on the first node of @job_nodelist.  Either list may be NULL (unset)
+ * or sn_env_unread.  Returns 0 with out filled, or -1 with err set (the
+ * job's list unset or either list not read whole, not a hostlist, nodeid
+ * outside it).
+ */
+int sn_jobenv_self_name(const char *job_nodelist, const char *step_nodelist,
+			bool batch, uint32_t nodeid, char *out, size_t size,
+			struct sn_error *err);
 
 /* sn_jobenv_free - release the values; NULL-safe. */
 void sn_jobenv_free(struct sn_jobenv *env);

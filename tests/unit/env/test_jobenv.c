@@ -609,6 +609,41 @@ static void test_envmark_round_trip(void **state)
 	sn_jobenv_free(&env);
 }
 
+/*
+ * This node's name in a step: element nodeid of the step's list, else of
+ * the job's; the batch step is the job's first node.
+ */
+static void test_self_name(void **state)
+{
+	struct sn_error err;
+	char out[64];
+
+	(void)state;
+	assert_int_equal(sn_jobenv_self_name("sna[1-2],snb[1-2]", "snb[1-2]",
+					     false, 1, out, sizeof(out), &err), 0);
+	assert_string_equal(out, "snb2");
+	assert_int_equal(sn_jobenv_self_name("sna[1-2],snb[1-2]", NULL, false,
+					     2, out, sizeof(out), &err), 0);
+	assert_string_equal(out, "snb1");
+	assert_int_equal(sn_jobenv_self_name("sna[1-2],snb[1-2]", "snb[1-2]",
+					     true, 1, out, sizeof(out), &err), 0);
+	assert_string_equal(out, "sna1");
+	err_reset(&err);
+	assert_int_equal(sn_jobenv_self_name("sna[1-2]", "snb[1-2]", false, 2,
+					     out, sizeof(out), &err), -1);
+	assert_string_equal(err.msg, "node id 2 is outside the step's node list");
+	err_reset(&err);
+	assert_int_equal(sn_jobenv_self_name("sna[1-2]", sn_env_unread, false,
+					     0, out, sizeof(out), &err), -1);
+	assert_string_equal(err.msg, "SLURM_STEP_NODELIST could not be read");
+	err_reset(&err);
+	assert_int_equal(sn_jobenv_self_name(NULL, "snb[1-2]", false, 0, out,
+					     sizeof(out), &err), -1);
+	assert_string_equal(err.msg, "SLURM_JOB_NODELIST is not set or not readable");
+	assert_int_equal(sn_jobenv_self_name(sn_env_unread, NULL, true, 0, out,
+					     sizeof(out), &err), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -635,6 +670,7 @@ int main(void)
 		cmocka_unit_test(test_env_read_whole),
 		cmocka_unit_test(test_env_read_unread_is_set),
 		cmocka_unit_test(test_envmark_unread_not_ours),
+		cmocka_unit_test(test_self_name),
 		cmocka_unit_test_setup_teardown(test_envmark_round_trip,
 						setup_cfg, teardown_cfg),
 	};
