@@ -188,3 +188,19 @@ const char *sn_option_env_name(bool srun, const char *program)
 		return "SALLOC_SUPERNODE";
 	return NULL;
 }
+
+const char *sn_option_env_value(char *const *env, size_t n, const char *name)
+{
+	const char *found = NULL;
+	size_t len = strlen(name);
+
+	for (size_t i = 0; env && i < n; i++)
+		if (env[i] && !strncmp(env[i], name, len) && env[i][len] == '=')
+			found = env[i] + len + 1;
+	return found;
+}
+
+bool sn_option_env_forged(const char *entry)
+{
+	return entry && !strncmp(entry, "SPANK_SUPERNODE=", 16);
+}

@@ -92,4 +92,19 @@ int sn_option_count_check(const struct sn_config *cfg, const char *arg,
  */
 const char *sn_option_env_name(bool srun, const char *program);
 
+/*
+ * sn_option_env_value - the value of name in env[0..n-1] ("NAME=value"
+ * entries, NULL entries skipped; the last wins, as in env(1)), or NULL.
+ * For the job's spank_job_env in slurmctld.
+ */
+const char *sn_option_env_value(char *const *env, size_t n, const char *name);
+
+/*
+ * sn_option_env_forged - true for a spank_job_env entry the prolog and
+ * epilog would read as SPANK_SUPERNODE without it being our SUPERNODE=:
+ * Slurm prefixes each entry with SPANK_ for them, except one that already
+ * starts with it, so a client can send "SPANK_SUPERNODE=1" directly.
+ */
+bool sn_option_env_forged(const char *entry);
+
 #endif

@@ -102,27 +102,15 @@ int fini(void)
 static const char *spank_env_get(const job_desc_msg_t *job_desc,
 				 const char *name)
 {
-	const char *found = NULL;
-	size_t len = strlen(name);
-
-	if (!job_desc->spank_job_env)
-		return NULL;
-	for (uint32_t i = 0; i < job_desc->spank_job_env_size; i++) {
-		const char *e = job_desc->spank_job_env[i];
-
-		if (e && !strncmp(e, name, len) && e[len] == '=')
-			found = e + len + 1;	/* the last one wins, as in env(1) */
-	}
-	return found;
+	return sn_option_env_value(job_desc->spank_job_env,
+				   job_desc->spank_job_env_size, name);
 }
 
 /*
  * Drop every entry the prolog and epilog would read as SPANK_SUPERNODE
- * without it being our SUPERNODE= (Slurm prefixes each entry with SPANK_
- * for them, except one that already starts with it: a client can send
- * SPANK_SUPERNODE=1 directly).  After this, SPANK_SUPERNODE in a prolog's
- * environment comes only from a SUPERNODE= this plugin accepted, so it is
- * data that only slurmctld lets through.
+ * without it being our SUPERNODE= (sn_option_env_forged).  After this,
+ * SPANK_SUPERNODE in a prolog's environment comes only from a SUPERNODE=
+ * this plugin accepted, so it is data that only slurmctld lets through.
  */
 static void spank_env_strip_forged(job_desc_msg_t *job_desc, uint32_t uid)
 {
@@ -133,7 +121,7 @@ static void spank_env_strip_forged(job_desc_msg_t *job_desc, uint32_t uid)
 	for (i = 0; i < job_desc->spank_job_env_size; i++) {
 		char *e = job_desc->spank_job_env[i];
 
-		if (e && !strncmp(e, "SPANK_SUPERNODE=", 16)) {
+		if (sn_option_env_forged(e)) {
 			slurm_info("%s: uid %u: dropped the job's own SPANK environment entry '%.80s' (only SUPERNODE= from supernode.so counts)",
 				   SN_LOG, uid, e);
 			slurm_xfree((void **)&job_desc->spank_job_env[i]);

@@ -336,6 +336,27 @@ static void test_env_name(void **state)
 	assert_null(sn_option_env_name(false, NULL));
 }
 
+/* The job's spank_job_env in slurmctld: the last NAME= wins; forgeries. */
+static void test_spank_env(void **state)
+{
+	char *env[] = { "SUPERNODE=1", NULL, "SUPERNODEX=7", "SUPERNODE=2",
+			"SPANK_SUPERNODE=1", "SUPERNODE" };
+
+	(void)state;
+	assert_string_equal(sn_option_env_value(env, 6, "SUPERNODE"), "2");
+	assert_string_equal(sn_option_env_value(env, 1, "SUPERNODE"), "1");
+	assert_string_equal(sn_option_env_value(env, 6, "SUPERNODEX"), "7");
+	assert_string_equal(sn_option_env_value(env, 6, "SPANK_SUPERNODE"), "1");
+	assert_null(sn_option_env_value(env, 6, "SUPERNODE_SRUN"));
+	assert_null(sn_option_env_value(NULL, 6, "SUPERNODE"));
+	assert_true(sn_option_env_forged("SPANK_SUPERNODE=1"));
+	assert_true(sn_option_env_forged("SPANK_SUPERNODE="));
+	assert_false(sn_option_env_forged("SUPERNODE=1"));
+	assert_false(sn_option_env_forged("SPANK_SUPERNODE_X=1"));
+	assert_false(sn_option_env_forged("SPANK_SUPERNODE"));
+	assert_false(sn_option_env_forged(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_cmdline_supernode),
 		cmocka_unit_test(test_count_check),
 		cmocka_unit_test(test_env_name),
+		cmocka_unit_test(test_spank_env),
 	};
 
 	return cmocka_run_group_tests_name("option", tests, NULL, NULL);
