@@ -214,7 +214,7 @@ static void port_group(struct sn_strbuf *s,
 	size_t n = 0;
 
 	if (!names) {
-		s->bad = true;
+		sn_strbuf_fail(s, ENOMEM);
 		return;
 	}
 	for (size_t i = 0; i < p->n; i++)
@@ -244,7 +244,7 @@ static void render_ports(struct sn_strbuf *s, const json_object *snapshot)
 	size_t ndone = 0;
 
 	if (!done || !p) {
-		s->bad = true;
+		sn_strbuf_fail(s, ENOMEM);
 		goto cleanup;
 	}
 	p->n = keys_sorted(all, p->keys, MAX_PORTS, cmp_str);
@@ -329,7 +329,7 @@ static void render_state(struct sn_strbuf *s,
 	size_t n;
 
 	if (!keys) {
-		s->bad = true;
+		sn_strbuf_fail(s, ENOMEM);
 		return;
 	}
 	n = keys_sorted(xid, keys, SN_PROM_MAX_XIDS, cmp_num);

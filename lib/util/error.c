@@ -67,9 +67,10 @@ size_t sn_error_cut(char *out, size_t size, const char *text)
 		put_cut(out, text, len, p, room - p, p, len);
 	else if (!p && lead > room - room / 3)	/* the leading path's tail */
 		put_cut(out, text, len, 0, room, 0, lead);
-	else				/* head, "...", the last third */
-		put_cut(out, text, len, room - room / 3, room / 3,
-			p ? p : len, len);
+	else if (p)			/* head, "...", the path's last third */
+		put_cut(out, text, len, room - room / 3, room / 3, p, len);
+	else				/* the head, "..." */
+		put_cut(out, text, len, room, 0, len, len);
 	return len;
 }
 

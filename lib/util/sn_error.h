@@ -39,9 +39,10 @@ void sn_error_set(struct sn_error *err, const char *fmt, ...)
  *     file or directory: .../tests/unit/fixtures/topo/missing.xml";
  *   - a text that starts with a path ("FILE:LINE:COLUMN: KEY: problem")
  *     loses the path's head: ".../etc/supernode.yaml:3:5: env.force: ...";
- *   - when the phrase leaves no room, or there is no path, the head is
- *     kept, "...", then the last third of the room (from a '/' if the
- *     path is there).
+ *   - when the phrase leaves no room for the path, the head is kept,
+ *     "...", then the path's tail in the last third of the room;
+ *   - a text without a path keeps its head: "cannot open shared object
+ *     file: No such file or d...".
  * Returns strlen(text) (so a result >= size means cut), like snprintf;
  * a size below 8 truncates without a mark.  out and text must not overlap.
  */

@@ -48,6 +48,13 @@ int sn_strbuf_appendf(struct sn_strbuf *sb, const char *fmt, ...)
 int sn_strbuf_vappendf(struct sn_strbuf *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
+/*
+ * sn_strbuf_fail - mark sb failed with e (ENOMEM when the caller's own
+ * allocation for the text failed), as a failed append would: the text is
+ * dropped, later appends do nothing.  Returns -1.
+ */
+int sn_strbuf_fail(struct sn_strbuf *sb, int e);
+
 /* sn_strbuf_str - the text so far ("" while empty or failed); borrowed. */
 const char *sn_strbuf_str(const struct sn_strbuf *sb);
 

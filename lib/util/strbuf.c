@@ -18,8 +18,7 @@ static size_t limit(const struct sn_strbuf *sb)
 	return sb->max ? sb->max : SN_STRBUF_MAX;
 }
 
-/* Mark sb failed with e (ENOMEM, E2BIG) and drop its text; returns -1. */
-static int fail(struct sn_strbuf *sb, int e)
+int sn_strbuf_fail(struct sn_strbuf *sb, int e)
 {
 	free(sb->buf);
 	sb->buf = NULL;
@@ -41,7 +40,7 @@ static int reserve(struct sn_strbuf *sb, size_t more)
 		return -1;
 	}
 	if (more > limit(sb) - sb->len)
-		return fail(sb, E2BIG);
+		return sn_strbuf_fail(sb, E2BIG);
 	want = sb->len + more + 1;
 	if (want <= sb->cap)
 		return 0;
@@ -52,7 +51,7 @@ static int reserve(struct sn_strbuf *sb, size_t more)
 		cap = limit(sb) + 1;
 	p = realloc(sb->buf, cap);
 	if (!p)
-		return fail(sb, ENOMEM);
+		return sn_strbuf_fail(sb, ENOMEM);
 	sb->buf = p;
 	sb->cap = cap;
 	return 0;
@@ -82,7 +81,7 @@ int sn_strbuf_vappendf(struct sn_strbuf *sb, const char *fmt, va_list ap)
 	n = vsnprintf(NULL, 0, fmt, again);
 	va_end(again);
 	if (n < 0)
-		return fail(sb, E2BIG);	/* over INT_MAX */
+		return sn_strbuf_fail(sb, E2BIG);	/* over INT_MAX */
 	if (reserve(sb, (size_t)n))
 		return -1;
 	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);

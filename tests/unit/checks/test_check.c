@@ -34,7 +34,7 @@ static void test_result_fields(void **state)
 					"IB_PORT_DOWN_AND_MUCH_LONGER_THAN_32",
 					"mlx5_2/1", "ACTIVE", "state=%s", "DOWN"), 0);
 	assert_string_equal(res.items[0].check, "ib_port ");
-	assert_string_equal(res.items[0].code, "IB_PORT_DOWN_AND_MU...R_THAN_32");
+	assert_string_equal(res.items[0].code, "IB_PORT_DOWN_AND_MUCH_LONGER...");
 	assert_string_equal(res.items[0].found, "state=DOWN");
 	assert_int_equal(res.items[0].grade, SN_CRIT);
 	sn_results_free(&res);

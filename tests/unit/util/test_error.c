@@ -60,7 +60,7 @@ static void test_leading_path(void **state)
 	assert_string_equal(out, ".../etc/supernode.yaml:3:5: env.force: not a boolean");
 }
 
-/* No path, or a phrase too long for any of the path: head, "...", tail. */
+/* No path: the head, "..."; a phrase too long for the path: head, "...", tail. */
 static void test_no_room(void **state)
 {
 	char out[20];
@@ -68,13 +68,26 @@ static void test_no_room(void **state)
 	(void)state;
 	sn_error_cut(out, sizeof(out),
 		     "abcdefghijklmnopqrstuvwxyz0123456789");
-	/* room 16: head 11, "...", last 5 */
-	assert_string_equal(out, "abcdefghijk...56789");
+	/* room 16: no path, the head */
+	assert_string_equal(out, "abcdefghijklmnop...");
 	sn_error_cut(out, sizeof(out),
 		     "a phrase far too long: /x/yy/zzz/file");
+	/* room 16: head 11, "...", the path's last 5 from a '/' */
 	assert_string_equal(out, "a phrase fa.../file");
 	sn_error_cut(out, 5, "abcdefgh");	/* too small to mark */
 	assert_string_equal(out, "abcd");
+}
+
+/* A path in the middle (dlerror's text) is no trailing path: the head. */
+static void test_path_in_middle(void **state)
+{
+	char out[96];	/* SN_VALUE_MAX, a check result's found */
+
+	(void)state;
+	sn_error_cut(out, sizeof(out),
+		     "dlopen: /nonexistent/libnvidia-ml.so.1: cannot open shared object file: No such file or directory");
+	assert_string_equal(out,
+			    "dlopen: /nonexistent/libnvidia-ml.so.1: cannot open shared object file: No such file or dire...");
 }
 
 /* sn_error_set: the whole text built, then the one cut. */
@@ -104,6 +117,7 @@ int main(void)
 		cmocka_unit_test(test_phrase_with_colons),
 		cmocka_unit_test(test_leading_path),
 		cmocka_unit_test(test_no_room),
+		cmocka_unit_test(test_path_in_middle),
 		cmocka_unit_test(test_error_set_cuts),
 	};
 

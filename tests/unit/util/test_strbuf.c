@@ -77,6 +77,13 @@ static void test_cap(void **state)
 	assert_int_equal(sb.max, 10);
 	assert_int_equal(sn_strbuf_appendf(&sb, "%d", 42), 0);
 	assert_string_equal(sn_strbuf_str(&sb), "42");
+	/* the caller's own allocation failed: the text is dropped */
+	assert_int_equal(sn_strbuf_fail(&sb, ENOMEM), -1);
+	assert_null(sb.buf);
+	assert_int_equal(sn_strbuf_append(&sb, "x"), -1);
+	assert_int_equal(errno, ENOMEM);
+	assert_null(sn_strbuf_take(&sb, NULL));
+	assert_int_equal(errno, ENOMEM);
 	sn_strbuf_free(&sb);
 	sn_strbuf_free(NULL);
 }
