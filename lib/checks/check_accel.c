@@ -79,7 +79,7 @@ struct nv_run {
 	struct sn_nvml_gpu *gpus;	/* n_gpus read */
 	unsigned int n_gpus;
 	/* Bus id of each GPU, from NVML or, for a failed handle, sysfs. */
-	char (*bus)[SN_PCI_BDF_SIZE];
+	char (*bus)[SN_BDF_SIZE];
 	bool in_nvml[SN_ACCEL_MAX_DEVICES];	/* pci->items[i] has a handle */
 	bool paired;			/* failed handles got sysfs bus ids */
 	bool gpu_bad;			/* the GPU being judged is not OK */
@@ -201,7 +201,7 @@ static void match_bus_ids(struct nv_run *r)
 	unsigned int nameless = 0, unmatched = 0, k = 0;
 
 	for (unsigned int i = 0; i < r->n_gpus; i++) {
-		snprintf(r->bus[i], SN_PCI_BDF_SIZE, "%s", r->gpus[i].bus_id);
+		snprintf(r->bus[i], SN_BDF_SIZE, "%s", r->gpus[i].bus_id);
 		if (!r->gpus[i].bus_id[0])
 			nameless++;
 		for (size_t p = 0; r->pci_ok && p < r->pci->count; p++)
@@ -224,7 +224,7 @@ static void match_bus_ids(struct nv_run *r)
 		while (k < r->n_gpus && r->gpus[k].bus_id[0])
 			k++;
 		if (k < r->n_gpus)
-			snprintf(r->bus[k++], SN_PCI_BDF_SIZE, "%s",
+			snprintf(r->bus[k++], SN_BDF_SIZE, "%s",
 				 r->pci->items[p].bdf);
 	}
 }

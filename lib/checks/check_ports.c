@@ -417,7 +417,7 @@ static void judge_ok(struct judge *j)
 
 static void judge_pcie(struct judge *j)
 {
-	char bdf[SN_BDF_MAX], label[SN_DEVICE_MAX];
+	char bdf[SN_BDF_SIZE], label[SN_DEVICE_MAX];
 
 	if (!j->m->pcie_min_gen && !j->m->pcie_min_width)
 		return;

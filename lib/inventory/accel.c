@@ -130,7 +130,7 @@ static enum attr_rc read_function(const char *dir, const char *name,
 				  uint16_t pci_vendor, struct sn_accel_pci *fn,
 				  struct sn_accel_pci_bad *bad)
 {
-	char canon[SN_PCI_BDF_SIZE];
+	char canon[SN_BDF_SIZE];
 	unsigned long vendor, device, cls;
 	enum attr_rc rc;
 
@@ -451,7 +451,7 @@ static int nvidia_devices(struct sn_nvml *nvml, json_object *root,
 	struct sn_nvml_gpu *gpu = NULL;
 	unsigned int count = 0;
 	sn_nvml_return_t rc;
-	char key[SN_PCI_BDF_SIZE];
+	char key[SN_BDF_SIZE];
 	int bad = 0;
 
 	rc = sn_nvml_device_count(nvml, &count);

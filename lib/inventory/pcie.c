@@ -106,7 +106,7 @@ bool sn_pcie_bdf_valid(const char *s)
 	const char *colon;
 	size_t dom, len;
 
-	if (!s || (len = strnlen(s, SN_BDF_MAX)) >= SN_BDF_MAX)
+	if (!s || (len = strnlen(s, SN_BDF_SIZE)) >= SN_BDF_SIZE)
 		return false;
 	colon = strchr(s, ':');
 	if (!colon)
@@ -246,7 +246,7 @@ static bool dev_name_ok(const char *s)
 	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == n;
 }
 
-int sn_rdma_device_bdf(const char *sysfs, const char *dev, char bdf[SN_BDF_MAX])
+int sn_rdma_device_bdf(const char *sysfs, const char *dev, char bdf[SN_BDF_SIZE])
 {
 	char link[PATH_MAX], real[PATH_MAX];
 	const char *base;

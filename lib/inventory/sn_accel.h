@@ -43,7 +43,7 @@
 
 /* One accelerator PCI function. */
 struct sn_accel_pci {
-	char bdf[SN_PCI_BDF_SIZE];	/* "0000:1b:00.0", as sysfs names it */
+	char bdf[SN_BDF_SIZE];	/* "0000:1b:00.0", as sysfs names it */
 	uint16_t vendor;		/* 0x10de */
 	uint16_t device;		/* 0x2335 */
 	uint32_t pci_class;		/* 24-bit class code: 0x030200 */
@@ -56,7 +56,7 @@ struct sn_accel_pci {
  * <sysfs>/bus/pci/devices/<bdf>/<attr>.
  */
 struct sn_accel_pci_bad {
-	char bdf[SN_PCI_BDF_SIZE];	/* "0000:1b:00.0" */
+	char bdf[SN_BDF_SIZE];	/* "0000:1b:00.0" */
 	char attr[8];			/* "vendor", "class", "device" */
 	char why[SN_FILE_WHY_MAX];	/* "not a regular file (fifo)" */
 };

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "util/sn_error.h"
+#include "inventory/sn_pcie.h"
 
 /* nvmlReturn_t: a C enum, passed and returned as int (nvml.h). */
 typedef int sn_nvml_return_t;
@@ -107,8 +108,6 @@ struct sn_nvml_pci_info {
 #define SN_NVML_MAX_LINKS	64
 /* GPUs read per node (more are reported, not read). */
 #define SN_NVML_MAX_GPUS	64
-/* "0000:1b:00.0"; VMD domains have up to 8 hex digits: "10000:e1:00.0". */
-#define SN_PCI_BDF_SIZE		20
 
 /* nvmlNvLinkErrorCounter_t (nvml.h): NVML_NVLINK_ERROR_DL_REPLAY = 0, ... */
 enum sn_nvlink_counter {
@@ -151,7 +150,7 @@ struct sn_nvml_gpu {
 	const char *lost_call;		/* static string; NULL while healthy */
 
 	sn_nvml_return_t pci_rc;	/* nvmlDeviceGetPciInfo_v3 */
-	char bus_id[SN_PCI_BDF_SIZE];	/* sysfs form "0000:1b:00.0"; "" unknown */
+	char bus_id[SN_BDF_SIZE];	/* sysfs form "0000:1b:00.0"; "" unknown */
 	uint32_t pci_device_id;		/* device << 16 | vendor */
 	sn_nvml_return_t name_rc;
 	char name[SN_NVML_NAME_SIZE];
@@ -249,7 +248,7 @@ bool sn_nvml_rc_is_failure(sn_nvml_return_t rc);
 /*
  * sn_pci_bdf_normalize - turn an NVML bus id ("00000000:1B:00.0") or a
  * sysfs one into the sysfs form "0000:1b:00.0" (domain at least 4 hex
- * digits, lower case) in out (size bytes, SN_PCI_BDF_SIZE is enough).
+ * digits, lower case) in out (size bytes, SN_BDF_SIZE is enough).
  * Returns 0, or -1 when in is not DOMAIN:BUS:DEV.FN (out is then "").
  */
 int sn_pci_bdf_normalize(const char *in, char *out, size_t size);

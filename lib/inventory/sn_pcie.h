@@ -62,9 +62,16 @@ enum sn_attr sn_attr_read_line(const char *path, char *buf, size_t size);
  */
 const char *sn_attr_name(enum sn_attr s);
 
+/*
+ * SN_BDF_SIZE - bytes of a PCI address as sysfs writes it, "0000:5a:00.0",
+ * with its NUL: the one size for it in lib/ and the adapters.  A VMD
+ * domain has up to 8 hex digits ("10000:e1:00.0"): 16 characters, 17 with
+ * the NUL; 20 leaves room.
+ */
+#define SN_BDF_SIZE 20
+
 /* ---- one device's link attributes -------------------------------------- */
 
-#define SN_BDF_MAX 20		/* "0000:5a:00.0"; domain up to 8 hex digits: 17 with NUL */
 #define SN_PCIE_PATH_MAX 16	/* devices from an endpoint up to its root port */
 #define SN_PCIE_TEXT_MAX 32	/* a speed string as the kernel wrote it */
 
@@ -78,7 +85,7 @@ struct sn_pcie_value {
 
 /* The four link attributes of one PCI device (one sysfs directory). */
 struct sn_pcie_dev {
-	char bdf[SN_BDF_MAX];		/* "0000:5a:00.0" */
+	char bdf[SN_BDF_SIZE];		/* "0000:5a:00.0" */
 	struct sn_pcie_value cur_speed;	/* current_link_speed -> generation */
 	struct sn_pcie_value max_speed;	/* max_link_speed -> generation */
 	struct sn_pcie_value cur_width;	/* current_link_width, lanes */
@@ -139,11 +146,11 @@ int sn_pcie_path_read(const char *sysfs, const char *bdf, struct sn_pcie_path *o
  * sn_rdma_device_bdf - PCI address of an RDMA device, from the
  * <sysfs>/class/infiniband/<dev>/device symlink
  * (Documentation/ABI/stable/sysfs-class-infiniband).
- * @bdf: receives the address, SN_BDF_MAX bytes.
+ * @bdf: receives the address, SN_BDF_SIZE bytes.
  * Returns 0; -1 with errno set: ENOENT (no device or no device link),
  * EINVAL (bad name, or the link does not end in a PCI address, e.g. a
  * software device such as rxe or siw), ENAMETOOLONG.
  */
-int sn_rdma_device_bdf(const char *sysfs, const char *dev, char bdf[SN_BDF_MAX]);
+int sn_rdma_device_bdf(const char *sysfs, const char *dev, char bdf[SN_BDF_SIZE]);
 
 #endif

@@ -31,11 +31,11 @@
 
 #include "util/sn_error.h"
 #include "config/sn_manifest.h"
+#include "inventory/sn_pcie.h"
 
 #define SN_TOPO_MAX_ACCELS 64		/* more are ignored */
 #define SN_TOPO_MAX_NICS 256		/* RDMA devices incl. VFs; more are ignored */
 #define SN_TOPO_NAME_MAX 64		/* NIC / netdev name incl. NUL */
-#define SN_TOPO_BUSID_MAX 20		/* "0000:07:00.0" incl. NUL */
 #define SN_TOPO_WHY_MAX 160		/* a sn_topo_near() explanation incl. NUL */
 #define SN_TOPO_XML_MAX_BYTES (64u << 20)	/* XML files larger are refused */
 
@@ -44,7 +44,7 @@ struct sn_topo;		/* opaque; sn_topo_open() / sn_topo_close() */
 /* One accelerator (a PCI function). */
 struct sn_topo_accel {
 	unsigned index;			/* 0..n-1, PCI bus order */
-	char busid[SN_TOPO_BUSID_MAX];	/* "0000:07:00.0", lower case */
+	char busid[SN_BDF_SIZE];	/* "0000:07:00.0", lower case */
 	uint16_t vendor;		/* PCI vendor id, 0x10de */
 	uint16_t device;		/* PCI device id */
 	uint16_t pci_class;		/* PCI class and subclass, 0x0302 */
@@ -55,7 +55,7 @@ struct sn_topo_accel {
 struct sn_topo_nic {
 	char name[SN_TOPO_NAME_MAX];	/* "mlx5_0" (RDMA), else the netdev */
 	char netdev[SN_TOPO_NAME_MAX];	/* "ib0", "ibp94s0"; "" if none */
-	char busid[SN_TOPO_BUSID_MAX];	/* of its PCI function; "" if unknown */
+	char busid[SN_BDF_SIZE];	/* of its PCI function; "" if unknown */
 	int numa;			/* NUMA node (OS index), -1 if not exactly one */
 };
 

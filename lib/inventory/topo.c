@@ -621,7 +621,7 @@ int sn_topo_nearest_nics(const struct sn_topo *topo, unsigned accel_index,
 /* "Package#1", "host bridge 0000:[d7-dd]", "PCIe switch 0000:01:00.0" */
 static void describe(hwloc_obj_t obj, char *out, size_t size)
 {
-	char bus[SN_TOPO_BUSID_MAX];
+	char bus[SN_BDF_SIZE];
 
 	if (!obj) {
 		snprintf(out, size, "nothing");

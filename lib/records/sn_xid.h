@@ -24,7 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SN_XID_BUSID_MAX 20	/* "0000:1b:00.0" incl. NUL */
+#include "inventory/sn_pcie.h"
+
 #define SN_XID_NAME_MAX 64	/* process name incl. NUL */
 #define SN_XID_TEXT_MAX 256	/* the rest of the message incl. NUL */
 
@@ -38,7 +39,7 @@ enum sn_xid_kind {
 struct sn_xid_event {
 	enum sn_xid_kind kind;
 	unsigned xid;			/* Xid / SXid number; 79 for OFF_BUS */
-	char busid[SN_XID_BUSID_MAX];	/* "0000:1b:00.0", lower case; the
+	char busid[SN_BDF_SIZE];	/* "0000:1b:00.0", lower case; the
 					 * function is .0 when the line omits it */
 	long pid;			/* -1 when absent or '<unknown>' */
 	char name[SN_XID_NAME_MAX];	/* process name; "" when absent */
@@ -59,7 +60,7 @@ int sn_xid_parse(const char *line, struct sn_xid_event *ev);
  * the first line.
  */
 struct sn_xid_scan {
-	char pending_bus[SN_XID_BUSID_MAX];	/* bus of an open message */
+	char pending_bus[SN_BDF_SIZE];	/* bus of an open message */
 	unsigned lines_left;			/* lines it may still span */
 };
 

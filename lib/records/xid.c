@@ -256,7 +256,7 @@ int sn_xid_parse(const char *line, struct sn_xid_event *ev)
 int sn_xid_scan_line(struct sn_xid_scan *scan, const char *line,
 		     struct sn_xid_event *ev)
 {
-	char bus[SN_XID_BUSID_MAX];
+	char bus[SN_BDF_SIZE];
 
 	if (!sn_xid_parse(line, ev)) {
 		scan->pending_bus[0] = '\0';

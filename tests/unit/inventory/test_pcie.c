@@ -575,7 +575,7 @@ static void test_garbage_never_crit(void **state)
 
 static void test_rdma_device_bdf(void **state)
 {
-	char bdf[SN_BDF_MAX];
+	char bdf[SN_BDF_SIZE];
 	struct tree t;
 
 	(void)state;
