@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "records/sn_store.h"
 #include "util/sn_file.h"
 #include "snctl.h"
 
@@ -20,15 +21,7 @@
 
 bool snctl_node_name_ok(const char *s)
 {
-	size_t n = strlen(s);
-
-	if (!n || n > 255 || s[0] == '.' || s[0] == '-')
-		return false;
-	for (; *s; s++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789_.-", *s))
-			return false;
-	return true;
+	return sn_store_node_ok(s);
 }
 
 int snctl_grade_parse(const char *s)
@@ -292,7 +285,7 @@ void snctl_strv_free(char **v, size_t n)
 	free(v);
 }
 
-/* Expand record_dir for node into a new string (NULL on error). */
+/* record_dir expanded for node (sn_store_dir) as a new string (NULL on error). */
 static char *dir_expand(const struct sn_config *cfg, const char *node)
 {
 	char host[256] = "", out[PATH_MAX];
@@ -300,8 +293,7 @@ static char *dir_expand(const struct sn_config *cfg, const char *node)
 	if (gethostname(host, sizeof(host) - 1))
 		host[0] = '\0';
 	host[strcspn(host, ".")] = '\0';
-	if (sn_path_expand(cfg->epilog.record_dir, node, host, out,
-			   sizeof(out))) {
+	if (sn_store_dir(cfg->epilog.record_dir, node, host, out, sizeof(out))) {
 		snctl_err("epilog.record_dir '%s': cannot expand for node %s",
 			  cfg->epilog.record_dir, node ? node : "(none)");
 		return NULL;

@@ -6,45 +6,44 @@
  * document {job_id, worst, nodes: [records], missing: [...], unreadable:
  * [...]}.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "records/sn_store.h"
 #include "report.h"
 
-/* Load every <dir>/<job>/<node>.json into set. */
+struct job_scan {
+	struct snctl_set *set;
+	int64_t job;
+};
+
+/* One record file into the set; -1 when the read budget is spent. */
+static int job_visit(const char *path, const char *node, void *arg)
+{
+	struct job_scan *js = arg;
+
+	return snctl_record_load(js->set, path, js->job, node) < 0 ? -1 : 0;
+}
+
+/* Load every <dir>/<job>/<node>.json into set (sn_store_scan_job). */
 static void scan_job_dir(struct snctl_set *set, const char *dir, int64_t job)
 {
-	char jobdir[PATH_MAX], path[PATH_MAX], node[256];
-	struct dirent *de;
-	DIR *d;
+	struct job_scan js = { set, job };
+	char jobdir[PATH_MAX];
+	bool truncated;
+	long n = sn_store_scan_job(dir, job, SNCTL_MAX_DIRS, job_visit, &js,
+				   &truncated);
+	int e = errno;
 
-	snprintf(jobdir, sizeof(jobdir), "%s/%lld", dir, (long long)job);
-	d = opendir(jobdir);
-	if (!d) {
-		if (errno != ENOENT)
-			snctl_problem_add(set, jobdir, "cannot list: %s",
-					  strerror(errno));
-		return;
-	}
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-
-		if (de->d_name[0] == '.' || len <= 5 || len - 5 >= sizeof(node) ||
-		    strcmp(de->d_name + len - 5, ".json"))
-			continue;	/* ".", "..", temporaries, other files */
-		memcpy(node, de->d_name, len - 5);
-		node[len - 5] = '\0';
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", jobdir,
-				     de->d_name) >= sizeof(path) ||
-		    !snctl_node_name_ok(node))
-			continue;
-		if (snctl_record_load(set, path, job, node) < 0)
-			break;
-	}
-	closedir(d);
+	sn_store_job_dir(dir, job, jobdir, sizeof(jobdir));
+	if (n < 0)
+		snctl_problem_add(set, jobdir, "cannot list: %s", strerror(e));
+	else if (truncated)
+		snctl_problem_add(set, jobdir,
+				  "more than %u entries: only those listed first are read",
+				  SNCTL_MAX_DIRS);
 }
 
 static bool have_record(const struct snctl_set *set, const char *node)

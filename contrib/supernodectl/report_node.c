@@ -2,72 +2,17 @@
 /*
  * supernodectl report --node NAME --last N: the node's N most recent jobs
  * (by the record's "end"), one line each.  The scan is bounded: at most
- * SNCTL_MAX_DIRS job folders are listed, newest job ids first, and at most
- * SNCTL_MAX_FILES records read.
+ * SNCTL_MAX_DIRS job folders are listed (sn_store_jobs), newest job ids
+ * first, and at most SNCTL_MAX_FILES records read.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "util/sn_number.h"
+#include "records/sn_store.h"
 #include "report.h"
-
-struct jobids {
-	int64_t *v;
-	size_t n, cap;
-	bool truncated;
-};
-
-static int jobids_push(struct jobids *j, int64_t id)
-{
-	if (j->n == j->cap) {
-		size_t cap = j->cap ? j->cap * 2 : 256;
-		int64_t *v = realloc(j->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		j->v = v;
-		j->cap = cap;
-	}
-	j->v[j->n++] = id;
-	return 0;
-}
-
-/* The job folders of dir (numeric names), at most SNCTL_MAX_DIRS. */
-static void jobids_list(struct snctl_set *set, const char *dir,
-			struct jobids *j)
-{
-	struct dirent *de;
-	long long id;
-	DIR *d = opendir(dir);
-
-	if (!d) {
-		if (errno != ENOENT)
-			snctl_problem_add(set, dir, "cannot list: %s", strerror(errno));
-		return;
-	}
-	while ((de = readdir(d))) {
-		if (!sn_number_parse(de->d_name, &id) || id < 1)
-			continue;
-		if (j->n >= SNCTL_MAX_DIRS) {
-			j->truncated = true;
-			break;
-		}
-		if (jobids_push(j, id))
-			break;
-	}
-	closedir(d);
-}
-
-static int id_desc(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-
-	return a == b ? 0 : (a > b ? -1 : 1);
-}
 
 static int end_desc(const void *pa, const void *pb)
 {
@@ -78,28 +23,31 @@ static int end_desc(const void *pa, const void *pb)
 	return a->job_id == b->job_id ? 0 : (a->job_id > b->job_id ? -1 : 1);
 }
 
-/* Read dir/<job>/<node>.json for the newest jobs first. */
+/* Read dir/<job>/<node>.json for the newest jobs first (sn_store_jobs). */
 static void scan_dir(struct snctl_set *set, const char *dir, const char *node)
 {
-	struct jobids j = { 0 };
 	char path[PATH_MAX];
+	int64_t *ids;
+	bool truncated;
+	size_t n;
 
-	jobids_list(set, dir, &j);
-	if (j.truncated) {
+	if (sn_store_jobs(dir, SNCTL_MAX_DIRS, &ids, &n, &truncated)) {
+		snctl_problem_add(set, dir, "cannot list: %s", strerror(errno));
+		return;
+	}
+	if (truncated) {
 		snctl_err("%s: more than %u job folders: only those listed first are read",
 			  dir, SNCTL_MAX_DIRS);
 		set->truncated = true;
 	}
-	qsort(j.v, j.n, sizeof(*j.v), id_desc);
-	for (size_t i = 0; i < j.n; i++) {
-		if ((size_t)snprintf(path, sizeof(path), "%s/%lld/%s.json", dir,
-				     (long long)j.v[i], node) >= sizeof(path) ||
+	for (size_t i = 0; i < n; i++) {
+		if (sn_store_path(dir, ids[i], node, path, sizeof(path)) ||
 		    access(path, F_OK))
 			continue;
-		if (snctl_record_load(set, path, j.v[i], node) < 0)
+		if (snctl_record_load(set, path, ids[i], node) < 0)
 			break;
 	}
-	free(j.v);
+	free(ids);
 }
 
 static void lines_print(const struct snctl_set *set, size_t n)

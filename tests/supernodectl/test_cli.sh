@@ -135,6 +135,11 @@ JSON
 sed "s|record_dir: .*|record_dir: $T/kinds|" "$T/sn.yaml" >"$T/kinds.yaml"
 run --config "$T/kinds.yaml" report 8
 assert_eq "traffic not an error: order" "mlx5_1/1 mlx5_0/1" "$(awk 'NR > 2 && $1 == "sna1" { printf "%s%s", sep, $3; sep = " " }' <<<"$OUT")"
+# a job "folder" that is a file: said with its path, never fatal (sn_store_scan_job)
+touch "$T/kinds/9"
+run --config "$T/kinds.yaml" report 9
+assert_eq "job folder not a folder: exit 1" 1 "$RC"
+assert_eq "job folder not a folder: said" "supernodectl: $T/kinds/9: cannot list: Not a directory" "$(head -n1 <<<"$ERR")"
 
 # ---- usage errors: exit 2, message prefixed ----
 for args in "report" "report abc" "report 0" "report -1" "report 1 2" "report --last 3 1001" \
