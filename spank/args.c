@@ -9,7 +9,7 @@
 
 #include "sn_spank.h"
 
-int sn_args_parse(int ac, char **av, struct sn_spank *st)
+int args_parse(int ac, char **av, struct sn_spank *st)
 {
 	int have_config = 0;
 

@@ -22,7 +22,7 @@
 /* N against the config; source starts the messages (sn_option.h). */
 static int count_validate(const char *arg, const char *source, uint32_t *n)
 {
-	const struct sn_config *cfg = sn_config_get();
+	const struct sn_config *cfg = config_get();
 	struct sn_error err;
 
 	if (!cfg) {
@@ -83,7 +83,7 @@ static int env_option_cb(int val, const char *optarg, int remote)
 }
 
 /* --supernode and --supernode-env (from slurm_spank_init). */
-int sn_options_register(spank_t sp)
+int options_register(spank_t sp)
 {
 	static struct spank_option opts[] = {
 		{
@@ -156,7 +156,7 @@ static int env_apply(void)
 	return 0;
 }
 
-int sn_options_post_opt(spank_t sp)
+int options_post_opt(spank_t sp)
 {
 	char value[16];
 	spank_err_t rc;

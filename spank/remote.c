@@ -12,17 +12,17 @@ static void env_apply(spank_t sp, const struct sn_jobenv *env)
 {
 	struct sn_envbuf marker_buf = { 0 }, cur[SN_JOBENV_MAX] = { { 0 } };
 	struct sn_ownership_var v[SN_JOBENV_MAX] = { { 0 } };
-	const char *marker = sn_job_fact(sp, SN_ENVMARK_VAR, &marker_buf);
+	const char *marker = job_fact(sp, SN_ENVMARK_VAR, &marker_buf);
 
 	for (size_t i = 0; i < env->count; i++) {
 		v[i].name = env->vars[i].name;
 		v[i].value = env->vars[i].value;
-		v[i].cur = sn_job_getenv(sp, v[i].name, &cur[i]);
+		v[i].cur = job_getenv(sp, v[i].name, &cur[i]);
 	}
 	/* A marker not read whole claims nothing: every value then stays. */
 	sn_ownership_plan(sn_state.cfg, sn_state.env_mode, marker ? marker : "",
 			  v, env->count);
-	sn_env_write(sp, marker ? marker : "", v, env->count);
+	env_write(sp, marker ? marker : "", v, env->count);
 	for (size_t i = 0; i < env->count; i++)
 		sn_envbuf_free(&cur[i]);
 	sn_envbuf_free(&marker_buf);
@@ -33,7 +33,7 @@ static int step_input(spank_t sp, const char *job_nodelist, char *self,
 		      size_t size, struct sn_jobenv_input *in,
 		      struct sn_error *err)
 {
-	if (sn_self_name(sp, job_nodelist, self, size, err))
+	if (self_name(sp, job_nodelist, self, size, err))
 		return -1;
 	if (spank_get_item(sp, S_JOB_ID, &in->job_id) != ESPANK_SUCCESS) {
 		sn_error_set(err, "cannot read the job id");
@@ -51,7 +51,7 @@ static int step_input(spank_t sp, const char *job_nodelist, char *self,
 	return 0;
 }
 
-int sn_remote_env_set(spank_t sp)
+int remote_env_set(spank_t sp)
 {
 	struct sn_envbuf nodelist_buf = { 0 };
 	struct sn_jobenv_input in = { 0 };
@@ -60,13 +60,13 @@ int sn_remote_env_set(spank_t sp)
 	struct sn_error err;
 	char self[256];
 
-	if (!sn_config_get()) {
+	if (!config_get()) {
 		slurm_error("%s: job environment not set: %s", SN_PLUGIN,
 			    sn_state.cfg_err.msg);
 		return 0;
 	}
-	if (!(job_nodelist = sn_job_fact(sp, "SLURM_JOB_NODELIST",
-					 &nodelist_buf))) {
+	if (!(job_nodelist = job_fact(sp, "SLURM_JOB_NODELIST",
+				      &nodelist_buf))) {
 		slurm_error("%s: SLURM_JOB_NODELIST is not set or not readable: job environment not set",
 			    SN_PLUGIN);
 		sn_envbuf_free(&nodelist_buf);

@@ -7,8 +7,9 @@
  * state.c (the plugin's state and the reads every context shares),
  * local.c (the options, submission side), remote.c (step variables),
  * task.c (task variables), supernode.c (SPANK's entry points: dispatch
- * only).  A file calls only files below it; every
- * decision is lib/'s (env/sn_ownership.h for who owns a variable).
+ * only).  A file calls only files below it; every decision is lib/'s
+ * (env/sn_ownership.h for who owns a variable).  Functions here carry no
+ * sn_ prefix, which is lib/'s; the one state keeps its name, sn_state.
  */
 #include <limits.h>
 #include <stdbool.h>
@@ -27,7 +28,7 @@
 #define SN_BATCH_STEP 0xfffffffbu	/* SLURM_BATCH_SCRIPT in slurm.h */
 
 /*
- * The job's environment is read only through sn_job_getenv(): a raw
+ * The job's environment is read only through job_getenv(): a raw
  * spank_getenv() into a fixed buffer reads a long value as "unset", and a
  * user's value got replaced (issue 9 item 12).  state.c, which wraps it,
  * defines SN_SPANK_GETENV_WRAPPER; anywhere else it does not compile.
@@ -42,7 +43,7 @@
  */
 struct sn_spank {
 	char config_path[PATH_MAX];	/* plugstack config=, or the default */
-	int cfg_tried;			/* sn_config_get() ran */
+	int cfg_tried;			/* config_get() ran */
 	struct sn_config *cfg;		/* NULL when it did not load */
 	struct sn_error cfg_err;	/* why it did not load */
 	int option_given;		/* --supernode seen (CLI, #SBATCH, env form) */
@@ -57,17 +58,17 @@ struct sn_spank {
 extern struct sn_spank sn_state;
 
 /* args.c: parse plugstack.conf arguments ("config=PATH"); 0 or -1. */
-int sn_args_parse(int ac, char **av, struct sn_spank *st);
+int args_parse(int ac, char **av, struct sn_spank *st);
 
 /*
  * state.c: load the config on first use.  Commands without --supernode
  * never read it, so a huge or broken file cannot slow plain srun/sbatch.
  * Returns sn_state.cfg (NULL: sn_state.cfg_err says why).
  */
-const struct sn_config *sn_config_get(void);
+const struct sn_config *config_get(void);
 
 /* state.c: release the config (slurm_spank_exit). */
-void sn_state_release(void);
+void state_release(void);
 
 /*
  * state.c: name from the job's environment (spank_getenv), read whole
@@ -75,54 +76,54 @@ void sn_state_release(void);
  * read whole, which every caller leaves alone.  The one way spank/ reads
  * the job's environment.  Remote context.
  */
-const char *sn_job_getenv(spank_t sp, const char *name, struct sn_envbuf *eb);
+const char *job_getenv(spank_t sp, const char *name, struct sn_envbuf *eb);
 
 /* state.c: a variable we only read (node lists, modes): NULL unless whole. */
-const char *sn_job_fact(spank_t sp, const char *name, struct sn_envbuf *eb);
+const char *job_fact(spank_t sp, const char *name, struct sn_envbuf *eb);
 
 /*
  * state.c: write what sn_ownership_plan() said (unset, or set: v[i].written
  * tells which sets took; a failure is logged), then the new marker.
  */
-void sn_env_write(spank_t sp, const char *marker, struct sn_ownership_var *v,
-		  size_t n);
+void env_write(spank_t sp, const char *marker, struct sn_ownership_var *v,
+	       size_t n);
 
 /* state.c: the step is the batch script. */
-bool sn_job_is_batch(spank_t sp);
+bool job_is_batch(spank_t sp);
 
 /*
  * state.c: this node's Slurm name (element S_JOB_NODEID of the step's
  * node list; the batch step runs on the first node of SLURM_JOB_NODELIST).
  * Returns 0, or -1 with err set.
  */
-int sn_self_name(spank_t sp, const char *job_nodelist, char *out, size_t size,
-		 struct sn_error *err);
+int self_name(spank_t sp, const char *job_nodelist, char *out, size_t size,
+	      struct sn_error *err);
 
 /*
  * state.c: the step's --supernode and --supernode-env (the options, else
  * what the submission left in the job's environment) into sn_state.
  * Remote context; returns sn_ownership_active().
  */
-bool sn_state_resolve(spank_t sp);
+bool state_resolve(spank_t sp);
 
 /* local.c: register --supernode and --supernode-env (slurm_spank_init). */
-int sn_options_register(spank_t sp);
+int options_register(spank_t sp);
 
 /* local.c: apply SBATCH_/SALLOC_/SLURM_SUPERNODE when the CLI did not set
  * it, validate N against the config, hand SUPERNODE=N to slurmctld and the
  * prolog/epilog with spank_job_control_setenv.  Local/allocator context. */
-int sn_options_post_opt(spank_t sp);
+int options_post_opt(spank_t sp);
 
 /* remote.c: set SUPERNODE_* and MASTER_* in the step (user_init). */
-int sn_remote_env_set(spank_t sp);
+int remote_env_set(spank_t sp);
 
 /*
  * task.c (user_init, remote): read this node's ports and, when a task
  * will need it, its topology, once per step, in a child with a time limit.
  */
-int sn_task_env_prepare(spank_t sp);
+int task_env_prepare(spank_t sp);
 
 /* task.c (task_init, remote): set one task's NCCL/UCX/PyTorch variables. */
-int sn_task_env_set(spank_t sp);
+int task_env_set(spank_t sp);
 
 #endif

@@ -14,7 +14,7 @@
 
 struct sn_spank sn_state;
 
-const struct sn_config *sn_config_get(void)
+const struct sn_config *config_get(void)
 {
 	if (!sn_state.cfg_tried) {
 		sn_state.cfg_tried = 1;
@@ -24,7 +24,7 @@ const struct sn_config *sn_config_get(void)
 	return sn_state.cfg;
 }
 
-void sn_state_release(void)
+void state_release(void)
 {
 	sn_config_free(sn_state.cfg);
 	sn_state.cfg = NULL;
@@ -49,20 +49,20 @@ static enum sn_env_get spank_get(void *ctx, const char *name, char *buf,
 	return SN_ENV_GET_ERROR;
 }
 
-const char *sn_job_getenv(spank_t sp, const char *name, struct sn_envbuf *eb)
+const char *job_getenv(spank_t sp, const char *name, struct sn_envbuf *eb)
 {
 	return sn_env_read(spank_get, sp, name, eb);
 }
 
-const char *sn_job_fact(spank_t sp, const char *name, struct sn_envbuf *eb)
+const char *job_fact(spank_t sp, const char *name, struct sn_envbuf *eb)
 {
-	const char *v = sn_job_getenv(sp, name, eb);
+	const char *v = job_getenv(sp, name, eb);
 
 	return v == sn_env_unread ? NULL : v;
 }
 
-void sn_env_write(spank_t sp, const char *marker, struct sn_ownership_var *v,
-		  size_t n)
+void env_write(spank_t sp, const char *marker, struct sn_ownership_var *v,
+	       size_t n)
 {
 	spank_err_t rc;
 	char *fresh;
@@ -84,7 +84,7 @@ void sn_env_write(spank_t sp, const char *marker, struct sn_ownership_var *v,
 	free(fresh);
 }
 
-bool sn_job_is_batch(spank_t sp)
+bool job_is_batch(spank_t sp)
 {
 	uint32_t stepid = 0;
 
@@ -92,8 +92,8 @@ bool sn_job_is_batch(spank_t sp)
 	       stepid == SN_BATCH_STEP;
 }
 
-int sn_self_name(spank_t sp, const char *job_nodelist, char *out, size_t size,
-		 struct sn_error *err)
+int self_name(spank_t sp, const char *job_nodelist, char *out, size_t size,
+	      struct sn_error *err)
 {
 	struct sn_envbuf step_buf = { 0 };
 	uint32_t nodeid = 0;
@@ -103,25 +103,25 @@ int sn_self_name(spank_t sp, const char *job_nodelist, char *out, size_t size,
 		sn_error_set(err, "cannot read the step id or node id");
 	else
 		rc = sn_jobenv_self_name(job_nodelist,
-					 sn_job_getenv(sp, "SLURM_STEP_NODELIST",
-						       &step_buf),
-					 sn_job_is_batch(sp), nodeid, out, size,
+					 job_getenv(sp, "SLURM_STEP_NODELIST",
+						    &step_buf),
+					 job_is_batch(sp), nodeid, out, size,
 					 err);
 	sn_envbuf_free(&step_buf);
 	return rc;
 }
 
-bool sn_state_resolve(spank_t sp)
+bool state_resolve(spank_t sp)
 {
 	struct sn_envbuf eb = { 0 };
 	const char *value;
 	enum sn_env_mode mode;
 
 	if (!sn_state.option_given) {
-		value = sn_job_getenv(sp, "SLURM_SPANK_SUPERNODE", &eb);
+		value = job_getenv(sp, "SLURM_SPANK_SUPERNODE", &eb);
 		sn_state.option_given = value && *value;
 	}
-	value = sn_job_fact(sp, SN_ENV_MODE_VAR, &eb);
+	value = job_fact(sp, SN_ENV_MODE_VAR, &eb);
 	if (!sn_state.env_mode_given && value &&
 	    sn_ownership_mode_parse(value, &mode))
 		slurm_error("%s: %s=%.64s: expected auto, none or show; using auto",

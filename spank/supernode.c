@@ -20,9 +20,9 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	default:
 		return 0;	/* slurmd, job_script: nothing to do */
 	}
-	if (sn_args_parse(ac, av, &sn_state))
+	if (args_parse(ac, av, &sn_state))
 		return -1;
-	return sn_options_register(sp);
+	return options_register(sp);
 }
 
 int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
@@ -32,7 +32,7 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 	switch (spank_context()) {
 	case S_CTX_LOCAL:
 	case S_CTX_ALLOCATOR:
-		return sn_options_post_opt(sp);
+		return options_post_opt(sp);
 	default:
 		return 0;
 	}
@@ -42,11 +42,11 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av)
 {
 	(void)ac;
 	(void)av;
-	if (spank_context() != S_CTX_REMOTE || !sn_state_resolve(sp))
+	if (spank_context() != S_CTX_REMOTE || !state_resolve(sp))
 		return 0;	/* without --supernode, or --supernode-env=none */
-	sn_remote_env_set(sp);
+	remote_env_set(sp);
 	/* Once per step, before the tasks are forked: they share the result. */
-	return sn_task_env_prepare(sp);
+	return task_env_prepare(sp);
 }
 
 /* Per task, in the task's process just before exec: its own variables. */
@@ -56,7 +56,7 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
 	(void)av;
 	if (spank_context() != S_CTX_REMOTE)
 		return 0;
-	return sn_task_env_set(sp);
+	return task_env_set(sp);
 }
 
 int slurm_spank_exit(spank_t sp, int ac, char **av)
@@ -64,6 +64,6 @@ int slurm_spank_exit(spank_t sp, int ac, char **av)
 	(void)sp;
 	(void)ac;
 	(void)av;
-	sn_state_release();
+	state_release();
 	return 0;
 }

@@ -5,12 +5,12 @@
  * decides what may be written; this file reads, asks and writes.
  *
  *  - slurm_spank_user_init (slurmstepd, once per step and node, before the
- *    tasks are forked): sn_task_env_prepare() reads this node's RDMA ports
+ *    tasks are forked): task_env_prepare() reads this node's RDMA ports
  *    and, only when some task will need nearest NICs, the topology, in a
  *    child process killed after SN_TASKENV_GATHER_TIMEOUT_MS.  The forked
  *    tasks inherit the result: hwloc runs at most once per step.
  *  - slurm_spank_task_init (the task's own process, just before exec):
- *    sn_task_env_set() computes the task's variables and writes what the
+ *    task_env_set() computes the task's variables and writes what the
  *    ownership rule allows.  Nothing here fails the task: what cannot be
  *    known is not set and, with --supernode-env=show, said.
  */
@@ -28,7 +28,7 @@ static bool jobs_own(spank_t sp, const char *marker, const char *name)
 {
 	struct sn_envbuf eb = { 0 };
 	bool own = sn_ownership_users(sn_state.cfg, marker, name,
-				      sn_job_getenv(sp, name, &eb));
+				      job_getenv(sp, name, &eb));
 
 	sn_envbuf_free(&eb);
 	return own;
@@ -38,11 +38,11 @@ static bool jobs_own(spank_t sp, const char *marker, const char *name)
 static void gather(spank_t sp, const struct sn_check_ctx *ctx)
 {
 	struct sn_envbuf marker_buf = { 0 };
-	const char *marker = sn_job_fact(sp, SN_ENVMARK_VAR, &marker_buf);
+	const char *marker = job_fact(sp, SN_ENVMARK_VAR, &marker_buf);
 	bool want_topo;
 
 	marker = marker ? marker : "";
-	want_topo = sn_taskenv_wants_topo(sn_state.cfg, sn_job_is_batch(sp),
+	want_topo = sn_taskenv_wants_topo(sn_state.cfg, job_is_batch(sp),
 					  jobs_own(sp, marker, "UCX_NET_DEVICES"),
 					  jobs_own(sp, marker, "ASCEND_RT_VISIBLE_DEVICES"));
 	if (sn_taskenv_node_gather_bounded(sn_state.cfg, ctx->sysfs,
@@ -57,7 +57,7 @@ static void gather(spank_t sp, const struct sn_check_ctx *ctx)
 	sn_envbuf_free(&marker_buf);
 }
 
-int sn_task_env_prepare(spank_t sp)
+int task_env_prepare(spank_t sp)
 {
 	struct sn_envbuf nodelist_buf = { 0 };
 	struct sn_check_ctx *ctx;
@@ -66,10 +66,10 @@ int sn_task_env_prepare(spank_t sp)
 	int rc;
 
 	sn_state.task_env_ready = 0;
-	if (!sn_config_get())
+	if (!config_get())
 		return 0;	/* remote.c said why */
-	rc = sn_self_name(sp, sn_job_fact(sp, "SLURM_JOB_NODELIST", &nodelist_buf),
-			  self, sizeof(self), &err);
+	rc = self_name(sp, job_fact(sp, "SLURM_JOB_NODELIST", &nodelist_buf),
+		       self, sizeof(self), &err);
 	sn_envbuf_free(&nodelist_buf);
 	if (rc) {
 		slurm_error("%s: per-task environment not set: this node's name is unknown",
@@ -113,7 +113,7 @@ static void show_step(spank_t sp, const char *node, const char *marker,
 	for (size_t i = 0; i < SN_OWNERSHIP_STEP_VARS; i++) {
 		struct sn_ownership_var v = { .name = sn_ownership_step_vars[i][0] };
 
-		v.cur = sn_job_getenv(sp, v.name, &eb);
+		v.cur = job_getenv(sp, v.name, &eb);
 		sn_ownership_observe(marker, sn_ownership_step_vars[i][1], &v);
 		show_line(node, t->local_rank, &v);
 	}
@@ -131,16 +131,16 @@ static void task_facts(spank_t sp, const char *marker,
 	spank_get_item(sp, S_TASK_ID, &t->local_rank);
 	spank_get_item(sp, S_JOB_TOTAL_TASK_COUNT, &t->world_size);
 	spank_get_item(sp, S_JOB_LOCAL_TASK_COUNT, &t->local_size);
-	t->batch = sn_job_is_batch(sp);
+	t->batch = job_is_batch(sp);
 	t->visible_name = sn_taskenv_visible_name(cfg);
 	t->visible = sn_taskenv_visible_pick(cfg,
-		sn_job_getenv(sp, t->visible_name, &visible),
+		job_getenv(sp, t->visible_name, &visible),
 		jobs_own(sp, marker, t->visible_name));
-	t->step_gpus = sn_job_fact(sp, "SLURM_STEP_GPUS", &step_gpus);
-	t->job_gpus = sn_job_fact(sp, "SLURM_JOB_GPUS", &job_gpus);
+	t->step_gpus = job_fact(sp, "SLURM_STEP_GPUS", &step_gpus);
+	t->job_gpus = job_fact(sp, "SLURM_JOB_GPUS", &job_gpus);
 }
 
-int sn_task_env_set(spank_t sp)
+int task_env_set(spank_t sp)
 {
 	/* Task process: the buffers go with the exec that follows. */
 	static struct sn_envbuf marker_buf, node_buf, cur[SN_TASKENV_MAX_VARS];
@@ -152,7 +152,7 @@ int sn_task_env_set(spank_t sp)
 
 	if (!sn_state.task_env_ready || !sn_state.cfg)
 		return 0;
-	marker = sn_job_fact(sp, SN_ENVMARK_VAR, &marker_buf);
+	marker = job_fact(sp, SN_ENVMARK_VAR, &marker_buf);
 	marker = marker ? marker : "";	/* not read whole: claims nothing */
 	task_facts(sp, marker, &task);
 	if (sn_taskenv_build(sn_state.cfg, &sn_state.task_node, &task, &env)) {
@@ -164,15 +164,15 @@ int sn_task_env_set(spank_t sp)
 		v[i] = (struct sn_ownership_var){
 			.name = env.vars[i].name, .value = env.vars[i].value,
 			.why = env.vars[i].why,
-			.cur = sn_job_getenv(sp, env.vars[i].name, &cur[i]),
+			.cur = job_getenv(sp, env.vars[i].name, &cur[i]),
 		};
 	sn_ownership_plan(sn_state.cfg, sn_state.env_mode, marker, v, env.count);
 	show = sn_state.env_mode == SN_ENV_SHOW && task.local_rank == 0;
-	node = sn_job_fact(sp, "SLURMD_NODENAME", &node_buf);
+	node = job_fact(sp, "SLURMD_NODENAME", &node_buf);
 	node = node ? node : "?";
 	if (show)
 		show_step(sp, node, marker, &task, env.accels_why);
-	sn_env_write(sp, marker, v, env.count);
+	env_write(sp, marker, v, env.count);
 	for (size_t i = 0; show && i < env.count; i++)
 		if (v[i].written || !sn_ownership_writes(&v[i]))
 			show_line(node, task.local_rank, &v[i]);

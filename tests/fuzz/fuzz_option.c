@@ -61,7 +61,7 @@ spank_err_t spank_job_control_setenv(spank_t sp, const char *var,
 	return ESPANK_SUCCESS;
 }
 
-const struct sn_config *sn_config_get(void)
+const struct sn_config *config_get(void)
 {
 	return fz_cfg[fz_which];
 }
@@ -146,7 +146,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		env_option_cb(SN_OPT_ENV_VAL, parts[1], remote);
 		FZ_ASSERT((unsigned)sn_state.env_mode <= SN_ENV_SHOW);
 	}
-	if (n > 2 && !sn_args_parse((int)(n - 2), parts + 2, &sn_state))
+	if (n > 2 && !args_parse((int)(n - 2), parts + 2, &sn_state))
 		FZ_ASSERT(sn_state.config_path[0] == '/');
 	free(copy);
 	return 0;

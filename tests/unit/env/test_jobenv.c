@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Job environment (lib/jobenv.c, lib/envmark.c): MASTER_PORT from the job
- * id, the kernel's ephemeral range, the SUPERNODE_* / MASTER_* variables of
- * one node, and the ownership marker that tells our variables from the
- * user's.
+ * Job environment (lib/env/jobenv.c, lib/env/ownership.c): MASTER_PORT
+ * from the job id, the kernel's ephemeral range, the SUPERNODE_* /
+ * MASTER_* variables of one node, this node's name in a step, and the
+ * ownership marker that tells our variables from the user's.
  */
 #include <signal.h>
 #include <sys/stat.h>
@@ -394,7 +394,7 @@ static void test_build_port_outside_window(void **state)
 	sn_jobenv_free(NULL);
 }
 
-/* ---- ownership marker (envmark.c) -------------------------------------- */
+/* ---- ownership marker (ownership.c) ------------------------------------ */
 
 /*
  * The hash is 32-bit FNV-1a; the standard test vectors pin it:
