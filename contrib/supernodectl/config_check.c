@@ -145,7 +145,7 @@ static int check_run(const struct sn_config *cfg)
 	int rc;
 
 	if (conf && *conf && stat(conf, &st)) {
-		snctl_err("config check: SLURM_CONF=%s does not exist", conf);
+		sn_log_stderr("config check: SLURM_CONF=%s does not exist", conf);
 		return SNCTL_EXIT_NOTFOUND;
 	}
 	rc = sn_run_in_child(check_child, (void *)cfg, CHECK_TIMEOUT_MS,
@@ -160,11 +160,11 @@ static int check_run(const struct sn_config *cfg)
 			printf("%zu mismatch%s\n", lines_count(buf, len),
 			       lines_count(buf, len) == 1 ? "" : "es");
 	} else {
-		snctl_err("config check: cannot ask slurmctld (%s)%s%.*s",
-			  rc == -1 ? "timed out" : rc == -2 ? "libslurm crashed" :
-			  rc == -3 ? "no child" : "libslurm gave up",
-			  len ? ": " : "", (int)len - (len && buf[len - 1] == '\n'),
-			  buf ? buf : "");
+		sn_log_stderr("config check: cannot ask slurmctld (%s)%s%.*s",
+			      rc == -1 ? "timed out" : rc == -2 ? "libslurm crashed" :
+			      rc == -3 ? "no child" : "libslurm gave up",
+			      len ? ": " : "", (int)len - (len && buf[len - 1] == '\n'),
+			      buf ? buf : "");
 	}
 	free(buf);
 	return rc == 0 ? SNCTL_EXIT_OK : SNCTL_EXIT_NOTFOUND;
@@ -186,7 +186,7 @@ int snctl_config_check(const struct snctl_global *g0, int argc, char **argv)
 		g.config = optarg;
 	}
 	if (optind < argc) {
-		snctl_err("config check: unexpected argument '%s'", argv[optind]);
+		sn_log_stderr("config check: unexpected argument '%s'", argv[optind]);
 		return SNCTL_EXIT_USAGE;
 	}
 	if (snctl_config_load(&g, &cfg))

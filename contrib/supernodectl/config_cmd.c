@@ -56,7 +56,7 @@ static int config_args(int argc, char **argv, struct snctl_global *g,
 		g->config = optarg;
 	}
 	if (optind >= argc) {
-		snctl_err("config: missing subcommand (validate, check, slurm)");
+		sn_log_stderr("config: missing subcommand (validate, check, slurm)");
 		return -1;
 	}
 	for (size_t i = 0; i < sizeof(config_subs) / sizeof(config_subs[0]); i++)
@@ -72,13 +72,13 @@ static int config_args(int argc, char **argv, struct snctl_global *g,
 		g->config = optarg;
 	}
 	if (optind >= argc || strcmp(argv[optind], "validate")) {
-		snctl_err("config: unknown subcommand '%s'", argv[optind]);
+		sn_log_stderr("config: unknown subcommand '%s'", argv[optind]);
 		return -1;
 	}
 	*file = optind + 1 < argc ? argv[optind + 1] : NULL;
 	if (optind + 2 < argc) {
-		snctl_err("config validate: unexpected argument '%s'",
-			  argv[optind + 2]);
+		sn_log_stderr("config validate: unexpected argument '%s'",
+			      argv[optind + 2]);
 		return -1;
 	}
 	return 0;

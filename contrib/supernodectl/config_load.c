@@ -20,7 +20,7 @@ int snctl_config_load(const struct snctl_global *g, struct sn_config **cfg)
 		sn_config_default_path(path, sizeof(path));
 	*cfg = sn_config_load(path, &err);
 	if (!*cfg) {
-		snctl_err("%s", err.msg);
+		sn_log_stderr("%s", err.msg);
 		return -1;
 	}
 	return 0;

@@ -128,8 +128,8 @@ static int print_topology(const struct sn_config *cfg, enum topo_kind topo,
 		return 0;
 	}
 	if (!(names = names_text(cfg, buf, size))) {
-		snctl_err("config slurm: cannot build the top switch's list of %zu supernodes",
-			  cfg->n_supernodes);
+		sn_log_stderr("config slurm: cannot build the top switch's list of %zu supernodes",
+			      cfg->n_supernodes);
 		return -1;
 	}
 	printf("SwitchName=%s Switches=%s\n", SNCTL_TOP_SWITCH, names);
@@ -189,7 +189,7 @@ static int slurm_args_parse(int argc, char **argv, struct slurm_args *a)
 			for (k = 0; k < 3 && strcmp(optarg, secs[k]); k++)
 				;
 			if (k == 3 || a->sections) {
-				snctl_err("config slurm: --section is one of nodes, topology, plugstack (once)");
+				sn_log_stderr("config slurm: --section is one of nodes, topology, plugstack (once)");
 				return -1;
 			}
 			a->sections = 1u << k;
@@ -197,7 +197,7 @@ static int slurm_args_parse(int argc, char **argv, struct slurm_args *a)
 			for (k = 0; k < 3 && strcmp(optarg, topos[k]); k++)
 				;
 			if (k == 3 || a->topo != TOPO_DEFAULT) {
-				snctl_err("config slurm: --topology is one of none, tree, block (once)");
+				sn_log_stderr("config slurm: --topology is one of none, tree, block (once)");
 				return -1;
 			}
 			a->topo = (enum topo_kind)(TOPO_NONE + k);
@@ -208,7 +208,7 @@ static int slurm_args_parse(int argc, char **argv, struct slurm_args *a)
 		}
 	}
 	if (optind < argc) {
-		snctl_err("config slurm: unexpected argument '%s'", argv[optind]);
+		sn_log_stderr("config slurm: unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
 	if (!a->sections)
@@ -231,7 +231,7 @@ int snctl_config_slurm(const struct snctl_global *g, int argc, char **argv)
 	if (a.topo == TOPO_DEFAULT)
 		a.topo = topo_default(cfg);
 	if (!(buf = malloc(size))) {
-		snctl_err("out of memory");
+		sn_log_stderr("out of memory");
 		sn_config_free(cfg);
 		return SNCTL_EXIT_NOTFOUND;
 	}

@@ -75,7 +75,7 @@ static int health_args_parse(int argc, char **argv, struct health_args *a)
 			return -1;
 	}
 	if (optind < argc) {
-		snctl_err("health: unexpected argument '%s'", argv[optind]);
+		sn_log_stderr("health: unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
 	return 0;
@@ -93,7 +93,7 @@ static int node_default(struct health_args *a)
 		a->node = a->host;
 	}
 	if (!snctl_node_name_ok(a->node)) {
-		snctl_err("health: '%s' is not a node name", a->node);
+		sn_log_stderr("health: '%s' is not a node name", a->node);
 		return -1;
 	}
 	return 0;
@@ -204,18 +204,18 @@ static void slurm_act(const struct sn_bounded_req *j)
 
 	sn_drain_bounded(j, &rep);
 	if (rep.run == SN_BOUNDED_NO_CONF) {
-		snctl_log(LOG_ERR, "%s: SLURM_CONF=%s does not exist: nothing %s",
-			  j->node, getenv("SLURM_CONF"),
-			  j->want_drain ? "drained" : "resumed");
+		sn_log(LOG_ERR, "%s: SLURM_CONF=%s does not exist: nothing %s",
+		       j->node, getenv("SLURM_CONF"),
+		       j->want_drain ? "drained" : "resumed");
 	} else if (rep.run == 0) {
 		outcome_text(j, &rep, msg, sizeof(msg));
-		snctl_log(outcome_priority(rep.outcome), "%s", msg);
+		sn_log(outcome_priority(rep.outcome), "%s", msg);
 	} else {
-		snctl_log(LOG_ERR, "%s: cannot talk to slurmctld (%s): nothing %s",
-			  j->node, rep.run == -1 ? "timed out" :
-				   rep.run == -2 ? "libslurm crashed" :
-						   "libslurm gave up, see above",
-			  j->want_drain ? "drained" : "resumed");
+		sn_log(LOG_ERR, "%s: cannot talk to slurmctld (%s): nothing %s",
+		       j->node, rep.run == -1 ? "timed out" :
+				rep.run == -2 ? "libslurm crashed" :
+						"libslurm gave up, see above",
+		       j->want_drain ? "drained" : "resumed");
 	}
 }
 
@@ -232,7 +232,7 @@ static int health_run(const struct health_args *a, const struct sn_config *cfg)
 	enum sn_grade worst;
 
 	if (sn_check_ctx_init(&ctx, cfg, a->node, &err)) {
-		snctl_log(LOG_ERR, "%s: %s: nothing checked", a->node, err.msg);
+		sn_log(LOG_ERR, "%s: %s: nothing checked", a->node, err.msg);
 		return HEALTH_EXIT_USAGE;
 	}
 	sn_run_checks(&ctx, sn_check_groups, sn_check_groups_count,
@@ -250,8 +250,8 @@ static int health_run(const struct health_args *a, const struct sn_config *cfg)
 	} else if (worst == SN_OK || worst == SN_WARN) {
 		slurm_act(&job);
 	} else {
-		snctl_log(LOG_WARNING, "%s: a check could not tell (%s): node left as it is",
-			  a->node, sn_grade_name(worst));
+		sn_log(LOG_WARNING, "%s: a check could not tell (%s): node left as it is",
+		       a->node, sn_grade_name(worst));
 	}
 	sn_results_free(&res);
 	return sn_grade_exit(worst);
@@ -268,8 +268,8 @@ int snctl_health(const struct snctl_global *g, int argc, char **argv)
 		return HEALTH_EXIT_USAGE;
 	}
 	if (snctl_config_load(&a.g, &cfg)) {
-		snctl_log(LOG_ERR, "%s: config not loaded: nothing checked, drained or resumed",
-			  a.node);
+		sn_log(LOG_ERR, "%s: config not loaded: nothing checked, drained or resumed",
+		       a.node);
 		return HEALTH_EXIT_USAGE;
 	}
 	if (!sn_config_find_node(cfg, a.node)) {

@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 	const struct snctl_cmd *cmd;
 	int rc;
 
-	openlog(SNCTL_NAME, LOG_PID, LOG_DAEMON);
+	sn_log_open(SNCTL_NAME);
 	/* getopt's own messages ("unrecognized option") carry argv[0]. */
 	argv[0] = (char *)SNCTL_NAME;
 	rc = global_parse(argc, argv, &g);
@@ -101,13 +101,13 @@ int main(int argc, char **argv)
 		return SNCTL_EXIT_OK;
 	if (rc < 0 || optind >= argc) {
 		if (rc == 0)
-			snctl_err("no command given");
+			sn_log_stderr("no command given");
 		snctl_usage(stderr);
 		return SNCTL_EXIT_USAGE;
 	}
 	cmd = command_find(argv[optind]);
 	if (!cmd) {
-		snctl_err("unknown command '%s'", argv[optind]);
+		sn_log_stderr("unknown command '%s'", argv[optind]);
 		snctl_usage(stderr);
 		return SNCTL_EXIT_USAGE;
 	}

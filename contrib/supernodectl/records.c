@@ -79,10 +79,10 @@ void snctl_set_free(struct snctl_set *set)
 void snctl_problems_print(const struct snctl_set *set)
 {
 	for (size_t i = 0; i < set->n_probs; i++)
-		snctl_err("%s: %s", set->probs[i].path, set->probs[i].why);
+		sn_log_stderr("%s: %s", set->probs[i].path, set->probs[i].why);
 	if (set->truncated)
-		snctl_err("stopped after reading %u record files: the rest is not shown",
-			  SNCTL_MAX_FILES);
+		sn_log_stderr("stopped after reading %u record files: the rest is not shown",
+			      SNCTL_MAX_FILES);
 }
 
 json_object *snctl_problems_json(const struct snctl_set *set)
@@ -294,8 +294,8 @@ static char *dir_expand(const struct sn_config *cfg, const char *node)
 		host[0] = '\0';
 	host[strcspn(host, ".")] = '\0';
 	if (sn_store_dir(cfg->epilog.record_dir, node, host, out, sizeof(out))) {
-		snctl_err("epilog.record_dir '%s': cannot expand for node %s",
-			  cfg->epilog.record_dir, node ? node : "(none)");
+		sn_log_stderr("epilog.record_dir '%s': cannot expand for node %s",
+			      cfg->epilog.record_dir, node ? node : "(none)");
 		return NULL;
 	}
 	return strdup(out);

@@ -27,8 +27,8 @@ static int number_arg(const char *what, const char *s, long long lo,
 		      long long hi, long long *out)
 {
 	if (!sn_number_parse(s, out) || *out < lo || *out > hi) {
-		snctl_err("%s '%s': want a whole number from %lld to %lld",
-			  what, s, lo, hi);
+		sn_log_stderr("%s '%s': want a whole number from %lld to %lld",
+			      what, s, lo, hi);
 		return -1;
 	}
 	return 0;
@@ -76,12 +76,12 @@ static int report_args_parse(int argc, char **argv, struct report_args *a)
 	if (report_opts(argc, argv, a))
 		return -1;
 	if (a->node && !snctl_node_name_ok(a->node)) {
-		snctl_err("--node '%s': not a node name", a->node);
+		sn_log_stderr("--node '%s': not a node name", a->node);
 		return -1;
 	}
 	if (a->node) {
 		if (optind < argc) {
-			snctl_err("report --node takes no JOBID ('%s')", argv[optind]);
+			sn_log_stderr("report --node takes no JOBID ('%s')", argv[optind]);
 			return -1;
 		}
 		if (!a->last)
@@ -89,15 +89,15 @@ static int report_args_parse(int argc, char **argv, struct report_args *a)
 		return 0;
 	}
 	if (a->last) {
-		snctl_err("--last goes with --node");
+		sn_log_stderr("--last goes with --node");
 		return -1;
 	}
 	if (optind >= argc) {
-		snctl_err("report: JOBID or --node NAME is required");
+		sn_log_stderr("report: JOBID or --node NAME is required");
 		return -1;
 	}
 	if (optind + 1 < argc) {
-		snctl_err("report: unexpected argument '%s'", argv[optind + 1]);
+		sn_log_stderr("report: unexpected argument '%s'", argv[optind + 1]);
 		return -1;
 	}
 	if (number_arg("JOBID", argv[optind], 1, 0xfffffff0LL, &v))

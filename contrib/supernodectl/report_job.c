@@ -172,7 +172,7 @@ static int table_print(const struct report_args *a,
 
 	for (size_t i = 0; i < set->n; i++)
 		if (report_rows_add(&rows, &set->recs[i])) {
-			snctl_err("out of memory");
+			sn_log_stderr("out of memory");
 			rc = SNCTL_EXIT_NOTFOUND;
 			goto out;
 		}
@@ -218,8 +218,8 @@ int report_job(const struct report_args *a, const struct sn_config *cfg)
 		scan_job_dir(&set, dirs[i], a->job);
 	snctl_problems_print(&set);
 	if (!set.n) {
-		snctl_err("no record of job %lld in %s", (long long)a->job,
-			  cfg->epilog.record_dir);
+		sn_log_stderr("no record of job %lld in %s", (long long)a->job,
+			      cfg->epilog.record_dir);
 		goto out;
 	}
 	qsort(set.recs, set.n, sizeof(*set.recs), rec_by_node);

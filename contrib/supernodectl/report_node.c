@@ -36,8 +36,8 @@ static void scan_dir(struct snctl_set *set, const char *dir, const char *node)
 		return;
 	}
 	if (truncated) {
-		snctl_err("%s: more than %u job folders: only those listed first are read",
-			  dir, SNCTL_MAX_DIRS);
+		sn_log_stderr("%s: more than %u job folders: only those listed first are read",
+			      dir, SNCTL_MAX_DIRS);
 		set->truncated = true;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -103,8 +103,8 @@ int report_node(const struct report_args *a, const struct sn_config *cfg)
 		scan_dir(&set, dirs[i], a->node);
 	snctl_problems_print(&set);
 	if (!set.n) {
-		snctl_err("no record of node %s in %s", a->node,
-			  cfg->epilog.record_dir);
+		sn_log_stderr("no record of node %s in %s", a->node,
+			      cfg->epilog.record_dir);
 		goto out;
 	}
 	qsort(set.recs, set.n, sizeof(*set.recs), end_desc);

@@ -15,6 +15,7 @@
 
 #include "checks/sn_grade.h"
 #include "config/sn_config.h"
+#include "util/sn_log.h"
 
 #define SNCTL_NAME "supernodectl"
 
@@ -50,12 +51,6 @@ int snctl_config(const struct snctl_global *g, int argc, char **argv);
 
 /* main.c: the whole usage text to f. */
 void snctl_usage(FILE *f);
-
-/* log.c: one line to stderr, "supernodectl: ...". */
-void snctl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* log.c: the same, also to syslog with priority (health under slurmd). */
-void snctl_log(int priority, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /*
  * snctl_config_load (config_load.c) - load g->config (or the default path) into *cfg.  Returns 0,
