@@ -2,6 +2,8 @@
 # Build per-node fake sysfs trees (the hardware edge we do not have here):
 # the same files and formats the kernel writes under
 # /sys/class/infiniband/<dev>/ports/<n>/ (drivers/infiniband/core/sysfs.c).
+# The unit tests' builder, tests/unit/helpers/fake_sysfs.{c,h}, lays out the
+# same port files (its ib_port_files); change both together.
 
 # ib_port ROOT DEV PORT STATE PHYS RATE [LINK_LAYER]
 #   ib_port "$d/sys" mlx5_0 1 "4: ACTIVE" "5: LinkUp" "400 Gb/sec (4X NDR)"

@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "unit.h"
+#include "helpers/fake_sysfs.h"
 
 #include "inventory/sn_accel.h"
 #include "checks/sn_check_groups.h"
@@ -42,93 +43,48 @@ static const char *const bus4[] = {
 };
 static const char *const bus_h200[] = { "0000:00:06.0", "0000:00:07.0" };
 
-/* ---- temporary trees ---------------------------------------------------- */
+/* ---- temporary trees (helpers/fake_sysfs.h) ----------------------------- */
 
-struct tree {
-	char root[PATH_MAX];
-	char sys[PATH_MAX + 16];
-	char dev[PATH_MAX + 16];
-	char fixture[PATH_MAX + 16];
+struct accel_tree {
+	struct tree t;		/* t.root holds sys/, dev/ and nvml.json */
+	char sys[PATH_MAX];
+	char dev[PATH_MAX];
+	char fixture[PATH_MAX];
 };
 
-static struct tree *T;		/* the current test's tree */
-
-static void mkdirs(const char *path)
-{
-	char buf[PATH_MAX * 2];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(buf, 0755);
-		*p = '/';
-	}
-	mkdir(buf, 0755);
-}
-
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	char path[PATH_MAX * 2];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		fail_msg("cannot create %s", path);
-	fputs(text, f);
-	fclose(f);
-}
+static struct accel_tree *T;	/* the current test's tree */
 
 /* A PCI function: <sys>/bus/pci/devices/<bdf>/{vendor,device,class}. */
 static void add_pci(const char *bdf, const char *vendor, const char *device,
 		    const char *cls)
 {
-	char dir[PATH_MAX * 2], text[32];
+	const char *names[] = { "vendor", "device", "class" };
+	const char *values[] = { vendor, device, cls };
+	char text[32];
 
-	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/%s", T->sys, bdf);
-	mkdirs(dir);
-	snprintf(text, sizeof(text), "%s\n", vendor);
-	write_file(dir, "vendor", text);
-	snprintf(text, sizeof(text), "%s\n", device);
-	write_file(dir, "device", text);
-	snprintf(text, sizeof(text), "%s\n", cls);
-	write_file(dir, "class", text);
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(text, sizeof(text), "%s\n", values[i]);
+		tree_filef(&T->t, text, "sys/bus/pci/devices/%s/%s", bdf,
+			   names[i]);
+	}
 }
 
 /* The link attributes pcie.c reads. */
 static void add_pci_link(const char *bdf, const char *width, const char *speed)
 {
-	char dir[PATH_MAX * 2];
-
-	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/%s", T->sys, bdf);
-	write_file(dir, "current_link_width", width);
-	write_file(dir, "max_link_width", "16\n");
-	write_file(dir, "current_link_speed", speed);
-	write_file(dir, "max_link_speed", "32.0 GT/s PCIe\n");
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void rm_tree(const char *path)
-{
-	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	tree_filef(&T->t, width, "sys/bus/pci/devices/%s/current_link_width", bdf);
+	tree_filef(&T->t, "16\n", "sys/bus/pci/devices/%s/max_link_width", bdf);
+	tree_filef(&T->t, speed, "sys/bus/pci/devices/%s/current_link_speed", bdf);
+	tree_filef(&T->t, "32.0 GT/s PCIe\n",
+		   "sys/bus/pci/devices/%s/max_link_speed", bdf);
 }
 
 static void del_pci(const char *bdf)
 {
-	char dir[PATH_MAX * 2];
+	char rel[PATH_MAX];
 
-	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/%s", T->sys, bdf);
-	rm_tree(dir);
+	snprintf(rel, sizeof(rel), "sys/bus/pci/devices/%s", bdf);
+	tree_remove_all(&T->t, rel);
 }
 
 /*
@@ -137,28 +93,20 @@ static void del_pci(const char *bdf)
  */
 static void odd_attr(const char *bdf, const char *attr, const char *kind)
 {
-	char path[PATH_MAX * 2];
+	char rel[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/%s", T->sys, bdf,
-		 attr);
-	assert_int_equal(unlink(path), 0);
-	if (!strcmp(kind, "fifo"))
-		assert_int_equal(mkfifo(path, 0600), 0);
-	else if (!strcmp(kind, "folder"))
-		assert_int_equal(mkdir(path, 0700), 0);
-	else
-		assert_int_equal(symlink("nowhere", path), 0);
+	snprintf(rel, sizeof(rel), "sys/bus/pci/devices/%s/%s", bdf, attr);
+	tree_odd(&T->t, rel, kind);
 }
 
 /* Undo odd_attr(): a regular file holding text again. */
 static void odd_attr_undo(const char *bdf, const char *attr, const char *text)
 {
-	char dir[PATH_MAX * 2], path[PATH_MAX * 3];
+	char rel[PATH_MAX];
 
-	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/%s", T->sys, bdf);
-	snprintf(path, sizeof(path), "%s/%s", dir, attr);
-	assert_int_equal(remove(path), 0);
-	write_file(dir, attr, text);
+	snprintf(rel, sizeof(rel), "sys/bus/pci/devices/%s/%s", bdf, attr);
+	tree_remove(&T->t, rel);
+	tree_file(&T->t, rel, text);
 }
 
 static void on_alarm(int sig)
@@ -167,26 +115,18 @@ static void on_alarm(int sig)
 	fail_msg("the accelerator check blocked on a file that is not regular");
 }
 
-/* A device node (an empty file is enough for counting), or a directory. */
+/* A device node (an empty file is enough for counting). */
 static void add_node(const char *name)
 {
-	char path[PATH_MAX * 2];
-	char *slash;
-
-	snprintf(path, sizeof(path), "%s/%s", T->dev, name);
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	mkdirs(path);
-	*slash = '/';
-	write_file(T->dev, name, "");
+	tree_filef(&T->t, "", "dev/%s", name);
 }
 
 static void del_node(const char *name)
 {
-	char path[PATH_MAX * 2];
+	char rel[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s", T->dev, name);
-	assert_int_equal(unlink(path), 0);
+	snprintf(rel, sizeof(rel), "dev/%s", name);
+	tree_remove(&T->t, rel);
 }
 
 static const char *const knobs[] = {
@@ -196,22 +136,16 @@ static const char *const knobs[] = {
 
 static int setup(void **state)
 {
-	char pci[PATH_MAX * 2];
-
 	(void)state;
 	T = calloc(1, sizeof(*T));
 	if (!T)
 		return -1;
-	snprintf(T->root, sizeof(T->root), "/tmp/sn-accel-XXXXXX");
-	if (!mkdtemp(T->root))
-		return -1;
-	snprintf(T->sys, sizeof(T->sys), "%s/sys", T->root);
-	snprintf(T->dev, sizeof(T->dev), "%s/dev", T->root);
-	snprintf(T->fixture, sizeof(T->fixture), "%s/nvml.json", T->root);
-	mkdirs(T->sys);
-	mkdirs(T->dev);
-	snprintf(pci, sizeof(pci), "%s/bus/pci/devices", T->sys);
-	mkdirs(pci);
+	tree_new(&T->t);
+	tree_path(&T->t, "sys", T->sys);
+	tree_path(&T->t, "dev", T->dev);
+	tree_path(&T->t, "nvml.json", T->fixture);
+	tree_dir(&T->t, "sys/bus/pci/devices");
+	tree_dir(&T->t, "dev");
 	return 0;
 }
 
@@ -221,7 +155,7 @@ static int teardown(void **state)
 	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
 		unsetenv(knobs[i]);
 	if (T)
-		rm_tree(T->root);
+		tree_free(&T->t);
 	free(T);
 	T = NULL;
 	return 0;
@@ -455,17 +389,14 @@ static void test_pci_scan(void **state)
 {
 	struct sn_accel_pci_list *l = malloc(sizeof(*l));
 	struct sn_error err;
-	char dir[PATH_MAX * 2];
 
 	(void)state;
 	assert_non_null(l);
 	nvidia_tree(bus4, 4, "0x2330");
 	/* Not PCI functions, or unreadable: skipped. */
-	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/not-a-bdf", T->sys);
-	mkdirs(dir);
-	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/0000:99:00.0", T->sys);
-	mkdirs(dir);
-	write_file(dir, "vendor", "0x10de\n");		/* no class */
+	tree_dir(&T->t, "sys/bus/pci/devices/not-a-bdf");
+	tree_file(&T->t, "sys/bus/pci/devices/0000:99:00.0/vendor",
+		  "0x10de\n");		/* no class */
 	add_pci("0000:9a:00.0", "10de", "0x2330", "0x030200");	/* no 0x */
 	assert_int_equal(sn_accel_pci_scan(T->sys, SN_ACCEL_NVIDIA, 0x10de, l, &err), 0);
 	assert_int_equal(l->count, 4);
@@ -531,7 +462,7 @@ static void test_dev_nodes(void **state)
 	err_reset(&err);
 	assert_int_equal(sn_accel_dev_nodes(T->dev, "d*/renderD*", n, &err), -1);
 	assert_contains(err.msg, "last component");
-	snprintf(path, sizeof(path), "%s/missing", T->root);
+	snprintf(path, sizeof(path), "%s/missing", T->t.root);
 	err_reset(&err);
 	assert_int_equal(sn_accel_dev_nodes(path, "nvidia[0-9]*", n, &err), -1);
 	assert_contains(err.msg, "paths.dev");
@@ -808,7 +739,7 @@ static void test_missing_library_never_crit(void **state)
 
 	(void)state;
 	nvidia_tree(bus4, 4, "0x2330");
-	snprintf(lib, sizeof(lib), "%s/no/libnvidia-ml.so.1", T->root);
+	snprintf(lib, sizeof(lib), "%s/no/libnvidia-ml.so.1", T->t.root);
 	run_check(lib, NV4, &r);
 	x = expect(&r, SN_UNKNOWN, "NVML_UNAVAILABLE", "node");
 	assert_contains(x->found, "dlopen: ");
@@ -827,7 +758,7 @@ static void test_missing_library_sysfs_still_counts(void **state)
 	(void)state;
 	nvidia_tree(bus4, 4, "0x2330");
 	del_pci("0000:52:00.0");
-	snprintf(lib, sizeof(lib), "%s/no/libnvidia-ml.so.1", T->root);
+	snprintf(lib, sizeof(lib), "%s/no/libnvidia-ml.so.1", T->t.root);
 	run_check(lib, NV4, &r);
 	expect(&r, SN_UNKNOWN, "NVML_UNAVAILABLE", "node");
 	x = expect(&r, SN_CRIT, "GPU_COUNT", "node");

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "helpers/fake_sysfs.h"
 
 #include "records/sn_baseline.h"
 #include "config/sn_checkctx.h"
@@ -50,24 +51,27 @@ static json_object *parse(const char *text)
 	return o;
 }
 
+static struct tree copied;	/* the current test's copy of a fixture tree */
+
+/* Copy the fixture tree src into a new temporary tree; its sys into dir. */
+static void copy_fixture(const char *src, char *dir)
+{
+	tree_new(&copied);
+	tree_copy(&copied, "sys", src);
+	tree_path(&copied, "sys", dir);
+}
+
 /* A temporary copy of the real tree; path into dir (PATH_MAX). */
 static void copy_tree(char *dir)
 {
-	char cmd[PATH_MAX * 2 + 32];
-
-	strcpy(dir, "/tmp/sn-record-XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	snprintf(cmd, sizeof(cmd), "cp -r '%s' '%s/sys'", IB_TREE, dir);
-	assert_int_equal(system(cmd), 0);
-	strcat(dir, "/sys");
+	copy_fixture(IB_TREE, dir);
 }
 
+/* Remove the copy whose sys is sys. */
 static void remove_tree(const char *sys)
 {
-	char cmd[PATH_MAX + 32];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%.*s'", (int)(strlen(sys) - 4), sys);
-	assert_int_equal(system(cmd), 0);
+	(void)sys;
+	tree_free(&copied);
 }
 
 static void set_counter(const char *sys, const char *dev, const char *group,
@@ -483,18 +487,6 @@ static void test_absurd_values_never_drain(void **state)
 	json_object_put(base);
 	json_object_put(end);
 	sn_config_free(cfg);
-}
-
-/* Copy the fixture tree src into a new temporary folder; its sys into dir. */
-static void copy_fixture(const char *src, char *dir)
-{
-	char cmd[PATH_MAX * 2 + 32];
-
-	strcpy(dir, "/tmp/sn-record-XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	snprintf(cmd, sizeof(cmd), "cp -r '%s' '%s/sys'", src, dir);
-	assert_int_equal(system(cmd), 0);
-	strcat(dir, "/sys");
 }
 
 /* The baseline document of node gpu-a001 whose sysfs is sys, parsed. */
