@@ -448,7 +448,7 @@ static void judge_speed(struct nv_run *r, const struct sn_nvml_gpu *g,
 static void judge_nvlink(struct nv_run *r, unsigned int i,
 			 const struct sn_nvml_gpu *g, const char *label)
 {
-	bool inactive[SN_NVML_MAX_LINKS] = { false };
+	bool inactive[SN_MANIFEST_MAX_NVLINKS] = { false };
 	unsigned int active = 0, n_inactive = 0;
 	int want = r->m->nvlinks;
 	char expected[SN_VALUE_MAX], found[SN_VALUE_MAX];
@@ -536,8 +536,8 @@ static int nv_alloc(struct nv_run *r)
 {
 	r->pci = malloc(sizeof(*r->pci));
 	r->nodes = malloc(sizeof(*r->nodes));
-	r->gpus = calloc(SN_NVML_MAX_GPUS, sizeof(*r->gpus));
-	r->bus = calloc(SN_NVML_MAX_GPUS, sizeof(*r->bus));
+	r->gpus = calloc(SN_MANIFEST_MAX_ACCELS, sizeof(*r->gpus));
+	r->bus = calloc(SN_MANIFEST_MAX_ACCELS, sizeof(*r->bus));
 	return r->pci && r->nodes && r->gpus && r->bus ? 0 : -1;
 }
 
@@ -586,8 +586,8 @@ static int check_nvidia(const struct sn_check_ctx *ctx, struct sn_results *out)
 	inventory(r);
 	nv_open(r);
 	if (r->nvml_ok) {
-		r->n_gpus = r->nvml_count < SN_NVML_MAX_GPUS ?
-			    r->nvml_count : SN_NVML_MAX_GPUS;
+		r->n_gpus = r->nvml_count < SN_MANIFEST_MAX_ACCELS ?
+			    r->nvml_count : SN_MANIFEST_MAX_ACCELS;
 		for (unsigned int i = 0; i < r->n_gpus; i++)
 			sn_nvml_read_gpu(r->nvml, i, 0, &r->gpus[i]);
 		match_bus_ids(r);

@@ -189,7 +189,7 @@ static int accel_nvlinks(struct yaml_walk *w, yaml_node_t *v, const char *path,
 {
 	uint32_t n;
 
-	if (uint_into(w, v, path, 0, 64, &n))
+	if (uint_into(w, v, path, 0, SN_MANIFEST_MAX_NVLINKS, &n))
 		return -1;
 	((struct sn_accel_manifest *)target)->nvlinks = (int32_t)n;
 	return 0;

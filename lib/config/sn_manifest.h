@@ -12,7 +12,14 @@
 #include <stdint.h>
 
 #define SN_MANIFEST_MAX_PORTS 64
+/*
+ * Accelerators per node, and NVLinks per accelerator: the one limit for
+ * each, from the manifest (node.accelerators.count, .nvlinks) to what NVML
+ * and hwloc are asked for, a record and supernode.prom.  More accelerators
+ * than this are reported, not read; more links are not probed.
+ */
 #define SN_MANIFEST_MAX_ACCELS 64
+#define SN_MANIFEST_MAX_NVLINKS 64
 
 enum sn_accel_vendor {
 	SN_ACCEL_NONE = 0,	/* no accelerators expected (CPU node) */

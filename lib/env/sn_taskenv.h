@@ -65,8 +65,8 @@ enum sn_ifstate {
 struct sn_taskenv_near {
 	bool valid;
 	unsigned n_accels;
-	unsigned n_near[SN_TOPO_MAX_ACCELS];	/* names kept, <= NEAR_MAX */
-	char nics[SN_TOPO_MAX_ACCELS][SN_TASKENV_NEAR_MAX][SN_TOPO_NAME_MAX];
+	unsigned n_near[SN_MANIFEST_MAX_ACCELS];	/* names kept, <= NEAR_MAX */
+	char nics[SN_MANIFEST_MAX_ACCELS][SN_TASKENV_NEAR_MAX][SN_TOPO_NAME_MAX];
 };
 
 /* struct sn_taskenv_node - what is the same for every task of the node. */

@@ -233,8 +233,8 @@ void sn_taskenv_near_fill(const struct sn_topo *topo,
 
 	memset(near, 0, sizeof(*near));
 	sn_topo_accels(topo, &n);
-	if (n > SN_TOPO_MAX_ACCELS)
-		n = SN_TOPO_MAX_ACCELS;
+	if (n > SN_MANIFEST_MAX_ACCELS)
+		n = SN_MANIFEST_MAX_ACCELS;
 	near->n_accels = (unsigned)n;
 	for (unsigned i = 0; i < near->n_accels; i++) {
 		int k = sn_topo_nearest_nics(topo, i, near->nics[i],
@@ -422,7 +422,7 @@ static int index_list(const char *s, unsigned limit, unsigned *idx, size_t max)
 		errno = 0;
 		v = strtoul(tok, &end, 10);
 		if (!len || *end || tok[0] < '0' || tok[0] > '9' || errno ||
-		    v >= SN_TOPO_MAX_ACCELS || (limit && v >= limit))
+		    v >= SN_MANIFEST_MAX_ACCELS || (limit && v >= limit))
 			break;
 		for (size_t k = 0; k < n; k++)
 			dup |= idx[k] == v;
@@ -454,8 +454,8 @@ int sn_taskenv_visible_accels(const struct sn_taskenv_task *task,
 	const char *gval = task->step_gpus ? task->step_gpus : task->job_gpus;
 	const char *vname = task->visible_name ? task->visible_name :
 			    "CUDA_VISIBLE_DEVICES";
-	unsigned g[SN_TOPO_MAX_ACCELS];
-	int ng = gval ? index_list(gval, n_node, g, SN_TOPO_MAX_ACCELS) : 0;
+	unsigned g[SN_MANIFEST_MAX_ACCELS];
+	int ng = gval ? index_list(gval, n_node, g, SN_MANIFEST_MAX_ACCELS) : 0;
 	int n;
 
 	if (task->visible) {
@@ -520,8 +520,8 @@ int sn_taskenv_visible_accels(const struct sn_taskenv_task *task,
 int sn_taskenv_task_accels(const struct sn_taskenv_task *task, unsigned n_node,
 			   unsigned *idx, size_t max, char *why, size_t why_size)
 {
-	unsigned vis[SN_TOPO_MAX_ACCELS];
-	int n = sn_taskenv_visible_accels(task, n_node, vis, SN_TOPO_MAX_ACCELS,
+	unsigned vis[SN_MANIFEST_MAX_ACCELS];
+	int n = sn_taskenv_visible_accels(task, n_node, vis, SN_MANIFEST_MAX_ACCELS,
 					  why, why_size);
 	size_t used;
 
@@ -848,7 +848,7 @@ int sn_taskenv_build(const struct sn_config *cfg,
 	bool ascend = cfg->node.accel.vendor == SN_ACCEL_ASCEND;
 	unsigned n_node = node->topo.valid ? node->topo.n_accels :
 			  cfg->node.accel.count;
-	unsigned acc[SN_TOPO_MAX_ACCELS];
+	unsigned acc[SN_MANIFEST_MAX_ACCELS];
 	int nacc;
 
 	memset(out, 0, sizeof(*out));
@@ -871,14 +871,14 @@ int sn_taskenv_build(const struct sn_config *cfg,
 	     rank_add(out, "LOCAL_WORLD_SIZE", task->local_size,
 		      "tasks of the step on this node")))
 		goto oom;
-	nacc = sn_taskenv_task_accels(task, n_node, acc, SN_TOPO_MAX_ACCELS,
+	nacc = sn_taskenv_task_accels(task, n_node, acc, SN_MANIFEST_MAX_ACCELS,
 				      out->accels_why, sizeof(out->accels_why));
 	if (ucx_add(node, acc, nacc, out))
 		goto oom;
 	if (ascend) {
-		char why[SN_TASKENV_WHY_MAX], list[SN_TOPO_MAX_ACCELS * 3 + 1];
+		char why[SN_TASKENV_WHY_MAX], list[SN_MANIFEST_MAX_ACCELS * 3 + 1];
 		int nv = sn_taskenv_visible_accels(task, n_node, acc,
-						   SN_TOPO_MAX_ACCELS, why,
+						   SN_MANIFEST_MAX_ACCELS, why,
 						   sizeof(why));
 		char *v;
 

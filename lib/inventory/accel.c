@@ -465,7 +465,7 @@ static int nvidia_devices(struct sn_nvml *nvml, json_object *root,
 	gpu = malloc(sizeof(*gpu));
 	if (!gpu)
 		return -1;
-	for (unsigned int i = 0; i < count && i < SN_NVML_MAX_GPUS && !bad; i++) {
+	for (unsigned int i = 0; i < count && i < SN_MANIFEST_MAX_ACCELS && !bad; i++) {
 		json_object *o;
 
 		sn_nvml_read_gpu(nvml, i, SN_NVML_READ_COUNTERS, gpu);

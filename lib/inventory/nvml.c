@@ -506,7 +506,7 @@ static void read_links(struct sn_nvml *nvml, sn_nvml_device_t dev,
 			SN_NVML_ERROR_NOT_SUPPORTED;
 	if (lost(gpu) || !nvml->nvlink_state)
 		return;
-	for (link = 0; link < SN_NVML_MAX_LINKS && !lost(gpu); link++) {
+	for (link = 0; link < SN_MANIFEST_MAX_NVLINKS && !lost(gpu); link++) {
 		struct sn_nvml_link *l = &gpu->links[link];
 		int state = SN_NVML_FEATURE_DISABLED;
 

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "util/sn_error.h"
+#include "config/sn_manifest.h"
 #include "inventory/sn_pcie.h"
 
 /* nvmlReturn_t: a C enum, passed and returned as int (nvml.h). */
@@ -103,11 +104,10 @@ struct sn_nvml_pci_info {
  * only an upper bound.  Seen with driver 580.159.04: an H200 with NVLink
  * answers links 0-17 and INVALID_ARGUMENT for 18; a lone H200 whose links
  * are not exposed answers NOT_SUPPORTED for every link number, so all are
- * probed.  Equal to the manifest's limit for node.accelerators.nvlinks.
+ * probed.  The bound is the manifest's limit for node.accelerators.nvlinks,
+ * SN_MANIFEST_MAX_NVLINKS; GPUs read per node: SN_MANIFEST_MAX_ACCELS (more
+ * are reported, not read).
  */
-#define SN_NVML_MAX_LINKS	64
-/* GPUs read per node (more are reported, not read). */
-#define SN_NVML_MAX_GPUS	64
 
 /* nvmlNvLinkErrorCounter_t (nvml.h): NVML_NVLINK_ERROR_DL_REPLAY = 0, ... */
 enum sn_nvlink_counter {
@@ -175,7 +175,7 @@ struct sn_nvml_gpu {
 
 	/*
 	 * Links 0 .. n_links-1 were probed: probing stops at the first link
-	 * NVML calls invalid, or after SN_NVML_MAX_LINKS.  A GPU without
+	 * NVML calls invalid, or after SN_MANIFEST_MAX_NVLINKS.  A GPU without
 	 * NVLink answers NOT_SUPPORTED for each link.  Trailing links that did
 	 * not answer SUCCESS are dropped once any link did.  links_rc is
 	 * SUCCESS when at least one link answered, else link 0's code
@@ -183,7 +183,7 @@ struct sn_nvml_gpu {
 	 */
 	sn_nvml_return_t links_rc;
 	unsigned int n_links;
-	struct sn_nvml_link links[SN_NVML_MAX_LINKS];
+	struct sn_nvml_link links[SN_MANIFEST_MAX_NVLINKS];
 };
 
 /* Flags for sn_nvml_read_gpu. */

@@ -33,7 +33,6 @@
 #include "config/sn_manifest.h"
 #include "inventory/sn_pcie.h"
 
-#define SN_TOPO_MAX_ACCELS 64		/* more are ignored */
 #define SN_TOPO_MAX_NICS 256		/* RDMA devices incl. VFs; more are ignored */
 #define SN_TOPO_NAME_MAX 64		/* NIC / netdev name incl. NUL */
 #define SN_TOPO_WHY_MAX 160		/* a sn_topo_near() explanation incl. NUL */

@@ -27,8 +27,8 @@
 
 struct sn_topo {
 	hwloc_topology_t hw;
-	struct sn_topo_accel accels[SN_TOPO_MAX_ACCELS];
-	hwloc_obj_t accel_obj[SN_TOPO_MAX_ACCELS];	/* PCI functions */
+	struct sn_topo_accel accels[SN_MANIFEST_MAX_ACCELS];
+	hwloc_obj_t accel_obj[SN_MANIFEST_MAX_ACCELS];	/* PCI functions */
 	size_t n_accels;
 	struct sn_topo_nic nics[SN_TOPO_MAX_NICS];
 	hwloc_obj_t nic_obj[SN_TOPO_MAX_NICS];	/* PCI function (or OS device) */
@@ -387,7 +387,7 @@ static size_t collect_accels(struct sn_topo *t, uint16_t vendor)
 	while ((pci = hwloc_get_next_pcidev(t->hw, pci))) {
 		npci++;
 		if (is_accelerator(pci, vendor) &&
-		    t->n_accels < SN_TOPO_MAX_ACCELS)
+		    t->n_accels < SN_MANIFEST_MAX_ACCELS)
 			t->accel_obj[t->n_accels++] = pci;
 	}
 	qsort(t->accel_obj, t->n_accels, sizeof(t->accel_obj[0]),

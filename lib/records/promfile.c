@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config/sn_counters.h"
+#include "config/sn_manifest.h"
 #include "records/sn_delta.h"
 #include "util/sn_file.h"
 #include "records/sn_promfile.h"
@@ -18,8 +19,6 @@
 
 #define MAX_PORTS 512
 #define MAX_NAMES 1024		/* distinct counter names over all ports */
-#define MAX_GPUS 64
-#define MAX_LINKS 64
 #define FAMILY_MAX 128
 
 /* A label value, escaped per the exposition format: \\, \" and \n. */
@@ -279,7 +278,7 @@ static void gpu_sample(struct sn_strbuf *s,
 static void gpu_family(struct sn_strbuf *s, const struct sn_counter *c,
 		       json_object *devs, const char **bus, size_t n)
 {
-	const char *links[MAX_LINKS];
+	const char *links[SN_MANIFEST_MAX_NVLINKS];
 	bool head = false;
 
 	for (size_t i = 0; i < n; i++) {
@@ -292,7 +291,7 @@ static void gpu_family(struct sn_strbuf *s, const struct sn_counter *c,
 				   sn_sample_get(d, c->key));
 			continue;
 		}
-		nl = keys_sorted(nv, links, MAX_LINKS, cmp_num);
+		nl = keys_sorted(nv, links, SN_MANIFEST_MAX_NVLINKS, cmp_num);
 		for (size_t l = 0; l < nl; l++)
 			gpu_sample(s, &head, c, bus[i], links[l],
 				   sn_sample_get(sn_json_get(nv, links[l],
@@ -306,8 +305,8 @@ static void render_gpus(struct sn_strbuf *s, const json_object *snapshot)
 	json_object *devs = sn_json_get(sn_json_get(snapshot, "accelerators",
 						json_type_object),
 				      "devices", json_type_object);
-	const char *bus[MAX_GPUS];
-	size_t n = keys_sorted(devs, bus, MAX_GPUS, cmp_str);
+	const char *bus[SN_MANIFEST_MAX_ACCELS];
+	size_t n = keys_sorted(devs, bus, SN_MANIFEST_MAX_ACCELS, cmp_str);
 
 	for (size_t i = 0; i < sn_counters_count; i++)
 		if (sn_counters[i].source == SN_COUNTER_ACCEL)

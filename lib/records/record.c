@@ -510,14 +510,14 @@ static json_object *accels_json(struct build *b)
 {
 	json_object *sdevs = b->why_no_baseline ? NULL : accel_devices(b->in->baseline);
 	json_object *edevs = accel_devices(b->in->end);
-	const char **keys = calloc(2 * SN_RECORD_MAX_ACCEL, sizeof(*keys));
+	const char **keys = calloc(2 * SN_MANIFEST_MAX_ACCELS, sizeof(*keys));
 	json_object *arr = json_object_new_array();
 	size_t n;
 
 	if (!keys || !arr)
 		goto oom;
-	n = keys_union(sdevs, edevs, keys, 2 * SN_RECORD_MAX_ACCEL);
-	for (size_t i = 0; i < n && i < SN_RECORD_MAX_ACCEL; i++)
+	n = keys_union(sdevs, edevs, keys, 2 * SN_MANIFEST_MAX_ACCELS);
+	for (size_t i = 0; i < n && i < SN_MANIFEST_MAX_ACCELS; i++)
 		b->bad |= append(arr, accel_entry(b, keys[i],
 						  sn_json_get(sdevs, keys[i], json_type_object),
 						  sn_json_get(edevs, keys[i], json_type_object)));

@@ -67,7 +67,7 @@
  * A missing or corrupt baseline: every delta null with the reason "baseline
  * missing" / "baseline corrupt", no verdicts (so "worst" "OK"), no drain,
  * no Xid events.  Ports and accelerators are listed from the end snapshot.
- * Bounds: SN_RECORD_MAX_PORTS ports, SN_RECORD_MAX_ACCEL accelerators,
+ * Bounds: SN_RECORD_MAX_PORTS ports, SN_MANIFEST_MAX_ACCELS accelerators,
  * SN_RECORD_MAX_COUNTERS counters per port (the rest left out).
  */
 #include <stdbool.h>
@@ -77,12 +77,12 @@
 #include <json-c/json.h>
 
 #include "config/sn_config.h"
+#include "config/sn_manifest.h"
 #include "util/sn_error.h"
 #include "records/sn_xid.h"
 
 #define SN_RECORD_SCHEMA 1
 #define SN_RECORD_MAX_PORTS 512
-#define SN_RECORD_MAX_ACCEL 64
 #define SN_RECORD_MAX_COUNTERS 512
 #define SN_RECORD_MAX_XID 256
 #define SN_RECORD_KMSG_CALLS 8	/* sn_kmsg_read_since() calls per epilog */

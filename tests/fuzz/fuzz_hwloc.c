@@ -6,7 +6,7 @@
  * ask of a topology (accelerators, NICs, nearest NICs, nearness).
  * The file is written to tmpfs; the size's lowest bit picks the PCI vendor
  * filter (0 = any, or NVIDIA 0x10de).
- * Properties: accelerators are numbered 0..n-1, at most SN_TOPO_MAX_ACCELS;
+ * Properties: accelerators are numbered 0..n-1, at most SN_MANIFEST_MAX_ACCELS;
  * every NIC is found again by its name.
  */
 #include <stdint.h>
@@ -28,7 +28,7 @@ static void use(const struct sn_topo *t)
 
 	a = sn_topo_accels(t, &na);
 	nic = sn_topo_nics(t, &nn);
-	FZ_ASSERT(na <= SN_TOPO_MAX_ACCELS && nn <= SN_TOPO_MAX_NICS);
+	FZ_ASSERT(na <= SN_MANIFEST_MAX_ACCELS && nn <= SN_TOPO_MAX_NICS);
 	for (size_t i = 0; i < nn && i < LOOK; i++)
 		FZ_ASSERT(sn_topo_find_nic(t, nic[i].name));
 	for (size_t i = 0; i < na && i < LOOK; i++) {

@@ -461,14 +461,14 @@ static const char *accels(const char *visible, const char *step_gpus,
 {
 	static char out[64];
 	struct sn_taskenv_task t = task_of(local, local_size);
-	unsigned idx[SN_TOPO_MAX_ACCELS];
+	unsigned idx[SN_MANIFEST_MAX_ACCELS];
 	char why_[SN_TASKENV_WHY_MAX];
 	int n;
 
 	t.visible = visible;
 	t.step_gpus = step_gpus;
 	t.job_gpus = job_gpus;
-	n = sn_taskenv_task_accels(&t, n_node, idx, SN_TOPO_MAX_ACCELS, why_,
+	n = sn_taskenv_task_accels(&t, n_node, idx, SN_MANIFEST_MAX_ACCELS, why_,
 				   sizeof(why_));
 	if (n < 0)
 		return "?";

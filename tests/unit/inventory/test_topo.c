@@ -211,7 +211,7 @@ static void test_live(void **state)
 		skip();
 	}
 	sn_topo_accels(t, &n);
-	assert_true(n <= SN_TOPO_MAX_ACCELS);
+	assert_true(n <= SN_MANIFEST_MAX_ACCELS);
 	sn_topo_close(t);
 }
 
