@@ -6,6 +6,7 @@
  * (lib/env/ownership.c) says so.
  */
 #include "sn_spank.h"
+#include "util/sn_hostlist.h"
 
 /* Read each variable, plan, write. */
 static void env_apply(spank_t sp, const struct sn_jobenv *env)
@@ -58,7 +59,7 @@ int remote_env_set(spank_t sp)
 	struct sn_jobenv env = { 0 };
 	const char *job_nodelist;
 	struct sn_error err;
-	char self[256];
+	char self[SN_HOST_NAME_SIZE];
 
 	if (!config_get()) {
 		slurm_error("%s: job environment not set: %s", SN_PLUGIN,

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "config/sn_checkctx.h"
+#include "util/sn_hostlist.h"
 #include "sn_spank.h"
 
 #define SHOW "--supernode-env=show"
@@ -62,7 +63,7 @@ int task_env_prepare(spank_t sp)
 	struct sn_envbuf nodelist_buf = { 0 };
 	struct sn_check_ctx *ctx;
 	struct sn_error err;
-	char self[256];
+	char self[SN_HOST_NAME_SIZE];
 	int rc;
 
 	sn_state.task_env_ready = 0;

@@ -33,6 +33,7 @@
 #include "drain/sn_drain.h"
 #include "checks/sn_report.h"
 #include "checks/sn_runner.h"
+#include "util/sn_hostlist.h"
 #include "snctl.h"
 
 enum {
@@ -48,7 +49,7 @@ enum {
 struct health_args {
 	struct snctl_global g;
 	const char *node;
-	char host[256];
+	char host[SN_HOST_NAME_SIZE];
 };
 
 static void health_usage(void)

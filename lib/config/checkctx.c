@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "config/sn_checkctx.h"
+#include "util/sn_hostlist.h"
 
 static int expand(const char *tmpl, const char *node, const char *host,
 		  char *out, size_t size, const char *key,
@@ -23,7 +24,7 @@ static int expand(const char *tmpl, const char *node, const char *host,
 int sn_check_ctx_init(struct sn_check_ctx *ctx, const struct sn_config *cfg,
 		      const char *nodename, struct sn_error *err)
 {
-	char host[256] = "localhost";
+	char host[SN_HOST_NAME_SIZE] = "localhost";
 
 	memset(ctx, 0, sizeof(*ctx));
 	if (gethostname(host, sizeof(host) - 1))

@@ -211,7 +211,7 @@ static int node_update(const char *node, uint32_t state, const char *reason,
 enum sn_drain_outcome sn_node_drain(const char *node, const char *reason,
 				    const char *tag, struct sn_error *err)
 {
-	char current[1024], clean[SN_REASON_MAX + 1];
+	char current[SN_REASON_READ_SIZE], clean[SN_REASON_MAX + 1];
 	unsigned state;
 	enum sn_drain_outcome o;
 
@@ -234,7 +234,7 @@ enum sn_drain_outcome sn_node_drain(const char *node, const char *reason,
 enum sn_drain_outcome sn_node_resume(const char *node, const char *tag,
 				     struct sn_error *err)
 {
-	char current[1024];
+	char current[SN_REASON_READ_SIZE];
 	unsigned state;
 	enum sn_drain_outcome o;
 

@@ -43,7 +43,7 @@ struct sn_bounded_report {
 				 * the child with this status */
 	enum sn_drain_outcome outcome;	/* SN_DRAIN_ERROR unless run is 0 */
 	unsigned state;		/* node_state bits read (0 if not read) */
-	char current[1024];	/* the node's reason as read, "" if none */
+	char current[SN_REASON_READ_SIZE]; /* its reason as read, "" if none */
 	char why[1024];		/* SN_DRAIN_ERROR: what went wrong (an
 				 * sn_error message) */
 };

@@ -24,6 +24,11 @@
 #define SN_REASON_MAX 200
 /* A composer's scratch line: one byte more than a reason, so a cut shows. */
 #define SN_REASON_LINE_SIZE (SN_REASON_MAX + 2)
+/*
+ * A node's current reason as read from slurmctld, bytes with the NUL (a
+ * longer one, set by someone else, is cut: we only compare its tag).
+ */
+#define SN_REASON_READ_SIZE 1024
 /* Ends the kept part of a reason that had to be cut. */
 #define SN_REASON_CUT "..."
 

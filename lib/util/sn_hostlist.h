@@ -6,6 +6,12 @@
 
 #include "util/sn_error.h"
 
+/*
+ * A buffer for one host name (gethostname(), a node's name in a hostlist),
+ * with its NUL.  Linux's HOST_NAME_MAX is 64; a Slurm NodeName may be longer.
+ */
+#define SN_HOST_NAME_SIZE 256
+
 /* The largest hostlist we expand in one call (field case 2: 65536). */
 #ifndef SN_HOSTLIST_MAX		/* tests/fuzz builds with a smaller bound */
 #define SN_HOSTLIST_MAX 65536
