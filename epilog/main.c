@@ -48,7 +48,7 @@ struct epilog_job {
 static int job_read(struct epilog_job *job, const char *node_arg)
 {
 	const char *s = getenv("SLURM_JOB_ID");
-	const char *ec = getenv("SLURM_JOB_EXIT_CODE2");	/* "exit:signal" */
+	const char *ec = getenv("SLURM_JOB_EXIT_CODE2"); /* "exit:signal" */
 	long long v;
 
 	if (!s || !sn_number_parse(s, &v) || v < 1 || v > 0xfffffff0LL)
@@ -79,11 +79,14 @@ static int record_write(const struct sn_check_ctx *ctx,
 
 	if (sn_store_dir(cfg->epilog.record_dir, job->node, job->node, base,
 			 sizeof(base))) {
-		sn_log(LOG_ERR, "job %u: epilog.record_dir: path too long", job->id);
+		sn_log(LOG_ERR, "job %u: epilog.record_dir: path too long",
+		       job->id);
 		return -1;
 	}
-	if (sn_store_write(record, base, ctx->state_dir, job->id, job->node, &err)) {
-		sn_log(LOG_ERR, "job %u: record not written (the node is not drained for it): %s",
+	if (sn_store_write(record, base, ctx->state_dir, job->id, job->node,
+			   &err)) {
+		sn_log(LOG_ERR,
+		       "job %u: record not written (the node is not drained for it): %s",
 		       job->id, err.msg);
 		return -1;
 	}
@@ -99,7 +102,8 @@ static json_object *end_snapshot(const struct sn_check_ctx *ctx,
 	char *doc = sn_baseline_snapshot(ctx, job_id, timeout_ms, &len, &err);
 
 	if (!doc) {
-		sn_log(LOG_WARNING, "job %u: end counters not read: %s", job_id, err.msg);
+		sn_log(LOG_WARNING, "job %u: end counters not read: %s", job_id,
+		       err.msg);
 		return NULL;
 	}
 	if (sn_baseline_parse(doc, len, 0, &end) != SN_BASELINE_OK)
@@ -108,7 +112,8 @@ static json_object *end_snapshot(const struct sn_check_ctx *ctx,
 	return end;
 }
 
-static void epilog_run(const struct sn_config *cfg, const struct epilog_job *job)
+static void epilog_run(const struct sn_config *cfg,
+		       const struct epilog_job *job)
 {
 	const struct sn_node *sn = sn_config_find_node(cfg, job->node);
 	struct sn_record_input in = { 0 };
@@ -120,16 +125,19 @@ static void epilog_run(const struct sn_config *cfg, const struct epilog_job *job
 	const char *drain;
 
 	if (sn_check_ctx_init(&ctx, cfg, job->node, &err)) {
-		sn_log(LOG_ERR, "job %u: %s: nothing recorded", job->id, err.msg);
+		sn_log(LOG_ERR, "job %u: %s: nothing recorded", job->id,
+		       err.msg);
 		return;
 	}
 	sn_baseline_path(&ctx, job->id, path, sizeof(path));
 	in.baseline_status = sn_baseline_read(path, job->id, &baseline, &err);
 	if (in.baseline_status == SN_BASELINE_MISSING)
-		sn_log(LOG_WARNING, "job %u: baseline missing (%s): deltas unknown, no drain",
+		sn_log(LOG_WARNING,
+		       "job %u: baseline missing (%s): deltas unknown, no drain",
 		       job->id, path);
 	else if (in.baseline_status != SN_BASELINE_OK)
-		sn_log(LOG_WARNING, "job %u: baseline corrupt: deltas unknown, no drain: %s",
+		sn_log(LOG_WARNING,
+		       "job %u: baseline corrupt: deltas unknown, no drain: %s",
 		       job->id, err.msg);
 	end = end_snapshot(&ctx, job->id, cfg->epilog.timeout_s * 1000 / 2);
 	if (in.baseline_status == SN_BASELINE_OK)
@@ -151,30 +159,36 @@ static void epilog_run(const struct sn_config *cfg, const struct epilog_job *job
 		sn_log(LOG_ERR, "job %u: cannot build the record", job->id);
 		goto out;
 	}
-	drain = json_object_get_string(json_object_object_get(record, "drain_reason"));
+	drain = json_object_get_string(
+		json_object_object_get(record, "drain_reason"));
 	if (drain) {
 		enum sn_drain_outcome o;
 
 		/* Drain first, then say in the record what really happened. */
-		sn_record_drain_reason(record, cfg->drain_tag, reason, sizeof(reason));
+		sn_record_drain_reason(record, cfg->drain_tag, reason,
+				       sizeof(reason));
 		o = sn_drain_logged(job->node, reason, cfg->drain_tag,
 				    cfg->epilog.timeout_s * 1000 / 2);
-		json_object_object_add(record, "drain_outcome",
-				       json_object_new_string(sn_drain_outcome_name(o)));
+		json_object_object_add(
+			record, "drain_outcome",
+			json_object_new_string(sn_drain_outcome_name(o)));
 	}
 	record_write(&ctx, cfg, job, record);
 	if (cfg->epilog.textfile_dir &&
 	    sn_path_expand(cfg->epilog.textfile_dir, job->node, job->node, prom,
 			   sizeof(prom)))
-		sn_log(LOG_WARNING, "job %u: Prometheus textfile not updated: epilog.textfile_dir: path too long",
+		sn_log(LOG_WARNING,
+		       "job %u: Prometheus textfile not updated: epilog.textfile_dir: path too long",
 		       job->id);
 	else if (cfg->epilog.textfile_dir &&
 		 sn_promfile_update(prom, end, record, in.end_time, &err))
-		sn_log(LOG_WARNING, "job %u: Prometheus textfile not updated: %s",
-		       job->id, err.msg);
+		sn_log(LOG_WARNING,
+		       "job %u: Prometheus textfile not updated: %s", job->id,
+		       err.msg);
 	/* the baseline has served */
 	if (sn_baseline_remove(&ctx, job->id, &err))
-		sn_log(LOG_WARNING, "job %u: baseline not removed: %s", job->id, err.msg);
+		sn_log(LOG_WARNING, "job %u: baseline not removed: %s", job->id,
+		       err.msg);
 	json_object_put(record);
 out:
 	json_object_put(baseline);
@@ -200,19 +214,22 @@ int main(int argc, char **argv)
 	sn_config_default_path(config_path, sizeof(config_path));
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 'c')
-			snprintf(config_path, sizeof(config_path), "%s", optarg);
+			snprintf(config_path, sizeof(config_path), "%s",
+				 optarg);
 		else if (c == 'n')
 			node = optarg;
 		else
-			return 0;	/* never fail the Epilog: see the top */
+			return 0; /* never fail the Epilog: see the top */
 	}
 	if (job_read(&job, node)) {
-		sn_log(LOG_ERR, "SLURM_JOB_ID or SLURMD_NODENAME missing: not run by slurmd?");
+		sn_log(LOG_ERR,
+		       "SLURM_JOB_ID or SLURMD_NODENAME missing: not run by slurmd?");
 		return 0;
 	}
 	cfg = sn_config_load(config_path, &err);
 	if (!cfg) {
-		sn_log(LOG_ERR, "job %u: config not loaded, nothing recorded or drained: %s",
+		sn_log(LOG_ERR,
+		       "job %u: config not loaded, nothing recorded or drained: %s",
 		       job.id, err.msg);
 		return 0;
 	}

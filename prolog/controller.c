@@ -57,8 +57,8 @@
 static void on_alarm(int sig)
 {
 	static const char msg[] = SN_PROLOG_NAME
-		": --controller: over "
-		SN_XSTR(SN_CONTROLLER_TIMEOUT_S) "s: stopped, job requeued\n";
+		": --controller: over " SN_XSTR(
+			SN_CONTROLLER_TIMEOUT_S) "s: stopped, job requeued\n";
 	ssize_t n;
 
 	(void)sig;
@@ -89,7 +89,8 @@ static void verdict_log(const char *job, const char *list,
 		sn_log(LOG_ERR, "job %s: %s", job, a->problems[i].text);
 	if (a->dropped)
 		sn_log(LOG_ERR, "job %s: +%zu more problems", job, a->dropped);
-	sn_log(LOG_ERR, "job %s: allocation %.200s is %s: requeued (no node drained)",
+	sn_log(LOG_ERR,
+	       "job %s: allocation %.200s is %s: requeued (no node drained)",
 	       job, list, a->summary);
 	/* stdout ends up in slurmctld's log next to the exit status. */
 	printf("job %s: %s\n", job, a->summary);
@@ -113,14 +114,17 @@ int sn_prolog_controller(const struct sn_prolog_args *args,
 	/* Any N up to the number of supernodes: max_supernodes may have
 	 * been lowered after the job was submitted. */
 	if (sn_supernode_count_parse(getenv("SPANK_SUPERNODE"),
-				     (uint32_t)cfg->n_supernodes, &want, &err)) {
-		sn_log(LOG_ERR, "job %s: SPANK_SUPERNODE: %s: cannot verify, requeued",
+				     (uint32_t)cfg->n_supernodes, &want,
+				     &err)) {
+		sn_log(LOG_ERR,
+		       "job %s: SPANK_SUPERNODE: %s: cannot verify, requeued",
 		       job, err.msg);
 		return SN_EXIT_CRIT;
 	}
 	rc = sn_allocation_check(cfg, list, want, &a, &err);
 	if (rc < 0) {
-		sn_log(LOG_ERR, "job %s: SLURM_JOB_NODELIST: %s: cannot verify, requeued",
+		sn_log(LOG_ERR,
+		       "job %s: SLURM_JOB_NODELIST: %s: cannot verify, requeued",
 		       job, err.msg);
 		return SN_EXIT_CRIT;
 	}

@@ -25,9 +25,11 @@ static int learn_child(void *arg, int fd)
 	if (!f)
 		return 1;
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M", localtime(&now));
-	fprintf(f, "# node: manifest learned on %s by %s --learn, %s.\n"
-		   "# Check it against what the node should have, then put it into supernode.yaml.\n"
-		   "node:\n", ctx->nodename, SN_PROLOG_NAME, when);
+	fprintf(f,
+		"# node: manifest learned on %s by %s --learn, %s.\n"
+		"# Check it against what the node should have, then put it into supernode.yaml.\n"
+		"node:\n",
+		ctx->nodename, SN_PROLOG_NAME, when);
 	sn_learn_write(f, ctx);
 	return fclose(f) ? 1 : 0;
 }
@@ -44,10 +46,12 @@ int sn_prolog_learn(const struct sn_prolog_args *args, struct sn_config *cfg)
 		sn_log(LOG_ERR, "%s", err.msg);
 		return SN_EXIT_USAGE;
 	}
-	rc = sn_run_in_child(learn_child, &ctx, cfg->prolog.check_timeout_s * 3000,
-			     1u << 20, &out, &len);
+	rc = sn_run_in_child(learn_child, &ctx,
+			     cfg->prolog.check_timeout_s * 3000, 1u << 20, &out,
+			     &len);
 	if (rc != 0) {
-		sn_log(LOG_ERR, "--learn %s", rc == -1 ? "timed out" : "failed");
+		sn_log(LOG_ERR, "--learn %s",
+		       rc == -1 ? "timed out" : "failed");
 		free(out);
 		return SN_EXIT_UNKNOWN;
 	}

@@ -91,12 +91,13 @@ static int args_parse(int argc, char **argv, struct sn_prolog_args *a)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s'\n", SN_PROLOG_NAME,
-			argv[optind]);
+		fprintf(stderr, "%s: unexpected argument '%s'\n",
+			SN_PROLOG_NAME, argv[optind]);
 		return -1;
 	}
 	if ((a->json && !a->check) || (a->check && a->learn)) {
-		fprintf(stderr, "%s: --json goes with --check; --check and --learn exclude each other\n",
+		fprintf(stderr,
+			"%s: --json goes with --check; --check and --learn exclude each other\n",
 			SN_PROLOG_NAME);
 		return -1;
 	}
@@ -126,18 +127,20 @@ int main(int argc, char **argv)
 		return SN_EXIT_USAGE;
 	}
 	if (args.controller && !sn_prolog_controller_wanted())
-		return SN_EXIT_OK;	/* not a --supernode job: nothing to verify */
+		return SN_EXIT_OK; /* not a --supernode job: nothing to verify */
 	cfg = sn_config_load(args.config, &err);
 	if (!cfg && args.controller) {
 		/* controller.c says why a broken config lets the job run. */
-		sn_log(LOG_ERR, "job %s: config not loaded, allocation NOT verified, job runs: %s",
+		sn_log(LOG_ERR,
+		       "job %s: config not loaded, allocation NOT verified, job runs: %s",
 		       getenv("SLURM_JOB_ID") ? getenv("SLURM_JOB_ID") : "?",
 		       err.msg);
 		return SN_EXIT_OK;
 	}
 	if (!cfg) {
 		/* A config that does not load never drains anything. */
-		sn_log(LOG_ERR, "config not loaded, nothing checked or drained: %s",
+		sn_log(LOG_ERR,
+		       "config not loaded, nothing checked or drained: %s",
 		       err.msg);
 		return (args.check || args.learn) ? SN_EXIT_USAGE : SN_EXIT_OK;
 	}

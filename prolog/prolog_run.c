@@ -91,7 +91,8 @@ static int lock_take(const struct sn_check_ctx *ctx, uint32_t wait_ms)
 /* The last resort (see alarm() below): say why, in slurmd's log. */
 static void on_alarm(int sig)
 {
-	static const char msg[] = SN_PROLOG_NAME ": prolog.timeout exceeded: stopped\n";
+	static const char msg[] = SN_PROLOG_NAME
+		": prolog.timeout exceeded: stopped\n";
 	ssize_t n;
 
 	(void)sig;
@@ -112,13 +113,16 @@ int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
 	int lock, rc = SN_EXIT_OK;
 
 	if (job_id_get(&job_id)) {
-		sn_log(LOG_ERR, "SLURM_JOB_ID missing or invalid: not run by slurmd? (use --check by hand)");
+		sn_log(LOG_ERR,
+		       "SLURM_JOB_ID missing or invalid: not run by slurmd? (use --check by hand)");
 		return SN_EXIT_USAGE;
 	}
 	if (!job_wants_checks(cfg))
 		return SN_EXIT_OK;
 	if (!args->node || !*args->node) {
-		sn_log(LOG_ERR, "job %u: SLURMD_NODENAME is not set: nothing checked", job_id);
+		sn_log(LOG_ERR,
+		       "job %u: SLURMD_NODENAME is not set: nothing checked",
+		       job_id);
 		return SN_EXIT_OK;
 	}
 	if (!sn_config_find_node(cfg, args->node)) {
@@ -134,7 +138,8 @@ int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
 	/* Prologs of jobs starting together take turns (bounded wait). */
 	lock = lock_take(&ctx, budget(deadline, 5000, check_ms));
 	if (lock < 0)
-		sn_log(LOG_WARNING, "job %u: prolog lock busy, checking anyway", job_id);
+		sn_log(LOG_WARNING, "job %u: prolog lock busy, checking anyway",
+		       job_id);
 	/* Checks may use all of prolog.timeout; the drain has the second after. */
 	sn_run_checks(&ctx, sn_check_groups, sn_check_groups_count,
 		      budget(deadline, check_ms, 0),
@@ -146,7 +151,8 @@ int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
 				budget(deadline + 900, UINT32_MAX, 0));
 		goto out;
 	}
-	if (sn_baseline_save(&ctx, job_id, budget(deadline, check_ms, 500), &err))
+	if (sn_baseline_save(&ctx, job_id, budget(deadline, check_ms, 500),
+			     &err))
 		sn_log(LOG_WARNING, "job %u: no baseline for the epilog: %s",
 		       job_id, err.msg);
 out:

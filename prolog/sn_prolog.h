@@ -11,21 +11,22 @@
 
 /* Exit codes of --check (Nagios convention) and of the prolog. */
 enum {
-	SN_EXIT_OK = 0,		/* --check: all OK; prolog: node fine, job runs */
-	SN_EXIT_WARN = 1,	/* --check: worst is WARN */
-	SN_EXIT_CRIT = 2,	/* --check: a CRIT; prolog: node drained, job requeued */
-	SN_EXIT_UNKNOWN = 3,	/* --check: worst is UNKNOWN */
-	SN_EXIT_USAGE = 4,	/* bad arguments or a config that does not load */
+	SN_EXIT_OK = 0,	  /* --check: all OK; prolog: node fine, job runs */
+	SN_EXIT_WARN = 1, /* --check: worst is WARN */
+	SN_EXIT_CRIT =
+		2, /* --check: a CRIT; prolog: node drained, job requeued */
+	SN_EXIT_UNKNOWN = 3, /* --check: worst is UNKNOWN */
+	SN_EXIT_USAGE = 4,   /* bad arguments or a config that does not load */
 };
 
 /* Parsed command line. */
 struct sn_prolog_args {
-	const char *config;	/* --config PATH */
-	const char *node;	/* --node NAME (else SLURMD_NODENAME, else host) */
-	bool check;		/* --check: print every check, drain nothing */
-	bool json;		/* --json: the same as JSON */
-	bool learn;		/* --learn: print this node's manifest */
-	bool controller;	/* --controller (or SLURM_SCRIPT_CONTEXT=prolog_slurmctld) */
+	const char *config; /* --config PATH */
+	const char *node;   /* --node NAME (else SLURMD_NODENAME, else host) */
+	bool check;	    /* --check: print every check, drain nothing */
+	bool json;	    /* --json: the same as JSON */
+	bool learn;	    /* --learn: print this node's manifest */
+	bool controller; /* --controller (or SLURM_SCRIPT_CONTEXT=prolog_slurmctld) */
 };
 
 /* prolog_run.c: the Prolog= flow (slurmd's environment). */
@@ -51,6 +52,5 @@ bool sn_prolog_controller_context(void);
 
 /* True when the job asked for --supernode (SPANK_SUPERNODE is set). */
 bool sn_prolog_controller_wanted(void);
-
 
 #endif

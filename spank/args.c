@@ -19,8 +19,9 @@ int args_parse(int ac, char **av, struct sn_spank *st)
 		const char *val;
 
 		if (strncmp(av[i], "config=", 7)) {
-			slurm_error("%s: plugstack.conf: unknown argument '%s' (allowed: config=PATH)",
-				    SN_PLUGIN, av[i]);
+			slurm_error(
+				"%s: plugstack.conf: unknown argument '%s' (allowed: config=PATH)",
+				SN_PLUGIN, av[i]);
 			return -1;
 		}
 		val = av[i] + 7;
@@ -32,8 +33,9 @@ int args_parse(int ac, char **av, struct sn_spank *st)
 		if (val[0] != '/' ||
 		    (size_t)snprintf(st->config_path, sizeof(st->config_path),
 				     "%s", val) >= sizeof(st->config_path)) {
-			slurm_error("%s: plugstack.conf: config=%s: expected an absolute path",
-				    SN_PLUGIN, val);
+			slurm_error(
+				"%s: plugstack.conf: config=%s: expected an absolute path",
+				SN_PLUGIN, val);
 			return -1;
 		}
 	}

@@ -56,7 +56,6 @@ static int option_cb(int val, const char *optarg, int remote)
 	return 0;
 }
 
-
 /*
  * --supernode-env=MODE.  Strict: exactly auto, none or show; refused at
  * submission (local/allocator context).  Idempotent: the last value wins.
@@ -69,12 +68,14 @@ static int env_option_cb(int val, const char *optarg, int remote)
 	if (sn_ownership_mode_parse(optarg, &mode)) {
 		if (remote) {
 			/* Refused at submission; a step must never fail on it. */
-			slurm_error("%s: --supernode-env=%s: expected auto, none or show; using auto",
-				    SN_PLUGIN, optarg ? optarg : "");
+			slurm_error(
+				"%s: --supernode-env=%s: expected auto, none or show; using auto",
+				SN_PLUGIN, optarg ? optarg : "");
 			return 0;
 		}
-		slurm_error("%s: --supernode-env=%s: expected auto, none or show",
-			    SN_PLUGIN, optarg ? optarg : "");
+		slurm_error(
+			"%s: --supernode-env=%s: expected auto, none or show",
+			SN_PLUGIN, optarg ? optarg : "");
 		return -1;
 	}
 	sn_state.env_mode = mode;
@@ -89,7 +90,8 @@ int options_register(spank_t sp)
 		{
 			.name = "supernode",
 			.arginfo = "N",
-			.usage = "Allocate N whole supernodes, exclusively, with their job environment (N from 1 to the site's placement.max_supernodes)",
+			.usage =
+				"Allocate N whole supernodes, exclusively, with their job environment (N from 1 to the site's placement.max_supernodes)",
 			.has_arg = 1,
 			.val = SN_OPT_VAL,
 			.cb = option_cb,
@@ -97,7 +99,8 @@ int options_register(spank_t sp)
 		{
 			.name = "supernode-env",
 			.arginfo = "MODE",
-			.usage = "With --supernode: auto (default) sets the NCCL/UCX/PyTorch environment where the job left it unset; none sets nothing; show also prints each variable, its value and why",
+			.usage =
+				"With --supernode: auto (default) sets the NCCL/UCX/PyTorch environment where the job left it unset; none sets nothing; show also prints each variable, its value and why",
 			.has_arg = 1,
 			.val = SN_OPT_ENV_VAL,
 			.cb = env_option_cb,
@@ -129,8 +132,9 @@ static int on_command_line(void)
 	int rc = sn_cmdline_supernode("/proc/self/cmdline", &value, &err);
 
 	if (rc < 0)
-		slurm_error("%s: %s: taking --supernode for given on the command line",
-			    SN_PLUGIN, err.msg);
+		slurm_error(
+			"%s: %s: taking --supernode for given on the command line",
+			SN_PLUGIN, err.msg);
 	free(value);
 	return rc != 0;
 }
@@ -151,8 +155,7 @@ static int env_apply(void)
 	if (count_validate(value, source, &sn_state.supernodes))
 		return -1;
 	sn_state.option_given = 1;
-	snprintf(sn_state.option_arg, sizeof(sn_state.option_arg), "%s",
-		 value);
+	snprintf(sn_state.option_arg, sizeof(sn_state.option_arg), "%s", value);
 	return 0;
 }
 
@@ -165,7 +168,8 @@ int options_post_opt(spank_t sp)
 		return -1;
 	/* The steps of this job (srun inside sbatch/salloc) inherit the mode. */
 	if (sn_state.env_mode_given &&
-	    setenv(SN_ENV_MODE_VAR, sn_ownership_mode_name(sn_state.env_mode), 1))
+	    setenv(SN_ENV_MODE_VAR, sn_ownership_mode_name(sn_state.env_mode),
+		   1))
 		slurm_error("%s: cannot export %s", SN_PLUGIN, SN_ENV_MODE_VAR);
 	if (!sn_state.option_given)
 		return 0;
@@ -176,16 +180,18 @@ int options_post_opt(spank_t sp)
 	 * the option (sbatch and salloc export it themselves too).
 	 */
 	if (setenv("SLURM_SPANK_SUPERNODE", value, 1))
-		slurm_error("%s: cannot export SLURM_SPANK_SUPERNODE", SN_PLUGIN);
+		slurm_error("%s: cannot export SLURM_SPANK_SUPERNODE",
+			    SN_PLUGIN);
 	rc = spank_job_control_setenv(sp, "SUPERNODE", value, 1);
 	if (rc != ESPANK_SUCCESS) {
-		slurm_error("%s: --supernode=%u: cannot pass it to slurmctld: %s",
-			    SN_PLUGIN, sn_state.supernodes, spank_strerror(rc));
+		slurm_error(
+			"%s: --supernode=%u: cannot pass it to slurmctld: %s",
+			SN_PLUGIN, sn_state.supernodes, spank_strerror(rc));
 		return -1;
 	}
 	if (spank_context() == S_CTX_LOCAL &&
 	    spank_job_control_setenv(sp, SN_SPANK_SRUN_MARK, "1", 1) !=
-	    ESPANK_SUCCESS) {
+		    ESPANK_SUCCESS) {
 		slurm_error("%s: cannot pass %s to slurmctld", SN_PLUGIN,
 			    SN_SPANK_SRUN_MARK);
 		return -1;

@@ -66,10 +66,11 @@ int remote_env_set(spank_t sp)
 			    sn_state.cfg_err.msg);
 		return 0;
 	}
-	if (!(job_nodelist = job_fact(sp, "SLURM_JOB_NODELIST",
-				      &nodelist_buf))) {
-		slurm_error("%s: SLURM_JOB_NODELIST is not set or not readable: job environment not set",
-			    SN_PLUGIN);
+	if (!(job_nodelist =
+		      job_fact(sp, "SLURM_JOB_NODELIST", &nodelist_buf))) {
+		slurm_error(
+			"%s: SLURM_JOB_NODELIST is not set or not readable: job environment not set",
+			SN_PLUGIN);
 		sn_envbuf_free(&nodelist_buf);
 		return 0;
 	}

@@ -25,7 +25,7 @@
 #include "env/sn_taskenv.h"
 
 #define SN_PLUGIN "supernode"
-#define SN_BATCH_STEP 0xfffffffbu	/* SLURM_BATCH_SCRIPT in slurm.h */
+#define SN_BATCH_STEP 0xfffffffbu /* SLURM_BATCH_SCRIPT in slurm.h */
 
 /*
  * The job's environment is read only through job_getenv(): a raw
@@ -42,17 +42,17 @@
  * (sbatch, salloc, srun or slurmstepd), in state.c.
  */
 struct sn_spank {
-	char config_path[PATH_MAX];	/* plugstack config=, or the default */
-	int cfg_tried;			/* config_get() ran */
-	struct sn_config *cfg;		/* NULL when it did not load */
-	struct sn_error cfg_err;	/* why it did not load */
-	int option_given;		/* --supernode seen (CLI, #SBATCH, env form) */
-	char option_arg[64];		/* its text, for messages */
-	uint32_t supernodes;		/* N, valid when option_given */
-	int env_mode_given;		/* --supernode-env seen */
-	enum sn_env_mode env_mode;	/* its value; auto unless given */
-	int task_env_ready;		/* user_init gathered task_node */
-	struct sn_taskenv_node task_node;	/* this node's ports, topology */
+	char config_path[PATH_MAX]; /* plugstack config=, or the default */
+	int cfg_tried;		    /* config_get() ran */
+	struct sn_config *cfg;	    /* NULL when it did not load */
+	struct sn_error cfg_err;    /* why it did not load */
+	int option_given;    /* --supernode seen (CLI, #SBATCH, env form) */
+	char option_arg[64]; /* its text, for messages */
+	uint32_t supernodes; /* N, valid when option_given */
+	int env_mode_given;  /* --supernode-env seen */
+	enum sn_env_mode env_mode;	  /* its value; auto unless given */
+	int task_env_ready;		  /* user_init gathered task_node */
+	struct sn_taskenv_node task_node; /* this node's ports, topology */
 };
 
 extern struct sn_spank sn_state;

@@ -18,8 +18,8 @@ const struct sn_config *config_get(void)
 {
 	if (!sn_state.cfg_tried) {
 		sn_state.cfg_tried = 1;
-		sn_state.cfg = sn_config_load(sn_state.config_path,
-					      &sn_state.cfg_err);
+		sn_state.cfg =
+			sn_config_load(sn_state.config_path, &sn_state.cfg_err);
 	}
 	return sn_state.cfg;
 }
@@ -43,7 +43,7 @@ static enum sn_env_get spank_get(void *ctx, const char *name, char *buf,
 	if (rc == ESPANK_SUCCESS)
 		return SN_ENV_GET_OK;
 	if (rc == ESPANK_NOSPACE)
-		return SN_ENV_GET_NOSPACE;	/* set: never "unset" */
+		return SN_ENV_GET_NOSPACE; /* set: never "unset" */
 	if (rc == ESPANK_ENV_NOEXIST)
 		return SN_ENV_GET_UNSET;
 	return SN_ENV_GET_ERROR;
@@ -102,11 +102,10 @@ int self_name(spank_t sp, const char *job_nodelist, char *out, size_t size,
 	if (spank_get_item(sp, S_JOB_NODEID, &nodeid) != ESPANK_SUCCESS)
 		sn_error_set(err, "cannot read the step id or node id");
 	else
-		rc = sn_jobenv_self_name(job_nodelist,
-					 job_getenv(sp, "SLURM_STEP_NODELIST",
-						    &step_buf),
-					 job_is_batch(sp), nodeid, out, size,
-					 err);
+		rc = sn_jobenv_self_name(
+			job_nodelist,
+			job_getenv(sp, "SLURM_STEP_NODELIST", &step_buf),
+			job_is_batch(sp), nodeid, out, size, err);
 	sn_envbuf_free(&step_buf);
 	return rc;
 }
@@ -124,8 +123,9 @@ bool state_resolve(spank_t sp)
 	value = job_fact(sp, SN_ENV_MODE_VAR, &eb);
 	if (!sn_state.env_mode_given && value &&
 	    sn_ownership_mode_parse(value, &mode))
-		slurm_error("%s: %s=%.64s: expected auto, none or show; using auto",
-			    SN_PLUGIN, SN_ENV_MODE_VAR, value);
+		slurm_error(
+			"%s: %s=%.64s: expected auto, none or show; using auto",
+			SN_PLUGIN, SN_ENV_MODE_VAR, value);
 	else if (!sn_state.env_mode_given && value)
 		sn_state.env_mode = mode;
 	sn_envbuf_free(&eb);

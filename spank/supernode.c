@@ -18,7 +18,7 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	case S_CTX_REMOTE:
 		break;
 	default:
-		return 0;	/* slurmd, job_script: nothing to do */
+		return 0; /* slurmd, job_script: nothing to do */
 	}
 	if (args_parse(ac, av, &sn_state))
 		return -1;
@@ -43,7 +43,7 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av)
 	(void)ac;
 	(void)av;
 	if (spank_context() != S_CTX_REMOTE || !state_resolve(sp))
-		return 0;	/* without --supernode, or --supernode-env=none */
+		return 0; /* without --supernode, or --supernode-env=none */
 	remote_env_set(sp);
 	/* Once per step, before the tasks are forked: they share the result. */
 	return task_env_prepare(sp);

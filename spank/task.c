@@ -43,13 +43,13 @@ static void gather(spank_t sp, const struct sn_check_ctx *ctx)
 	bool want_topo;
 
 	marker = marker ? marker : "";
-	want_topo = sn_taskenv_wants_topo(sn_state.cfg, job_is_batch(sp),
-					  jobs_own(sp, marker, "UCX_NET_DEVICES"),
-					  jobs_own(sp, marker, "ASCEND_RT_VISIBLE_DEVICES"));
-	if (sn_taskenv_node_gather_bounded(sn_state.cfg, ctx->sysfs,
-					   ctx->hwloc_xml, want_topo,
-					   SN_TASKENV_GATHER_TIMEOUT_MS,
-					   &sn_state.task_node))
+	want_topo = sn_taskenv_wants_topo(
+		sn_state.cfg, job_is_batch(sp),
+		jobs_own(sp, marker, "UCX_NET_DEVICES"),
+		jobs_own(sp, marker, "ASCEND_RT_VISIBLE_DEVICES"));
+	if (sn_taskenv_node_gather_bounded(
+		    sn_state.cfg, ctx->sysfs, ctx->hwloc_xml, want_topo,
+		    SN_TASKENV_GATHER_TIMEOUT_MS, &sn_state.task_node))
 		slurm_error("%s: %s: setting what does not need it", SN_PLUGIN,
 			    sn_state.task_node.ports_note);
 	else if (want_topo && !sn_state.task_node.topo.valid)
@@ -68,13 +68,14 @@ int task_env_prepare(spank_t sp)
 
 	sn_state.task_env_ready = 0;
 	if (!config_get())
-		return 0;	/* remote.c said why */
+		return 0; /* remote.c said why */
 	rc = self_name(sp, job_fact(sp, "SLURM_JOB_NODELIST", &nodelist_buf),
 		       self, sizeof(self), &err);
 	sn_envbuf_free(&nodelist_buf);
 	if (rc) {
-		slurm_error("%s: per-task environment not set: this node's name is unknown",
-			    SN_PLUGIN);
+		slurm_error(
+			"%s: per-task environment not set: this node's name is unknown",
+			SN_PLUGIN);
 		return 0;
 	}
 	ctx = malloc(sizeof(*ctx));
@@ -105,14 +106,18 @@ static void show_line(const char *node, uint32_t rank,
 static void show_step(spank_t sp, const char *node, const char *marker,
 		      const struct sn_taskenv_task *t, const char *accels_why)
 {
-	static struct sn_envbuf eb;	/* task process: gone at exec */
+	static struct sn_envbuf eb; /* task process: gone at exec */
 
-	fprintf(stderr, "%s: " SHOW ": node %s, task %u of %u on it (rank %u of %u); accelerators: %s\n",
+	fprintf(stderr,
+		"%s: " SHOW
+		": node %s, task %u of %u on it (rank %u of %u); accelerators: %s\n",
 		SN_PLUGIN, node, t->local_rank, t->local_size, t->global_rank,
 		t->world_size,
 		accels_why[0] ? accels_why : "not looked at (batch script)");
 	for (size_t i = 0; i < SN_OWNERSHIP_STEP_VARS; i++) {
-		struct sn_ownership_var v = { .name = sn_ownership_step_vars[i][0] };
+		struct sn_ownership_var v = {
+			.name = sn_ownership_step_vars[i][0]
+		};
 
 		v.cur = job_getenv(sp, v.name, &eb);
 		sn_ownership_observe(marker, sn_ownership_step_vars[i][1], &v);
@@ -134,8 +139,8 @@ static void task_facts(spank_t sp, const char *marker,
 	spank_get_item(sp, S_JOB_LOCAL_TASK_COUNT, &t->local_size);
 	t->batch = job_is_batch(sp);
 	t->visible_name = sn_taskenv_visible_name(cfg);
-	t->visible = sn_taskenv_visible_pick(cfg,
-		job_getenv(sp, t->visible_name, &visible),
+	t->visible = sn_taskenv_visible_pick(
+		cfg, job_getenv(sp, t->visible_name, &visible),
 		jobs_own(sp, marker, t->visible_name));
 	t->step_gpus = job_fact(sp, "SLURM_STEP_GPUS", &step_gpus);
 	t->job_gpus = job_fact(sp, "SLURM_JOB_GPUS", &job_gpus);
@@ -154,7 +159,7 @@ int task_env_set(spank_t sp)
 	if (!sn_state.task_env_ready || !sn_state.cfg)
 		return 0;
 	marker = job_fact(sp, SN_ENVMARK_VAR, &marker_buf);
-	marker = marker ? marker : "";	/* not read whole: claims nothing */
+	marker = marker ? marker : ""; /* not read whole: claims nothing */
 	task_facts(sp, marker, &task);
 	if (sn_taskenv_build(sn_state.cfg, &sn_state.task_node, &task, &env)) {
 		slurm_error("%s: per-task environment not set: out of memory",
@@ -163,11 +168,13 @@ int task_env_set(spank_t sp)
 	}
 	for (size_t i = 0; i < env.count; i++)
 		v[i] = (struct sn_ownership_var){
-			.name = env.vars[i].name, .value = env.vars[i].value,
+			.name = env.vars[i].name,
+			.value = env.vars[i].value,
 			.why = env.vars[i].why,
 			.cur = job_getenv(sp, env.vars[i].name, &cur[i]),
 		};
-	sn_ownership_plan(sn_state.cfg, sn_state.env_mode, marker, v, env.count);
+	sn_ownership_plan(sn_state.cfg, sn_state.env_mode, marker, v,
+			  env.count);
 	show = sn_state.env_mode == SN_ENV_SHOW && task.local_rank == 0;
 	node = job_fact(sp, "SLURMD_NODENAME", &node_buf);
 	node = node ? node : "?";

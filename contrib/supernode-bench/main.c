@@ -27,7 +27,12 @@
 #include "config/sn_config.h"
 #endif
 
-enum { EXIT_PASS, EXIT_FAILED, EXIT_USAGE, EXIT_ERROR };
+enum {
+	EXIT_PASS,
+	EXIT_FAILED,
+	EXIT_USAGE,
+	EXIT_ERROR
+};
 
 static void usage(FILE *f)
 {
@@ -43,15 +48,16 @@ static void usage(FILE *f)
 	      "  F (default bench.min_fraction, 0.8) x bench.rated_busbw_gbps of\n"
 	      "  --config (default: next to $SLURM_CONF), else none.\n"
 	      "  Exit: 0 pass, 1 fail (wrong elements or busbw of the largest\n"
-	      "  size below the threshold), 2 usage, 3 could not run.\n", f);
+	      "  size below the threshold), 2 usage, 3 could not run.\n",
+	      f);
 }
 
 /* Where the busbw threshold comes from, for the summary lines. */
 static struct {
-	const char *config;	/* --config; NULL: the default path */
-	double min_fraction;	/* --min-fraction; 0: not given */
-	char desc[1200];	/* "--min-busbw 100.00 GB/s", "0.80 x rated ..." */
-	char note[1200];	/* why there is none; printed at the end */
+	const char *config;  /* --config; NULL: the default path */
+	double min_fraction; /* --min-fraction; 0: not given */
+	char desc[1200];     /* "--min-busbw 100.00 GB/s", "0.80 x rated ..." */
+	char note[1200];     /* why there is none; printed at the end */
 } thr;
 
 static int bad(const char *opt, const char *val)
@@ -71,7 +77,8 @@ static int parse_ops(char *s, bool ops[SB_NOPS])
 			ops[i] = true;
 		return 0;
 	}
-	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(s, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
 		enum sb_op op;
 
 		if (sb_op_parse(tok, &op))
@@ -113,22 +120,29 @@ static int parse_one(int c, char *arg, struct sb_opts *o, const char **backend)
 			return bad("--backend", arg);
 		*backend = arg;
 		return 0;
-	case 'b': return sb_parse_size(arg, &o->min_bytes) ? bad("-b", arg) : 0;
-	case 'e': return sb_parse_size(arg, &o->max_bytes) ? bad("-e", arg) : 0;
+	case 'b':
+		return sb_parse_size(arg, &o->min_bytes) ? bad("-b", arg) : 0;
+	case 'e':
+		return sb_parse_size(arg, &o->max_bytes) ? bad("-e", arg) : 0;
 	case 'f':
 		if (sb_parse_uint(arg, 2, 1024, &o->factor))
 			return bad("-f (2..1024)", arg);
 		return 0;
 	case 'w':
-		return sb_parse_uint(arg, 0, 100000, &o->warmup) ? bad("-w", arg) : 0;
+		return sb_parse_uint(arg, 0, 100000, &o->warmup) ?
+			       bad("-w", arg) :
+			       0;
 	case 'n':
-		return sb_parse_uint(arg, 1, 1000000, &o->iters) ? bad("-n", arg) : 0;
+		return sb_parse_uint(arg, 1, 1000000, &o->iters) ?
+			       bad("-n", arg) :
+			       0;
 	case 'c':
 		if (sb_parse_uint(arg, 0, 1, &v))
 			return bad("-c (0 or 1)", arg);
 		o->check = v;
 		return 0;
-	case 'o': return parse_ops(arg, o->ops) ? bad("-o", arg) : 0;
+	case 'o':
+		return parse_ops(arg, o->ops) ? bad("-o", arg) : 0;
 	case 'g':
 		if (sb_parse_uint(arg, 1, 64, &v))
 			return bad("-g (1..64)", arg);
@@ -138,14 +152,21 @@ static int parse_one(int c, char *arg, struct sb_opts *o, const char **backend)
 		if (sb_parse_double(arg, 0, &o->min_busbw) || o->min_busbw <= 0)
 			return bad("--min-busbw (GB/s > 0)", arg);
 		return 0;
-	case 'J': o->json = arg; o->quiet = !strcmp(arg, "-"); return 0;
-	case 'P': o->plot = arg; return 0;
+	case 'J':
+		o->json = arg;
+		o->quiet = !strcmp(arg, "-");
+		return 0;
+	case 'P':
+		o->plot = arg;
+		return 0;
 	case 'G':
 		if (strcmp(arg, "supernode"))
 			return bad("--groups (supernode)", arg);
 		o->groups = arg;
 		return 0;
-	case 'I': o->id_file = arg; return 0;
+	case 'I':
+		o->id_file = arg;
+		return 0;
 	case 'C':
 		if (!*arg)
 			return bad("--config", arg);
@@ -156,8 +177,12 @@ static int parse_one(int c, char *arg, struct sb_opts *o, const char **backend)
 		    thr.min_fraction <= 0 || thr.min_fraction > 1)
 			return bad("--min-fraction (0 < F <= 1)", arg);
 		return 0;
-	case 'h': usage(stdout); return 1;
-	default: usage(stderr); return -1;
+	case 'h':
+		usage(stdout);
+		return 1;
+	default:
+		usage(stderr);
+		return -1;
 	}
 }
 
@@ -166,17 +191,23 @@ static int parse_args(int argc, char **argv, struct sb_opts *o,
 {
 	int c, rc;
 
-	*o = (struct sb_opts){ .min_bytes = 32 << 20, .max_bytes = 32 << 20,
-			       .factor = 2, .warmup = 1, .iters = 20,
-			       .check = true, .ngpus = 1 };
+	*o = (struct sb_opts){ .min_bytes = 32 << 20,
+			       .max_bytes = 32 << 20,
+			       .factor = 2,
+			       .warmup = 1,
+			       .iters = 20,
+			       .check = true,
+			       .ngpus = 1 };
 	for (int i = 0; i < SB_NOPS; i++)
 		o->ops[i] = true;
 	*backend = "mpi";
-	while ((c = getopt_long(argc, argv, "b:e:f:w:n:c:o:g:h", longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "b:e:f:w:n:c:o:g:h", longopts,
+				NULL)) != -1)
 		if ((rc = parse_one(c, optarg, o, backend)))
 			return rc;
 	if (optind < argc) {
-		fprintf(stderr, SB_PREFIX "unexpected argument '%s'\n", argv[optind]);
+		fprintf(stderr, SB_PREFIX "unexpected argument '%s'\n",
+			argv[optind]);
 		return -1;
 	}
 	if (o->min_bytes > o->max_bytes) {
@@ -184,11 +215,13 @@ static int parse_args(int argc, char **argv, struct sb_opts *o,
 		return -1;
 	}
 	if (o->min_bytes < sizeof(float)) {
-		fprintf(stderr, SB_PREFIX "-b must be at least 4 bytes (one float)\n");
+		fprintf(stderr,
+			SB_PREFIX "-b must be at least 4 bytes (one float)\n");
 		return -1;
 	}
 	if (o->min_busbw > 0 && thr.min_fraction > 0) {
-		fprintf(stderr, SB_PREFIX "--min-busbw and --min-fraction exclude each other\n");
+		fprintf(stderr, SB_PREFIX
+			"--min-busbw and --min-fraction exclude each other\n");
 		return -1;
 	}
 	if (o->ngpus > 1 && strcmp(*backend, "nccl")) {
@@ -196,8 +229,11 @@ static int parse_args(int argc, char **argv, struct sb_opts *o,
 		return -1;
 	}
 	/* MPI counts are int: 2^31-1 floats per message. */
-	if (!strcmp(*backend, "mpi") && o->max_bytes / sizeof(float) > INT32_MAX) {
-		fprintf(stderr, SB_PREFIX "-e %zu: the MPI backend takes messages up to %zu bytes\n",
+	if (!strcmp(*backend, "mpi") &&
+	    o->max_bytes / sizeof(float) > INT32_MAX) {
+		fprintf(stderr,
+			SB_PREFIX
+			"-e %zu: the MPI backend takes messages up to %zu bytes\n",
 			o->max_bytes, (size_t)INT32_MAX * sizeof(float));
 		return -1;
 	}
@@ -223,11 +259,12 @@ static int resolve_threshold(struct sb_opts *o)
 		snprintf(thr.desc, sizeof(thr.desc), "--min-busbw %g GB/s",
 			 o->min_busbw);
 		if (!thr.config)
-			return 0;	/* the config is not needed */
+			return 0; /* the config is not needed */
 	}
 #ifndef SB_HAVE_CONFIG
 	if (thr.config || thr.min_fraction > 0) {
-		fprintf(stderr, SB_PREFIX "--config and --min-fraction need supernode-bench built inside slurm-supernode\n");
+		fprintf(stderr, SB_PREFIX
+			"--config and --min-fraction need supernode-bench built inside slurm-supernode\n");
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -237,12 +274,14 @@ static int resolve_threshold(struct sb_opts *o)
 		path = def;
 	}
 	if (!(cfg = sn_config_load(path, &err))) {
-		if (thr.config) {	/* asked for by name: must load */
+		if (thr.config) { /* asked for by name: must load */
 			fprintf(stderr, SB_PREFIX "%s\n", err.msg);
 			return EXIT_ERROR;
 		}
 		if (thr.min_fraction > 0) {
-			fprintf(stderr, SB_PREFIX "--min-fraction needs bench.rated_busbw_gbps: %s\n",
+			fprintf(stderr,
+				SB_PREFIX
+				"--min-fraction needs bench.rated_busbw_gbps: %s\n",
 				err.msg);
 			return EXIT_USAGE;
 		}
@@ -254,23 +293,29 @@ static int resolve_threshold(struct sb_opts *o)
 	if (o->min_busbw > 0) {
 		/* --min-busbw wins; --config was only checked. */
 	} else if (rated > 0) {
-		f = thr.min_fraction > 0 ? thr.min_fraction : cfg->bench.min_fraction;
+		f = thr.min_fraction > 0 ? thr.min_fraction :
+					   cfg->bench.min_fraction;
 		o->min_busbw = f * rated;
 		snprintf(thr.desc, sizeof(thr.desc),
 			 /* 0.80, but 0.825 in full */
-			 f * 100 == (double)(long)(f * 100) ? "%.2f x rated %g GB/s (%sbench: in %.1000s)"
-							    : "%g x rated %g GB/s (%sbench: in %.1000s)",
+			 f * 100 == (double)(long)(f * 100) ?
+				 "%.2f x rated %g GB/s (%sbench: in %.1000s)" :
+				 "%g x rated %g GB/s (%sbench: in %.1000s)",
 			 f, rated,
-			 thr.min_fraction > 0 ? "--min-fraction, rated from " : "",
+			 thr.min_fraction > 0 ? "--min-fraction, rated from " :
+						"",
 			 path);
 	} else if (thr.min_fraction > 0) {
-		fprintf(stderr, SB_PREFIX "--min-fraction needs bench.rated_busbw_gbps in %s\n",
+		fprintf(stderr,
+			SB_PREFIX
+			"--min-fraction needs bench.rated_busbw_gbps in %s\n",
 			path);
 		rc = EXIT_USAGE;
 	} else {
-		snprintf(thr.note, sizeof(thr.note),
-			 "note: no busbw threshold (%.1000s has no bench.rated_busbw_gbps)",
-			 path);
+		snprintf(
+			thr.note, sizeof(thr.note),
+			"note: no busbw threshold (%.1000s has no bench.rated_busbw_gbps)",
+			path);
 	}
 	sn_config_free(cfg);
 	return rc;
@@ -295,7 +340,7 @@ struct run {
 	struct sb_result res[3 * SB_NOPS];
 	size_t nres;
 	bool pass;
-	bool print;		/* this process prints and writes files */
+	bool print; /* this process prints and writes files */
 };
 
 /* Judge @r against @o: wrong elements always fail, busbw when asked. */
@@ -308,7 +353,9 @@ static void judge(struct run *run, const struct sb_result *r,
 	if (wrong_everywhere) {
 		run->pass = false;
 		if (run->print)
-			fprintf(stderr, SB_PREFIX "FAIL: %s (%s): %lld wrong elements\n",
+			fprintf(stderr,
+				SB_PREFIX
+				"FAIL: %s (%s): %lld wrong elements\n",
 				sb_op_name(r->op), r->group,
 				(long long)wrong_everywhere);
 	}
@@ -319,7 +366,9 @@ static void judge(struct run *run, const struct sb_result *r,
 		run->pass &= ok;
 		fmt_bytes(last ? last->bytes : 0, size, sizeof(size));
 		if (run->print)
-			fprintf(stderr, SB_PREFIX "%s (%s, %d ranks): busbw %.2f GB/s at %s %s %s: %s\n",
+			fprintf(stderr,
+				SB_PREFIX
+				"%s (%s, %d ranks): busbw %.2f GB/s at %s %s %s: %s\n",
 				sb_op_name(r->op), r->group, r->nranks, bw,
 				size, ok ? ">=" : "<", thr.desc,
 				ok ? "PASS" : "FAIL");
@@ -339,7 +388,9 @@ static int run_group(struct run *run, struct sb_backend *b,
 			continue;
 		if (b->nranks < 2 && op != SB_BROADCAST) {
 			if (run->print)
-				fprintf(stderr, SB_PREFIX "%s (%s): one rank only, skipped\n",
+				fprintf(stderr,
+					SB_PREFIX
+					"%s (%s): one rank only, skipped\n",
 					sb_op_name(op), group);
 			continue;
 		}
@@ -365,8 +416,9 @@ static int write_outputs(const struct run *run, const struct sb_opts *o,
 		sb_write_groups(stdout, run->res, run->nres);
 	if (o->json) {
 		f = strcmp(o->json, "-") ? fopen(o->json, "w") : stdout;
-		if (!f || sb_write_json(f, run->res, run->nres, backend,
-					o->min_busbw, run->pass) ||
+		if (!f ||
+		    sb_write_json(f, run->res, run->nres, backend, o->min_busbw,
+				  run->pass) ||
 		    (f != stdout && fclose(f))) {
 			fprintf(stderr, SB_PREFIX "cannot write %s\n", o->json);
 			return -1;
@@ -374,8 +426,9 @@ static int write_outputs(const struct run *run, const struct sb_opts *o,
 	}
 	if (o->plot) {
 		f = fopen(o->plot, "w");
-		if (!f || sb_write_svg(f, run->res, run->nres,
-				       "supernode-bench: bus bandwidth") ||
+		if (!f ||
+		    sb_write_svg(f, run->res, run->nres,
+				 "supernode-bench: bus bandwidth") ||
 		    fclose(f)) {
 			fprintf(stderr, SB_PREFIX "cannot write %s\n", o->plot);
 			return -1;
@@ -402,7 +455,8 @@ static int run_supernode_groups(struct run *run, struct sb_ctl *world,
 	int rc = -1;
 
 	if (sb_parse_uint(getenv("SUPERNODE_INDEX"), 0, 1 << 20, &idx)) {
-		fprintf(stderr, SB_PREFIX "--groups supernode needs SUPERNODE_INDEX (run under --supernode=N)\n");
+		fprintf(stderr, SB_PREFIX
+			"--groups supernode needs SUPERNODE_INDEX (run under --supernode=N)\n");
 		return -1;
 	}
 	intra = sb_mpi_split(world, (int)idx, world->prank);
@@ -410,7 +464,10 @@ static int run_supernode_groups(struct run *run, struct sb_ctl *world,
 	if (across && !sb_mpi_backend(intra, o->max_bytes, &bi)) {
 		if (!sb_mpi_backend(across, o->max_bytes, &ba)) {
 			rc = run_group(run, &bi, world, o, "intra") ||
-			     run_group(run, &ba, world, o, "across") ? -1 : 0;
+					     run_group(run, &ba, world, o,
+						       "across") ?
+				     -1 :
+				     0;
 			ba.fini(&ba);
 		}
 		bi.fini(&bi);
@@ -446,7 +503,8 @@ static int run_all(struct run *run, struct sb_ctl *world, const char *backend,
 	if (b.nranks < 2) {
 		/* Forgetting mpirun/srun is the likely mistake: say so, don't pass. */
 		if (run->print)
-			fprintf(stderr, SB_PREFIX "could not run: 1 rank only (launch with mpirun or srun -n 2 or more, or --backend nccl -g 2 or more)\n");
+			fprintf(stderr, SB_PREFIX
+				"could not run: 1 rank only (launch with mpirun or srun -n 2 or more, or --backend nccl -g 2 or more)\n");
 		b.fini(&b);
 		return -1;
 	}
@@ -498,7 +556,8 @@ int main(int argc, char **argv)
 		return rc > 0 ? EXIT_PASS : EXIT_USAGE;
 	if ((rc = resolve_threshold(&o)))
 		return rc;
-	if (output_writable(o.json, "--json") || output_writable(o.plot, "--plot"))
+	if (output_writable(o.json, "--json") ||
+	    output_writable(o.plot, "--plot"))
 		return EXIT_USAGE;
 #ifdef SB_HAVE_MPI
 	if ((!strcmp(backend, "mpi") || under_mpi()) &&
@@ -508,7 +567,8 @@ int main(int argc, char **argv)
 	}
 #else
 	if (!strcmp(backend, "mpi")) {
-		fprintf(stderr, SB_PREFIX "built without MPI: only --backend nccl\n");
+		fprintf(stderr,
+			SB_PREFIX "built without MPI: only --backend nccl\n");
 		return EXIT_ERROR;
 	}
 #endif

@@ -27,11 +27,11 @@ enum sb_op {
 
 /** Element counts of one run of @op, as nccl-tests sizes them (float). */
 struct sb_counts {
-	size_t bytes;		/* the "size (B)" column */
-	size_t count;		/* the "count (elements)" column */
-	size_t send;		/* elements in the send buffer */
-	size_t recv;		/* elements in the receive buffer */
-	size_t block;		/* per-rank block (allgather, reduce-scatter, alltoall) */
+	size_t bytes; /* the "size (B)" column */
+	size_t count; /* the "count (elements)" column */
+	size_t send;  /* elements in the send buffer */
+	size_t recv;  /* elements in the receive buffer */
+	size_t block; /* per-rank block (allgather, reduce-scatter, alltoall) */
 };
 
 /** One row of the table: out-of-place [0] and in-place [1]. */
@@ -39,16 +39,16 @@ struct sb_row {
 	size_t bytes;
 	size_t count;
 	bool ran[2];
-	double time_us[2];	/* mean time per operation, µs */
-	double algbw[2];	/* GB/s */
-	double busbw[2];	/* GB/s */
-	int64_t wrong[2];	/* wrong elements, summed over ranks; -1 unchecked */
+	double time_us[2]; /* mean time per operation, µs */
+	double algbw[2];   /* GB/s */
+	double busbw[2];   /* GB/s */
+	int64_t wrong[2];  /* wrong elements, summed over ranks; -1 unchecked */
 };
 
 /** The results of one operation over the size sweep, in one group. */
 struct sb_result {
 	enum sb_op op;
-	const char *group;	/* "all", "intra", "across" */
+	const char *group; /* "all", "intra", "across" */
 	int nranks;
 	size_t nrows;
 	struct sb_row *rows;

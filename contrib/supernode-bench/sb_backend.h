@@ -11,7 +11,7 @@
 
 /** Control plane between the processes of one group. */
 struct sb_ctl {
-	int prank;		/* this process in the group */
+	int prank; /* this process in the group */
 	int nprocs;
 	int (*barrier)(struct sb_ctl *ctl);
 	/* element-wise sum of @n doubles over the processes, in place */
@@ -24,10 +24,10 @@ struct sb_ctl {
 /** A backend bound to one group of ranks. */
 struct sb_backend {
 	const char *name;
-	int nranks;		/* ranks in the group (GPUs for NCCL) */
-	int nlocal;		/* ranks this process drives (-g) */
-	int first_rank;		/* group rank of this process's first one */
-	bool mpi_semantics;	/* in-place reduce-scatter result at 0 */
+	int nranks;	    /* ranks in the group (GPUs for NCCL) */
+	int nlocal;	    /* ranks this process drives (-g) */
+	int first_rank;	    /* group rank of this process's first one */
+	bool mpi_semantics; /* in-place reduce-scatter result at 0 */
 	struct sb_ctl *ctl;
 	/* false when the backend has no such operation (shown as N/A) */
 	bool (*supports)(struct sb_backend *b, enum sb_op op, bool inplace);
@@ -51,12 +51,12 @@ struct sb_opts {
 	long warmup, iters;
 	bool check;
 	bool ops[SB_NOPS];
-	double min_busbw;	/* GB/s; 0 = none */
-	int ngpus;		/* -g */
+	double min_busbw; /* GB/s; 0 = none */
+	int ngpus;	  /* -g */
 	const char *json, *plot;
-	const char *groups;	/* NULL or "supernode" */
-	const char *id_file;	/* NCCL without MPI */
-	bool quiet;		/* no table (--json -) */
+	const char *groups;  /* NULL or "supernode" */
+	const char *id_file; /* NCCL without MPI */
+	bool quiet;	     /* no table (--json -) */
 };
 
 /* Input layout: the pattern goes at @off, @len floats (sb_driver.c). */

@@ -14,12 +14,9 @@
 #include "sb.h"
 
 static const char *const op_names[SB_NOPS] = {
-	[SB_ALLREDUCE] = "allreduce",
-	[SB_ALLGATHER] = "allgather",
-	[SB_REDUCESCATTER] = "reducescatter",
-	[SB_ALLTOALL] = "alltoall",
-	[SB_BROADCAST] = "broadcast",
-	[SB_SENDRECV] = "sendrecv",
+	[SB_ALLREDUCE] = "allreduce",	      [SB_ALLGATHER] = "allgather",
+	[SB_REDUCESCATTER] = "reducescatter", [SB_ALLTOALL] = "alltoall",
+	[SB_BROADCAST] = "broadcast",	      [SB_SENDRECV] = "sendrecv",
 };
 
 static const char *const perf_names[SB_NOPS] = {
@@ -72,12 +69,20 @@ int sb_parse_size(const char *s, size_t *bytes)
 	if (errno)
 		return -1;
 	switch (toupper((unsigned char)*end)) {
-	case 'T': mult <<= 10; /* fall through */
-	case 'G': mult <<= 10; /* fall through */
-	case 'M': mult <<= 10; /* fall through */
-	case 'K': mult <<= 10; end++; break;
-	case '\0': break;
-	default: return -1;
+	case 'T':
+		mult <<= 10; /* fall through */
+	case 'G':
+		mult <<= 10; /* fall through */
+	case 'M':
+		mult <<= 10; /* fall through */
+	case 'K':
+		mult <<= 10;
+		end++;
+		break;
+	case '\0':
+		break;
+	default:
+		return -1;
 	}
 	if (*end || v == 0 || v > SIZE_MAX / mult)
 		return -1;
@@ -145,7 +150,7 @@ double sb_algbw(size_t bytes, double time_us)
 {
 	if (time_us <= 0)
 		return 0;
-	return (double)bytes / 1e3 / time_us;	/* bytes/µs / 1e3 = GB/s */
+	return (double)bytes / 1e3 / time_us; /* bytes/µs / 1e3 = GB/s */
 }
 
 /** sb_busbw - bus bandwidth in GB/s (algbw times sb_bus_factor()). */
@@ -298,10 +303,11 @@ int64_t sb_check(enum sb_op op, const float *res, size_t n, int rank,
 	case SB_ALLGATHER:
 	case SB_ALLTOALL:
 		for (int p = 0; p < nranks; p++) {
-			size_t off = op == SB_ALLTOALL ? (size_t)rank * c->block : 0;
+			size_t off =
+				op == SB_ALLTOALL ? (size_t)rank * c->block : 0;
 
-			wrong += check_copy(res + (size_t)p * c->block, c->block,
-					    p, off);
+			wrong += check_copy(res + (size_t)p * c->block,
+					    c->block, p, off);
 		}
 		return wrong;
 	case SB_BROADCAST:

@@ -88,7 +88,7 @@ static int measure_row(struct sb_backend *b, const struct sb_opts *o,
 	row->bytes = bytes;
 	row->count = bytes / sizeof(float);
 	if (sb_counts(op, bytes, b->nranks, &c))
-		return 0;	/* too small for this many ranks */
+		return 0; /* too small for this many ranks */
 	row->bytes = c.bytes;
 	row->count = c.count;
 	for (int p = 0; p < 2; p++) {
@@ -103,7 +103,8 @@ static int measure_row(struct sb_backend *b, const struct sb_opts *o,
 		if (o->check && check_one(b, op, &c, inplace, &row->wrong[p]))
 			return -1;
 		row->algbw[p] = sb_algbw(c.bytes, row->time_us[p]);
-		row->busbw[p] = sb_busbw(op, c.bytes, row->time_us[p], b->nranks);
+		row->busbw[p] =
+			sb_busbw(op, c.bytes, row->time_us[p], b->nranks);
 		row->ran[p] = true;
 	}
 	return 0;

@@ -36,13 +36,17 @@ static int mpi_barrier(struct sb_ctl *ctl)
 static int mpi_sum(struct sb_ctl *ctl, double *v, int n)
 {
 	return MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM,
-			     comm_of(ctl)) == MPI_SUCCESS ? 0 : -1;
+			     comm_of(ctl)) == MPI_SUCCESS ?
+		       0 :
+		       -1;
 }
 
 static int mpi_bcast(struct sb_ctl *ctl, void *buf, size_t len)
 {
 	return MPI_Bcast(buf, (int)len, MPI_BYTE, 0, comm_of(ctl)) ==
-	       MPI_SUCCESS ? 0 : -1;
+			       MPI_SUCCESS ?
+		       0 :
+		       -1;
 }
 
 static struct sb_ctl *ctl_new(MPI_Comm comm)
@@ -131,13 +135,17 @@ static int mpi_op(struct mpi_be *m, int n, enum sb_op op,
 
 	switch (op) {
 	case SB_ALLREDUCE:
-		return MPI_Allreduce(s, r, (int)c->count, MPI_FLOAT, MPI_SUM, m->comm);
+		return MPI_Allreduce(s, r, (int)c->count, MPI_FLOAT, MPI_SUM,
+				     m->comm);
 	case SB_ALLGATHER:
-		return MPI_Allgather(s, nb, MPI_FLOAT, r, nb, MPI_FLOAT, m->comm);
+		return MPI_Allgather(s, nb, MPI_FLOAT, r, nb, MPI_FLOAT,
+				     m->comm);
 	case SB_REDUCESCATTER:
-		return MPI_Reduce_scatter_block(s, r, nb, MPI_FLOAT, MPI_SUM, m->comm);
+		return MPI_Reduce_scatter_block(s, r, nb, MPI_FLOAT, MPI_SUM,
+						m->comm);
 	case SB_ALLTOALL:
-		return MPI_Alltoall(s, nb, MPI_FLOAT, r, nb, MPI_FLOAT, m->comm);
+		return MPI_Alltoall(s, nb, MPI_FLOAT, r, nb, MPI_FLOAT,
+				    m->comm);
 	case SB_BROADCAST:
 		return MPI_Bcast(r, (int)c->count, MPI_FLOAT, 0, m->comm);
 	case SB_SENDRECV:
@@ -206,7 +214,9 @@ int sb_mpi_backend(struct sb_ctl *ctl, size_t max_bytes, struct sb_backend *b)
 	if (!m)
 		return -1;
 	if (max_bytes / sizeof(float) > INT32_MAX) {
-		fprintf(stderr, SB_PREFIX "the MPI backend takes messages up to %zu bytes\n",
+		fprintf(stderr,
+			SB_PREFIX
+			"the MPI backend takes messages up to %zu bytes\n",
 			(size_t)INT32_MAX * sizeof(float));
 		free(m);
 		return -1;

@@ -24,7 +24,9 @@
 #define CUDA_D2H 2
 #define SB_MAX_GPUS 64
 
-typedef struct { char b[NCCL_ID_BYTES]; } nccl_id_t;
+typedef struct {
+	char b[NCCL_ID_BYTES];
+} nccl_id_t;
 typedef void *nccl_comm_t;
 typedef void *cuda_stream_t;
 
@@ -34,10 +36,14 @@ struct nccl_api {
 	int (*init_rank)(nccl_comm_t *, int, nccl_id_t, int);
 	int (*group_start)(void);
 	int (*group_end)(void);
-	int (*allreduce)(const void *, void *, size_t, int, int, nccl_comm_t, cuda_stream_t);
-	int (*allgather)(const void *, void *, size_t, int, nccl_comm_t, cuda_stream_t);
-	int (*reducescatter)(const void *, void *, size_t, int, int, nccl_comm_t, cuda_stream_t);
-	int (*broadcast)(const void *, void *, size_t, int, int, nccl_comm_t, cuda_stream_t);
+	int (*allreduce)(const void *, void *, size_t, int, int, nccl_comm_t,
+			 cuda_stream_t);
+	int (*allgather)(const void *, void *, size_t, int, nccl_comm_t,
+			 cuda_stream_t);
+	int (*reducescatter)(const void *, void *, size_t, int, int,
+			     nccl_comm_t, cuda_stream_t);
+	int (*broadcast)(const void *, void *, size_t, int, int, nccl_comm_t,
+			 cuda_stream_t);
 	int (*send)(const void *, size_t, int, int, nccl_comm_t, cuda_stream_t);
 	int (*recv)(void *, size_t, int, int, nccl_comm_t, cuda_stream_t);
 	int (*destroy)(nccl_comm_t);
@@ -61,7 +67,7 @@ struct gpu {
 	nccl_comm_t comm;
 	cuda_stream_t stream;
 	float *send, *recv;
-	double *scratch;	/* control plane over NCCL */
+	double *scratch; /* control plane over NCCL */
 };
 
 struct nccl_be {
@@ -69,9 +75,9 @@ struct nccl_be {
 	void *lib_nccl, *lib_cuda;
 	int ngpu;
 	struct gpu gpu[SB_MAX_GPUS];
-	float *host;		/* staging for fill and check */
+	float *host; /* staging for fill and check */
 	size_t max_floats;
-	struct sb_ctl own_ctl;	/* when started without MPI */
+	struct sb_ctl own_ctl; /* when started without MPI */
 };
 
 static struct nccl_be *be_of(struct sb_backend *b)
@@ -85,7 +91,8 @@ static int sym(void *lib, const char *name, void *fp)
 	void *p = dlsym(lib, name);
 
 	if (!p) {
-		fprintf(stderr, SB_PREFIX "%s not found: %s\n", name, dlerror());
+		fprintf(stderr, SB_PREFIX "%s not found: %s\n", name,
+			dlerror());
 		return -1;
 	}
 	memcpy(fp, &p, sizeof(p));
@@ -108,59 +115,88 @@ static void *open_first(const char *env, const char *const *names)
 static int load_api(struct nccl_be *n)
 {
 	static const char *const cudart[] = { "libcudart.so", "libcudart.so.13",
-		"libcudart.so.12", "libcudart.so.11.0", NULL };
-	static const char *const nccl[] = { "libnccl.so.2", "libnccl.so", NULL };
+					      "libcudart.so.12",
+					      "libcudart.so.11.0", NULL };
+	static const char *const nccl[] = { "libnccl.so.2", "libnccl.so",
+					    NULL };
 	struct nccl_api *a = &n->api;
 
 	n->lib_cuda = open_first("SUPERNODE_BENCH_CUDART", cudart);
 	if (!n->lib_cuda) {
-		fprintf(stderr, SB_PREFIX "cannot load the CUDA runtime (libcudart.so; SUPERNODE_BENCH_CUDART=path): %s\n",
+		fprintf(stderr,
+			SB_PREFIX
+			"cannot load the CUDA runtime (libcudart.so; SUPERNODE_BENCH_CUDART=path): %s\n",
 			dlerror());
 		return -1;
 	}
 	n->lib_nccl = open_first("SUPERNODE_BENCH_NCCL", nccl);
 	if (!n->lib_nccl) {
-		fprintf(stderr, SB_PREFIX "cannot load NCCL (libnccl.so.2; SUPERNODE_BENCH_NCCL=path): %s\n",
+		fprintf(stderr,
+			SB_PREFIX
+			"cannot load NCCL (libnccl.so.2; SUPERNODE_BENCH_NCCL=path): %s\n",
 			dlerror());
 		return -1;
 	}
 	return sym(n->lib_nccl, "ncclGetUniqueId", &a->get_id) |
-	       sym(n->lib_nccl, "ncclCommInitRank", &a->init_rank) |
-	       sym(n->lib_nccl, "ncclGroupStart", &a->group_start) |
-	       sym(n->lib_nccl, "ncclGroupEnd", &a->group_end) |
-	       sym(n->lib_nccl, "ncclAllReduce", &a->allreduce) |
-	       sym(n->lib_nccl, "ncclAllGather", &a->allgather) |
-	       sym(n->lib_nccl, "ncclReduceScatter", &a->reducescatter) |
-	       sym(n->lib_nccl, "ncclBroadcast", &a->broadcast) |
-	       sym(n->lib_nccl, "ncclSend", &a->send) |
-	       sym(n->lib_nccl, "ncclRecv", &a->recv) |
-	       sym(n->lib_nccl, "ncclCommDestroy", &a->destroy) |
-	       sym(n->lib_nccl, "ncclGetErrorString", &a->error) |
-	       sym(n->lib_nccl, "ncclGetVersion", &a->version) |
-	       sym(n->lib_cuda, "cudaSetDevice", &a->set_device) |
-	       sym(n->lib_cuda, "cudaGetDeviceCount", &a->device_count) |
-	       sym(n->lib_cuda, "cudaMalloc", &a->malloc) |
-	       sym(n->lib_cuda, "cudaFree", &a->free) |
-	       sym(n->lib_cuda, "cudaMemcpy", &a->memcpy) |
-	       sym(n->lib_cuda, "cudaStreamCreateWithFlags", &a->stream_create) |
-	       sym(n->lib_cuda, "cudaStreamSynchronize", &a->stream_sync) |
-	       sym(n->lib_cuda, "cudaStreamQuery", &a->stream_query) |
-	       sym(n->lib_cuda, "cudaDeviceSynchronize", &a->device_sync) |
-	       sym(n->lib_cuda, "cudaGetErrorString", &a->cuda_error) ? -1 : 0;
+			       sym(n->lib_nccl, "ncclCommInitRank",
+				   &a->init_rank) |
+			       sym(n->lib_nccl, "ncclGroupStart",
+				   &a->group_start) |
+			       sym(n->lib_nccl, "ncclGroupEnd", &a->group_end) |
+			       sym(n->lib_nccl, "ncclAllReduce",
+				   &a->allreduce) |
+			       sym(n->lib_nccl, "ncclAllGather",
+				   &a->allgather) |
+			       sym(n->lib_nccl, "ncclReduceScatter",
+				   &a->reducescatter) |
+			       sym(n->lib_nccl, "ncclBroadcast",
+				   &a->broadcast) |
+			       sym(n->lib_nccl, "ncclSend", &a->send) |
+			       sym(n->lib_nccl, "ncclRecv", &a->recv) |
+			       sym(n->lib_nccl, "ncclCommDestroy",
+				   &a->destroy) |
+			       sym(n->lib_nccl, "ncclGetErrorString",
+				   &a->error) |
+			       sym(n->lib_nccl, "ncclGetVersion", &a->version) |
+			       sym(n->lib_cuda, "cudaSetDevice",
+				   &a->set_device) |
+			       sym(n->lib_cuda, "cudaGetDeviceCount",
+				   &a->device_count) |
+			       sym(n->lib_cuda, "cudaMalloc", &a->malloc) |
+			       sym(n->lib_cuda, "cudaFree", &a->free) |
+			       sym(n->lib_cuda, "cudaMemcpy", &a->memcpy) |
+			       sym(n->lib_cuda, "cudaStreamCreateWithFlags",
+				   &a->stream_create) |
+			       sym(n->lib_cuda, "cudaStreamSynchronize",
+				   &a->stream_sync) |
+			       sym(n->lib_cuda, "cudaStreamQuery",
+				   &a->stream_query) |
+			       sym(n->lib_cuda, "cudaDeviceSynchronize",
+				   &a->device_sync) |
+			       sym(n->lib_cuda, "cudaGetErrorString",
+				   &a->cuda_error) ?
+		       -1 :
+		       0;
 }
 
-#define NCCL_CHECK(n, call)						\
-	({ int _rc = (call);						\
-	   if (_rc) fprintf(stderr, SB_PREFIX "%s: %s\n", #call,	\
-			    (n)->api.error(_rc));			\
-	   _rc ? -1 : 0; })
-#define CUDA_CHECK(n, call)						\
-	({ int _rc = (call);						\
-	   if (_rc) fprintf(stderr, SB_PREFIX "%s: %s\n", #call,	\
-			    (n)->api.cuda_error(_rc));			\
-	   _rc ? -1 : 0; })
+#define NCCL_CHECK(n, call)                                          \
+	({                                                           \
+		int _rc = (call);                                    \
+		if (_rc)                                             \
+			fprintf(stderr, SB_PREFIX "%s: %s\n", #call, \
+				(n)->api.error(_rc));                \
+		_rc ? -1 : 0;                                        \
+	})
+#define CUDA_CHECK(n, call)                                          \
+	({                                                           \
+		int _rc = (call);                                    \
+		if (_rc)                                             \
+			fprintf(stderr, SB_PREFIX "%s: %s\n", #call, \
+				(n)->api.cuda_error(_rc));           \
+		_rc ? -1 : 0;                                        \
+	})
 
-#define CUDA_NOT_READY 600	/* cudaErrorNotReady */
+#define CUDA_NOT_READY 600 /* cudaErrorNotReady */
 
 /*
  * Wait for every local GPU's stream, polling as nccl-tests does (a
@@ -204,7 +240,8 @@ static int nccl_sum(struct sb_ctl *ctl, double *v, int cnt)
 		return -1;
 	for (int g = 0; g < n->ngpu; g++) {
 		a->set_device(n->gpu[g].dev);
-		if (CUDA_CHECK(n, a->memcpy(n->gpu[g].scratch, g ? zero : v, sz, CUDA_H2D)) ||
+		if (CUDA_CHECK(n, a->memcpy(n->gpu[g].scratch, g ? zero : v, sz,
+					    CUDA_H2D)) ||
 		    CUDA_CHECK(n, a->device_sync()))
 			return -1;
 	}
@@ -212,7 +249,8 @@ static int nccl_sum(struct sb_ctl *ctl, double *v, int cnt)
 	for (int g = 0; g < n->ngpu; g++) {
 		a->set_device(n->gpu[g].dev);
 		a->allreduce(n->gpu[g].scratch, n->gpu[g].scratch, cnt,
-			     NCCL_DOUBLE, NCCL_SUM, n->gpu[g].comm, n->gpu[g].stream);
+			     NCCL_DOUBLE, NCCL_SUM, n->gpu[g].comm,
+			     n->gpu[g].stream);
 	}
 	if (NCCL_CHECK(n, a->group_end()) || sync_all(n))
 		return -1;
@@ -230,7 +268,7 @@ static int nccl_barrier(struct sb_ctl *ctl)
 /* Wait for @path to hold a whole unique id (rank 0 renames it in place). */
 static int read_id(const char *path, nccl_id_t *id)
 {
-	for (int i = 0; i < 6000; i++) {	/* 60 s */
+	for (int i = 0; i < 6000; i++) { /* 60 s */
 		int fd = open(path, O_RDONLY);
 
 		if (fd >= 0) {
@@ -251,12 +289,14 @@ static int write_id(const char *path, const nccl_id_t *id)
 	char tmp[4096];
 	int fd;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >=
+	    (int)sizeof(tmp))
 		return -1;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0 || write(fd, id, sizeof(*id)) != (ssize_t)sizeof(*id) ||
 	    fsync(fd) || close(fd) || rename(tmp, path)) {
-		fprintf(stderr, SB_PREFIX "cannot write %s: %s\n", path, strerror(errno));
+		fprintf(stderr, SB_PREFIX "cannot write %s: %s\n", path,
+			strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -288,7 +328,9 @@ static int share_id(struct nccl_be *n, struct sb_ctl *ctl,
 	if (ctl->bcast)
 		return ctl->bcast(ctl, id, sizeof(*id));
 	if (!o->id_file) {
-		fprintf(stderr, SB_PREFIX "%d processes without MPI: give --id-file PATH on a shared file system\n",
+		fprintf(stderr,
+			SB_PREFIX
+			"%d processes without MPI: give --id-file PATH on a shared file system\n",
 			ctl->nprocs);
 		return -1;
 	}
@@ -301,7 +343,8 @@ static int share_id(struct nccl_be *n, struct sb_ctl *ctl,
 static int first_device(int ngpus)
 {
 	static const char *const vars[] = { "SLURM_LOCALID",
-		"OMPI_COMM_WORLD_LOCAL_RANK", "LOCAL_RANK", NULL };
+					    "OMPI_COMM_WORLD_LOCAL_RANK",
+					    "LOCAL_RANK", NULL };
 	long v;
 
 	for (int i = 0; vars[i]; i++)
@@ -320,7 +363,9 @@ static int setup_gpus(struct nccl_be *n, struct sb_ctl *ctl, int ngpus,
 	if (CUDA_CHECK(n, a->device_count(&ndev)))
 		return -1;
 	if (first + ngpus > ndev) {
-		fprintf(stderr, SB_PREFIX "process %d wants GPUs %d..%d, this node has %d\n",
+		fprintf(stderr,
+			SB_PREFIX
+			"process %d wants GPUs %d..%d, this node has %d\n",
 			ctl->prank, first, first + ngpus - 1, ndev);
 		return -1;
 	}
@@ -334,7 +379,8 @@ static int setup_gpus(struct nccl_be *n, struct sb_ctl *ctl, int ngpus,
 		    CUDA_CHECK(n, a->stream_create(&u->stream, 1)) ||
 		    CUDA_CHECK(n, a->malloc((void **)&u->send, bytes)) ||
 		    CUDA_CHECK(n, a->malloc((void **)&u->recv, bytes)) ||
-		    CUDA_CHECK(n, a->malloc((void **)&u->scratch, 16 * sizeof(double))))
+		    CUDA_CHECK(n, a->malloc((void **)&u->scratch,
+					    16 * sizeof(double))))
 			return -1;
 	}
 	if (NCCL_CHECK(n, a->group_start()))
@@ -367,10 +413,12 @@ static int nccl_fill(struct sb_backend *b, enum sb_op op,
 		sb_input_layout(op, inplace, u->rank, c, &off, &len);
 		memset(n->host, 0, all);
 		n->api.set_device(u->dev);
-		if (CUDA_CHECK(n, n->api.memcpy(u->recv, n->host, all, CUDA_H2D)))
+		if (CUDA_CHECK(n,
+			       n->api.memcpy(u->recv, n->host, all, CUDA_H2D)))
 			return -1;
 		sb_fill(n->host + off, len, u->rank, 0);
-		if (CUDA_CHECK(n, n->api.memcpy(in, n->host, (off + len) * sizeof(float),
+		if (CUDA_CHECK(n, n->api.memcpy(in, n->host,
+						(off + len) * sizeof(float),
 						CUDA_H2D)) ||
 		    CUDA_CHECK(n, n->api.device_sync()))
 			return -1;
@@ -388,24 +436,30 @@ static int enqueue(struct nccl_be *n, int nranks, struct gpu *u, enum sb_op op,
 
 	switch (op) {
 	case SB_ALLREDUCE:
-		return a->allreduce(s, r, c->count, NCCL_FLOAT, NCCL_SUM, u->comm, u->stream);
+		return a->allreduce(s, r, c->count, NCCL_FLOAT, NCCL_SUM,
+				    u->comm, u->stream);
 	case SB_ALLGATHER:
 		return a->allgather(ip ? r + (size_t)u->rank * blk : s, r, blk,
 				    NCCL_FLOAT, u->comm, u->stream);
 	case SB_REDUCESCATTER:
-		return a->reducescatter(s, ip ? r + (size_t)u->rank * blk : r, blk,
-					NCCL_FLOAT, NCCL_SUM, u->comm, u->stream);
+		return a->reducescatter(s, ip ? r + (size_t)u->rank * blk : r,
+					blk, NCCL_FLOAT, NCCL_SUM, u->comm,
+					u->stream);
 	case SB_BROADCAST:
-		return a->broadcast(s, r, c->count, NCCL_FLOAT, 0, u->comm, u->stream);
+		return a->broadcast(s, r, c->count, NCCL_FLOAT, 0, u->comm,
+				    u->stream);
 	case SB_SENDRECV:
 		return a->send(s, c->count, NCCL_FLOAT, (u->rank + 1) % nranks,
 			       u->comm, u->stream) ||
-		       a->recv(r, c->count, NCCL_FLOAT, (u->rank + nranks - 1) % nranks,
-			       u->comm, u->stream);
+		       a->recv(r, c->count, NCCL_FLOAT,
+			       (u->rank + nranks - 1) % nranks, u->comm,
+			       u->stream);
 	case SB_ALLTOALL:
 		for (int p = 0; p < nranks; p++)
-			if (a->send(s + p * blk, blk, NCCL_FLOAT, p, u->comm, u->stream) ||
-			    a->recv(r + p * blk, blk, NCCL_FLOAT, p, u->comm, u->stream))
+			if (a->send(s + p * blk, blk, NCCL_FLOAT, p, u->comm,
+				    u->stream) ||
+			    a->recv(r + p * blk, blk, NCCL_FLOAT, p, u->comm,
+				    u->stream))
 				return -1;
 		return 0;
 	default:
@@ -427,7 +481,8 @@ static int nccl_run(struct sb_backend *b, enum sb_op op,
 			rc |= enqueue(n, b->nranks, &n->gpu[g], op, c, inplace);
 		}
 		if (NCCL_CHECK(n, n->api.group_end()) || rc) {
-			fprintf(stderr, SB_PREFIX "%s failed\n", sb_op_name(op));
+			fprintf(stderr, SB_PREFIX "%s failed\n",
+				sb_op_name(op));
 			return -1;
 		}
 	}
@@ -446,7 +501,8 @@ static int64_t nccl_check(struct sb_backend *b, enum sb_op op,
 
 		n->api.set_device(u->dev);
 		if (CUDA_CHECK(n, n->api.memcpy(n->host, u->recv + loc,
-						c->recv * sizeof(float), CUDA_D2H)))
+						c->recv * sizeof(float),
+						CUDA_D2H)))
 			return -1;
 		wrong += sb_check(op, n->host, c->recv, u->rank, b->nranks, c);
 	}

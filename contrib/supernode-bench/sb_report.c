@@ -38,14 +38,17 @@ void sb_fmt_float(double v, int width, char *out)
 void sb_write_table_header(FILE *f, enum sb_op op)
 {
 	(void)op;
-	fprintf(f, "# %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place          \n",
+	fprintf(f,
+		"# %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place          \n",
 		"", "", "", "", "");
-	fprintf(f, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s\n",
+	fprintf(f,
+		"# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s\n",
 		"size", "count", "type", "redop", "root", "time", "algbw",
 		"busbw", "#wrong", "time", "algbw", "busbw", "#wrong");
-	fprintf(f, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s\n",
-		"(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)",
-		"", "(us)", "(GB/s)", "(GB/s)", "");
+	fprintf(f,
+		"# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s\n",
+		"(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "",
+		"(us)", "(GB/s)", "(GB/s)", "");
 }
 
 static void write_half(FILE *f, const struct sb_row *row, int p)
@@ -89,8 +92,8 @@ void sb_write_footer(FILE *f, const struct sb_result *r, double min_busbw)
 	fprintf(f, "# %-20s : %lld %s\n", "Out of bounds values",
 		(long long)wrong, wrong ? "FAILED" : "OK");
 	fprintf(f, "# %-20s : %g\n", "Avg bus bandwidth", sb_avg_busbw(r));
-	fprintf(f, "# %-20s : %.2f GB/s at %zu B", "Largest size busbw",
-		peak, r->nrows ? r->rows[r->nrows - 1].bytes : 0);
+	fprintf(f, "# %-20s : %.2f GB/s at %zu B", "Largest size busbw", peak,
+		r->nrows ? r->rows[r->nrows - 1].bytes : 0);
 	if (min_busbw > 0)
 		fprintf(f, " (min %.2f: %s)", min_busbw,
 			peak >= min_busbw ? "OK" : "FAILED");
@@ -154,9 +157,10 @@ static void json_result(FILE *f, const struct sb_result *r)
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct sb_row *row = &r->rows[i];
 
-		fprintf(f, "%s\n      {\"bytes\": %zu, \"count\": %zu, "
-			"\"out_of_place\": ", i ? "," : "", row->bytes,
-			row->count);
+		fprintf(f,
+			"%s\n      {\"bytes\": %zu, \"count\": %zu, "
+			"\"out_of_place\": ",
+			i ? "," : "", row->bytes, row->count);
 		json_half(f, row, 0);
 		fputs(", \"in_place\": ", f);
 		json_half(f, row, 1);
@@ -176,12 +180,14 @@ int sb_write_json(FILE *f, const struct sb_result *res, size_t nres,
 	fputs("{\"tool\": \"supernode-bench\", \"backend\": ", f);
 	json_str(f, backend);
 	fputs(", \"units\": {\"time\": \"us\", \"bandwidth\": \"GB/s (1e9 B/s)\"},\n"
-	      " \"min_busbw_gbps\": ", f);
+	      " \"min_busbw_gbps\": ",
+	      f);
 	if (min_busbw > 0)
 		json_num(f, min_busbw);
 	else
 		fputs("null", f);
-	fprintf(f, ", \"pass\": %s,\n \"results\": [\n", pass ? "true" : "false");
+	fprintf(f, ", \"pass\": %s,\n \"results\": [\n",
+		pass ? "true" : "false");
 	for (size_t i = 0; i < nres; i++) {
 		json_result(f, &res[i]);
 		fputs(i + 1 < nres ? ",\n" : "\n", f);
@@ -232,7 +238,8 @@ void sb_write_groups(FILE *f, const struct sb_result *res, size_t nres)
 		}
 		if (!any)
 			continue;
-		fprintf(f, "# %s busbw (GB/s) by group: intra = inside each supernode, across = one rank per supernode\n",
+		fprintf(f,
+			"# %s busbw (GB/s) by group: intra = inside each supernode, across = one rank per supernode\n",
 			sb_op_name(op));
 		fprintf(f, "# %10s  %8s  %8s  %8s\n", "size (B)", "intra",
 			"across", "all");

@@ -10,19 +10,19 @@
 
 #define W 800
 #define H 480
-#define ML 70	/* margins, px */
+#define ML 70 /* margins, px */
 #define MR 170
 #define MT 40
 #define MB 50
 
 static const char *const colours[] = {
-	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
-	"#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
 };
 
 struct axes {
-	double xmin, xmax;	/* log2(bytes) */
-	double ymax;		/* GB/s */
+	double xmin, xmax; /* log2(bytes) */
+	double ymax;	   /* GB/s */
 };
 
 static void find_axes(const struct sb_result *res, size_t nres, struct axes *a)
@@ -51,8 +51,10 @@ static void find_axes(const struct sb_result *res, size_t nres, struct axes *a)
 	/* round the top up to 1, 2 or 5 times a power of ten */
 	double p = a->ymax > 0 ? pow(10, floor(log10(a->ymax))) : 1;
 
-	a->ymax = a->ymax <= p ? p : a->ymax <= 2 * p ? 2 * p :
-		  a->ymax <= 5 * p ? 5 * p : 10 * p;
+	a->ymax = a->ymax <= p	   ? p :
+		  a->ymax <= 2 * p ? 2 * p :
+		  a->ymax <= 5 * p ? 5 * p :
+				     10 * p;
 }
 
 static double px(const struct axes *a, double log2b)
@@ -89,43 +91,56 @@ static void write_grid(FILE *f, const struct axes *a)
 		double x = px(a, e);
 
 		size_label(e, lbl, sizeof(lbl));
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n",
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n",
 			x, MT, x, H - MB);
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
 			x, H - MB + 18, lbl);
 	}
 	for (int k = 0; k <= 5; k++) {
 		double v = a->ymax * k / 5, y = py(a, v);
 
-		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
+		fprintf(f,
+			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
 			ML, y, W - MR, y);
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+		fprintf(f,
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
 			ML - 6, y + 4, v);
 	}
-	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n",
+	fprintf(f,
+		"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n",
 		ML, MT, W - ML - MR, H - MT - MB);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">message size (bytes)</text>\n",
+	fprintf(f,
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">message size (bytes)</text>\n",
 		(W - MR + ML) / 2, H - 12);
-	fprintf(f, "<text x=\"16\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 16 %d)\">bus bandwidth (GB/s)</text>\n",
+	fprintf(f,
+		"<text x=\"16\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 16 %d)\">bus bandwidth (GB/s)</text>\n",
 		(H - MB + MT) / 2, (H - MB + MT) / 2);
 }
 
 static void write_series(FILE *f, const struct axes *a,
 			 const struct sb_result *r, int idx)
 {
-	const char *col = colours[idx % (int)(sizeof(colours) / sizeof(*colours))];
+	const char *col =
+		colours[idx % (int)(sizeof(colours) / sizeof(*colours))];
 
-	fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
+	fprintf(f,
+		"<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+		col);
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct sb_row *row = &r->rows[i];
 
 		if (row->ran[0] || row->ran[1])
-			fprintf(f, "%.1f,%.1f ", px(a, log2((double)row->bytes)),
+			fprintf(f, "%.1f,%.1f ",
+				px(a, log2((double)row->bytes)),
 				py(a, sb_row_busbw(row)));
 	}
 	fputs("\"/>\n", f);
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>\n",
-		W - MR + 10, MT + 10 + 18 * idx, W - MR + 30, MT + 10 + 18 * idx, col);
+	fprintf(f,
+		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+		W - MR + 10, MT + 10 + 18 * idx, W - MR + 30,
+		MT + 10 + 18 * idx, col);
 	fprintf(f, "<text x=\"%d\" y=\"%d\">%s (%s, %d)</text>\n", W - MR + 36,
 		MT + 14 + 18 * idx, sb_op_name(r->op), r->group, r->nranks);
 }
@@ -140,12 +155,14 @@ int sb_write_svg(FILE *f, const struct sb_result *res, size_t nres,
 	struct axes a;
 
 	find_axes(res, nres, &a);
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	fprintf(f,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
 		W, H, W, H);
 	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", W, H);
-	fprintf(f, "<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">",
+	fprintf(f,
+		"<text x=\"%d\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">",
 		(W - MR + ML) / 2);
 	for (const char *s = title; *s; s++) {
 		if (*s == '<')

@@ -36,7 +36,7 @@
 
 #define CHECK_TIMEOUT_MS 30000u
 #define CHECK_MAX_OUTPUT (4u << 20)
-#define CHILD_MISMATCH 10	/* not 1: libslurm's fatal() exits 1 */
+#define CHILD_MISMATCH 10 /* not 1: libslurm's fatal() exits 1 */
 #define CHILD_NO_SLURM 11
 
 /* The child's sink for lib's mismatch lines: one line each on fd. */
@@ -55,8 +55,8 @@ static void out_of_memory(struct sn_mismatches *r)
 static void nodes_check(const struct sn_config *cfg, const node_info_msg_t *msg,
 			struct sn_mismatches *r)
 {
-	struct sn_cluster_node *nodes = calloc(msg->record_count + 1,
-					       sizeof(*nodes));
+	struct sn_cluster_node *nodes =
+		calloc(msg->record_count + 1, sizeof(*nodes));
 
 	if (!nodes) {
 		out_of_memory(r);
@@ -80,7 +80,8 @@ static int topology_check(const struct sn_config *cfg, int fd,
 	uint32_t n;
 
 	if (slurm_load_topo(&topo)) {
-		dprintf(fd, "cannot load the switch topology from slurmctld: %s\n",
+		dprintf(fd,
+			"cannot load the switch topology from slurmctld: %s\n",
 			slurm_strerror(errno));
 		return -1;
 	}
@@ -145,7 +146,8 @@ static int check_run(const struct sn_config *cfg)
 	int rc;
 
 	if (conf && *conf && stat(conf, &st)) {
-		sn_log_stderr("config check: SLURM_CONF=%s does not exist", conf);
+		sn_log_stderr("config check: SLURM_CONF=%s does not exist",
+			      conf);
 		return SNCTL_EXIT_NOTFOUND;
 	}
 	rc = sn_run_in_child(check_child, (void *)cfg, CHECK_TIMEOUT_MS,
@@ -161,9 +163,12 @@ static int check_run(const struct sn_config *cfg)
 			       lines_count(buf, len) == 1 ? "" : "es");
 	} else {
 		sn_log_stderr("config check: cannot ask slurmctld (%s)%s%.*s",
-			      rc == -1 ? "timed out" : rc == -2 ? "libslurm crashed" :
-			      rc == -3 ? "no child" : "libslurm gave up",
-			      len ? ": " : "", (int)len - (len && buf[len - 1] == '\n'),
+			      rc == -1 ? "timed out" :
+			      rc == -2 ? "libslurm crashed" :
+			      rc == -3 ? "no child" :
+					 "libslurm gave up",
+			      len ? ": " : "",
+			      (int)len - (len && buf[len - 1] == '\n'),
 			      buf ? buf : "");
 	}
 	free(buf);
@@ -186,7 +191,8 @@ int snctl_config_check(const struct snctl_global *g0, int argc, char **argv)
 		g.config = optarg;
 	}
 	if (optind < argc) {
-		sn_log_stderr("config check: unexpected argument '%s'", argv[optind]);
+		sn_log_stderr("config check: unexpected argument '%s'",
+			      argv[optind]);
 		return SNCTL_EXIT_USAGE;
 	}
 	if (snctl_config_load(&g, &cfg))

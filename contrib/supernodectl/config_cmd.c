@@ -56,10 +56,12 @@ static int config_args(int argc, char **argv, struct snctl_global *g,
 		g->config = optarg;
 	}
 	if (optind >= argc) {
-		sn_log_stderr("config: missing subcommand (validate, check, slurm)");
+		sn_log_stderr(
+			"config: missing subcommand (validate, check, slurm)");
 		return -1;
 	}
-	for (size_t i = 0; i < sizeof(config_subs) / sizeof(config_subs[0]); i++)
+	for (size_t i = 0; i < sizeof(config_subs) / sizeof(config_subs[0]);
+	     i++)
 		if (!strcmp(argv[optind], config_subs[i].name))
 			*sub = &config_subs[i];
 	if (*sub)
@@ -100,7 +102,7 @@ int snctl_config(const struct snctl_global *g0, int argc, char **argv)
 		/* The subcommand parses from its own name on. */
 		argv += optind;
 		argc -= optind;
-		argv[0] = (char *)SNCTL_NAME;	/* for getopt's messages */
+		argv[0] = (char *)SNCTL_NAME; /* for getopt's messages */
 		optind = 0;
 		rc = sub->run(&g, argc, argv);
 		if (rc == SNCTL_EXIT_USAGE)

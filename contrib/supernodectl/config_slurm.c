@@ -36,12 +36,17 @@
 #endif
 
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
-typedef hostlist_t *slurm_hl;	/* 23.11: hostlist_t is the struct */
+typedef hostlist_t *slurm_hl; /* 23.11: hostlist_t is the struct */
 #else
-typedef hostlist_t slurm_hl;	/* up to 23.02: a pointer typedef */
+typedef hostlist_t slurm_hl; /* up to 23.02: a pointer typedef */
 #endif
 
-enum topo_kind { TOPO_DEFAULT, TOPO_NONE, TOPO_TREE, TOPO_BLOCK };
+enum topo_kind {
+	TOPO_DEFAULT,
+	TOPO_NONE,
+	TOPO_TREE,
+	TOPO_BLOCK
+};
 
 enum {
 	SEC_NODES = 1,
@@ -80,8 +85,8 @@ static int hostlist_compress(char *const *names, size_t n, char *buf,
 static const char *members_text(const struct sn_supernode *s, char *buf,
 				size_t size)
 {
-	return hostlist_compress(s->members, s->size, buf, size) ? s->nodes
-								  : buf;
+	return hostlist_compress(s->members, s->size, buf, size) ? s->nodes :
+								   buf;
 }
 
 static void print_nodes(const struct sn_config *cfg, char *buf, size_t size)
@@ -128,8 +133,9 @@ static int print_topology(const struct sn_config *cfg, enum topo_kind topo,
 		return 0;
 	}
 	if (!(names = names_text(cfg, buf, size))) {
-		sn_log_stderr("config slurm: cannot build the top switch's list of %zu supernodes",
-			      cfg->n_supernodes);
+		sn_log_stderr(
+			"config slurm: cannot build the top switch's list of %zu supernodes",
+			cfg->n_supernodes);
 		return -1;
 	}
 	printf("SwitchName=%s Switches=%s\n", SNCTL_TOP_SWITCH, names);
@@ -189,7 +195,8 @@ static int slurm_args_parse(int argc, char **argv, struct slurm_args *a)
 			for (k = 0; k < 3 && strcmp(optarg, secs[k]); k++)
 				;
 			if (k == 3 || a->sections) {
-				sn_log_stderr("config slurm: --section is one of nodes, topology, plugstack (once)");
+				sn_log_stderr(
+					"config slurm: --section is one of nodes, topology, plugstack (once)");
 				return -1;
 			}
 			a->sections = 1u << k;
@@ -197,7 +204,8 @@ static int slurm_args_parse(int argc, char **argv, struct slurm_args *a)
 			for (k = 0; k < 3 && strcmp(optarg, topos[k]); k++)
 				;
 			if (k == 3 || a->topo != TOPO_DEFAULT) {
-				sn_log_stderr("config slurm: --topology is one of none, tree, block (once)");
+				sn_log_stderr(
+					"config slurm: --topology is one of none, tree, block (once)");
 				return -1;
 			}
 			a->topo = (enum topo_kind)(TOPO_NONE + k);
@@ -208,7 +216,8 @@ static int slurm_args_parse(int argc, char **argv, struct slurm_args *a)
 		}
 	}
 	if (optind < argc) {
-		sn_log_stderr("config slurm: unexpected argument '%s'", argv[optind]);
+		sn_log_stderr("config slurm: unexpected argument '%s'",
+			      argv[optind]);
 		return -1;
 	}
 	if (!a->sections)

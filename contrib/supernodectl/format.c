@@ -26,7 +26,8 @@ void snctl_fmt_duration(int64_t s, char *buf, size_t size)
 		snprintf(buf, size, "%" PRId64 "h%02" PRId64 "m%02" PRId64 "s",
 			 s / 3600, s / 60 % 60, s % 60);
 	else if (s >= 60)
-		snprintf(buf, size, "%" PRId64 "m%02" PRId64 "s", s / 60, s % 60);
+		snprintf(buf, size, "%" PRId64 "m%02" PRId64 "s", s / 60,
+			 s % 60);
 	else
 		snprintf(buf, size, "%" PRId64 "s", s);
 }
@@ -34,7 +35,8 @@ void snctl_fmt_duration(int64_t s, char *buf, size_t size)
 /* Decimal units (kB = 1000 B), one decimal; "?" for null or absent. */
 void snctl_fmt_bytes(json_object *v, char *buf, size_t size)
 {
-	static const char *const unit[] = { "B", "kB", "MB", "GB", "TB", "PB", "EB" };
+	static const char *const unit[] = { "B",  "kB", "MB", "GB",
+					    "TB", "PB", "EB" };
 	double x;
 	int u = 0;
 
@@ -65,6 +67,6 @@ void snctl_fmt_rate(json_object *v, char *buf, size_t size)
 
 void snctl_json_print(json_object *o)
 {
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						       JSON_C_TO_STRING_NOSLASHESCAPE));
+	puts(json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 }

@@ -44,7 +44,7 @@ enum {
 	HEALTH_EXIT_USAGE = 4,
 };
 
-#define HEALTH_SLURM_TIMEOUT_MS 30000u	/* slurm_init + read + update */
+#define HEALTH_SLURM_TIMEOUT_MS 30000u /* slurm_init + read + update */
 
 struct health_args {
 	struct snctl_global g;
@@ -120,9 +120,13 @@ static void results_print(const struct sn_results *r)
 /* "IDLE+DRAIN", "DOWN+NOT_RESPONDING": enough to say why we keep out. */
 static void state_text(unsigned state, char *buf, size_t size)
 {
-	static const char *const base[] = { "UNKNOWN", "DOWN", "IDLE",
-		"ALLOCATED", "ERROR", "MIXED", "FUTURE" };
-	static const struct { unsigned bit; const char *name; } flags[] = {
+	static const char *const base[] = { "UNKNOWN",	 "DOWN",  "IDLE",
+					    "ALLOCATED", "ERROR", "MIXED",
+					    "FUTURE" };
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} flags[] = {
 		{ NODE_STATE_DRAIN, "+DRAIN" },
 		{ NODE_STATE_FAIL, "+FAIL" },
 		{ NODE_STATE_MAINT, "+MAINT" },
@@ -134,7 +138,8 @@ static void state_text(unsigned state, char *buf, size_t size)
 
 	snprintf(buf, size, "%s", b < 7 ? base[b] : "?");
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		if ((state & flags[i].bit) && strlen(buf) + strlen(flags[i].name) < size)
+		if ((state & flags[i].bit) &&
+		    strlen(buf) + strlen(flags[i].name) < size)
 			strcat(buf, flags[i].name);
 }
 
@@ -155,12 +160,15 @@ static void outcome_text(const struct sn_bounded_req *j,
 		snprintf(msg, size, "%s: drained: %s", j->node, j->reason);
 		break;
 	case SN_DRAIN_OURS_ALREADY:
-		snprintf(msg, size, "%s: already drained by us (\"%s\"): left as it is",
+		snprintf(msg, size,
+			 "%s: already drained by us (\"%s\"): left as it is",
 			 j->node, cur);
 		break;
 	case SN_DRAIN_FOREIGN:
-		snprintf(msg, size, "%s: %s, reason \"%s\", not ours: left as it is; would drain: %s",
-			 j->node, st, cur, j->reason);
+		snprintf(
+			msg, size,
+			"%s: %s, reason \"%s\", not ours: left as it is; would drain: %s",
+			j->node, st, cur, j->reason);
 		break;
 	case SN_RESUME_DONE:
 		snprintf(msg, size, "%s: checks pass: resumed (was \"%s\")",
@@ -169,11 +177,14 @@ static void outcome_text(const struct sn_bounded_req *j,
 	case SN_RESUME_NOT_OURS:
 		if (*cur || (state & NODE_STATE_DRAIN) ||
 		    (state & NODE_STATE_BASE) == NODE_STATE_DOWN)
-			snprintf(msg, size, "%s: checks pass; %s, reason \"%s\", not ours: left as it is",
-				 j->node, st, cur);
+			snprintf(
+				msg, size,
+				"%s: checks pass; %s, reason \"%s\", not ours: left as it is",
+				j->node, st, cur);
 		else
-			snprintf(msg, size, "%s: checks pass; %s: nothing to do",
-				 j->node, st);
+			snprintf(msg, size,
+				 "%s: checks pass; %s: nothing to do", j->node,
+				 st);
 		break;
 	default:
 		snprintf(msg, size, "%s: %s", j->node, rep->why);
@@ -213,9 +224,10 @@ static void slurm_act(const struct sn_bounded_req *j)
 		sn_log(outcome_priority(rep.outcome), "%s", msg);
 	} else {
 		sn_log(LOG_ERR, "%s: cannot talk to slurmctld (%s): nothing %s",
-		       j->node, rep.run == -1 ? "timed out" :
-				rep.run == -2 ? "libslurm crashed" :
-						"libslurm gave up, see above",
+		       j->node,
+		       rep.run == -1 ? "timed out" :
+		       rep.run == -2 ? "libslurm crashed" :
+				       "libslurm gave up, see above",
 		       j->want_drain ? "drained" : "resumed");
 	}
 }
@@ -225,8 +237,10 @@ static int health_run(const struct health_args *a, const struct sn_config *cfg)
 {
 	struct sn_results res = { 0 };
 	char reason[SN_REASON_MAX + 1];
-	struct sn_bounded_req job = { .node = a->node, .tag = cfg->drain_tag,
-				      .reason = reason, .check_conf = true,
+	struct sn_bounded_req job = { .node = a->node,
+				      .tag = cfg->drain_tag,
+				      .reason = reason,
+				      .check_conf = true,
 				      .budget_ms = HEALTH_SLURM_TIMEOUT_MS };
 	struct sn_check_ctx ctx;
 	struct sn_error err;
@@ -241,8 +255,8 @@ static int health_run(const struct health_args *a, const struct sn_config *cfg)
 		      cfg->prolog.timeout_s * 1000, &res);
 	worst = sn_results_worst(&res);
 	results_print(&res);
-	printf("%s: %s: %zu checks, worst %s\n", SNCTL_NAME, a->node,
-	       res.count, sn_grade_name(worst));
+	printf("%s: %s: %zu checks, worst %s\n", SNCTL_NAME, a->node, res.count,
+	       sn_grade_name(worst));
 	fflush(stdout);
 	if (sn_drain_reason(&res, cfg->drain_tag, cfg->prolog.drain_on_unknown,
 			    reason, sizeof(reason))) {
@@ -251,7 +265,8 @@ static int health_run(const struct health_args *a, const struct sn_config *cfg)
 	} else if (worst == SN_OK || worst == SN_WARN) {
 		slurm_act(&job);
 	} else {
-		sn_log(LOG_WARNING, "%s: a check could not tell (%s): node left as it is",
+		sn_log(LOG_WARNING,
+		       "%s: a check could not tell (%s): node left as it is",
 		       a->node, sn_grade_name(worst));
 	}
 	sn_results_free(&res);
@@ -269,7 +284,8 @@ int snctl_health(const struct snctl_global *g, int argc, char **argv)
 		return HEALTH_EXIT_USAGE;
 	}
 	if (snctl_config_load(&a.g, &cfg)) {
-		sn_log(LOG_ERR, "%s: config not loaded: nothing checked, drained or resumed",
+		sn_log(LOG_ERR,
+		       "%s: config not loaded: nothing checked, drained or resumed",
 		       a.node);
 		return HEALTH_EXIT_USAGE;
 	}

@@ -31,8 +31,8 @@ int snctl_grade_parse(const char *s)
 	return g == SN_UNKNOWN ? -1 : g;
 }
 
-void snctl_problem_add(struct snctl_set *set, const char *path,
-		       const char *fmt, ...)
+void snctl_problem_add(struct snctl_set *set, const char *path, const char *fmt,
+		       ...)
 {
 	struct snctl_problem *p;
 	char why[512];
@@ -81,8 +81,9 @@ void snctl_problems_print(const struct snctl_set *set)
 	for (size_t i = 0; i < set->n_probs; i++)
 		sn_log_stderr("%s: %s", set->probs[i].path, set->probs[i].why);
 	if (set->truncated)
-		sn_log_stderr("stopped after reading %u record files: the rest is not shown",
-			      SNCTL_MAX_FILES);
+		sn_log_stderr(
+			"stopped after reading %u record files: the rest is not shown",
+			SNCTL_MAX_FILES);
 }
 
 json_object *snctl_problems_json(const struct snctl_set *set)
@@ -92,10 +93,10 @@ json_object *snctl_problems_json(const struct snctl_set *set)
 	for (size_t i = 0; a && i < set->n_probs; i++) {
 		json_object *p = json_object_new_object();
 
-		json_object_object_add(p, "path",
-				       json_object_new_string(set->probs[i].path));
-		json_object_object_add(p, "error",
-				       json_object_new_string(set->probs[i].why));
+		json_object_object_add(
+			p, "path", json_object_new_string(set->probs[i].path));
+		json_object_object_add(
+			p, "error", json_object_new_string(set->probs[i].why));
 		json_object_array_add(a, p);
 	}
 	return a;
@@ -188,7 +189,8 @@ static int record_fill(struct snctl_record *rec, json_object *doc,
 		return -1;
 	}
 	if (!get_int(doc, "schema", &schema) || schema != SNCTL_SCHEMA) {
-		snprintf(why, size, "unsupported schema (want %d)", SNCTL_SCHEMA);
+		snprintf(why, size, "unsupported schema (want %d)",
+			 SNCTL_SCHEMA);
 		return -1;
 	}
 	rec->node = get_str(doc, "node");
@@ -198,7 +200,8 @@ static int record_fill(struct snctl_record *rec, json_object *doc,
 	}
 	if ((want_job && rec->job_id != want_job) ||
 	    (want_node && strcmp(rec->node, want_node))) {
-		snprintf(why, size, "holds job %lld node %s, not what its path says",
+		snprintf(why, size,
+			 "holds job %lld node %s, not what its path says",
 			 (long long)rec->job_id, rec->node);
 		return -1;
 	}
@@ -236,8 +239,8 @@ static int record_push(struct snctl_set *set, const struct snctl_record *rec)
 	return 0;
 }
 
-int snctl_record_load(struct snctl_set *set, const char *path,
-		      int64_t want_job, const char *want_node)
+int snctl_record_load(struct snctl_set *set, const char *path, int64_t want_job,
+		      const char *want_node)
 {
 	struct snctl_record rec = { .path = (char *)path };
 	char why[256] = "";
@@ -270,7 +273,7 @@ int snctl_record_load(struct snctl_set *set, const char *path,
 		snctl_problem_add(set, path, "out of memory");
 		goto out;
 	}
-	rec.doc = NULL;		/* the set owns it now */
+	rec.doc = NULL; /* the set owns it now */
 	rc = 0;
 out:
 	json_object_put(rec.doc);
@@ -293,9 +296,11 @@ static char *dir_expand(const struct sn_config *cfg, const char *node)
 	if (gethostname(host, sizeof(host) - 1))
 		host[0] = '\0';
 	host[strcspn(host, ".")] = '\0';
-	if (sn_store_dir(cfg->epilog.record_dir, node, host, out, sizeof(out))) {
-		sn_log_stderr("epilog.record_dir '%s': cannot expand for node %s",
-			      cfg->epilog.record_dir, node ? node : "(none)");
+	if (sn_store_dir(cfg->epilog.record_dir, node, host, out,
+			 sizeof(out))) {
+		sn_log_stderr(
+			"epilog.record_dir '%s': cannot expand for node %s",
+			cfg->epilog.record_dir, node ? node : "(none)");
 		return NULL;
 	}
 	return strdup(out);
@@ -310,8 +315,8 @@ char **snctl_record_dirs(const struct sn_config *cfg, const char *node,
 
 	*n = 0;
 	if (per_node && !node)
-		want = cfg->n_nodes < SNCTL_MAX_FILES ? cfg->n_nodes
-						      : SNCTL_MAX_FILES;
+		want = cfg->n_nodes < SNCTL_MAX_FILES ? cfg->n_nodes :
+							SNCTL_MAX_FILES;
 	v = calloc(want ? want : 1, sizeof(*v));
 	if (!v)
 		return NULL;

@@ -81,7 +81,8 @@ static int report_args_parse(int argc, char **argv, struct report_args *a)
 	}
 	if (a->node) {
 		if (optind < argc) {
-			sn_log_stderr("report --node takes no JOBID ('%s')", argv[optind]);
+			sn_log_stderr("report --node takes no JOBID ('%s')",
+				      argv[optind]);
 			return -1;
 		}
 		if (!a->last)
@@ -97,7 +98,8 @@ static int report_args_parse(int argc, char **argv, struct report_args *a)
 		return -1;
 	}
 	if (optind + 1 < argc) {
-		sn_log_stderr("report: unexpected argument '%s'", argv[optind + 1]);
+		sn_log_stderr("report: unexpected argument '%s'",
+			      argv[optind + 1]);
 		return -1;
 	}
 	if (number_arg("JOBID", argv[optind], 1, 0xfffffff0LL, &v))

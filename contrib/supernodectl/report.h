@@ -8,9 +8,9 @@
 
 struct report_args {
 	struct snctl_global g;
-	int64_t job;		/* report JOBID */
-	const char *node;	/* report --node NAME */
-	unsigned last;		/* --last N */
+	int64_t job;	  /* report JOBID */
+	const char *node; /* report --node NAME */
+	unsigned last;	  /* --last N */
 	bool json;
 };
 
@@ -22,11 +22,11 @@ int report_node(const struct report_args *a, const struct sn_config *cfg);
 struct report_row {
 	const struct snctl_record *rec;
 	char device[96];
-	char errors[512];	/* non-zero and unknown deltas, Xids */
+	char errors[512]; /* non-zero and unknown deltas, Xids */
 	char traffic[160];
-	char verdict[256];	/* what breached: "symbol_error>=10" */
+	char verdict[256]; /* what breached: "symbol_error>=10" */
 	enum sn_grade grade;
-	uint64_t err_total;	/* sum of the error deltas, for ordering */
+	uint64_t err_total; /* sum of the error deltas, for ordering */
 	unsigned n_unknown;
 };
 

@@ -41,9 +41,10 @@ static void scan_job_dir(struct snctl_set *set, const char *dir, int64_t job)
 	if (n < 0)
 		snctl_problem_add(set, jobdir, "cannot list: %s", strerror(e));
 	else if (truncated)
-		snctl_problem_add(set, jobdir,
-				  "more than %u entries: only those listed first are read",
-				  SNCTL_MAX_DIRS);
+		snctl_problem_add(
+			set, jobdir,
+			"more than %u entries: only those listed first are read",
+			SNCTL_MAX_DIRS);
 }
 
 static bool have_record(const struct snctl_set *set, const char *node)
@@ -58,7 +59,8 @@ static bool supernode_seen(const struct sn_config *cfg,
 			   const struct snctl_set *set, uint32_t sn)
 {
 	for (size_t i = 0; i < set->n; i++) {
-		const struct sn_node *n = sn_config_find_node(cfg, set->recs[i].node);
+		const struct sn_node *n =
+			sn_config_find_node(cfg, set->recs[i].node);
 
 		if (n && n->supernode == sn)
 			return true;
@@ -82,7 +84,8 @@ static json_object *missing_nodes(const struct sn_config *cfg,
 			continue;
 		for (size_t k = 0; k < sn->size; k++)
 			if (!have_record(set, sn->members[k]))
-				json_object_array_add(a,
+				json_object_array_add(
+					a,
 					json_object_new_string(sn->members[k]));
 	}
 	return a;
@@ -137,8 +140,9 @@ static void header_print(const struct report_args *a,
 	else
 		snprintf(nodes, sizeof(nodes), "%zu", set->n);
 	printf("job %lld  user %s  start %s  end %s  duration %s  exit %s  nodes %s  worst %s\n",
-	       (long long)a->job, set->recs[0].user[0] ? set->recs[0].user : "?",
-	       s, e, d, x, nodes, sn_grade_name(set_worst(set)));
+	       (long long)a->job,
+	       set->recs[0].user[0] ? set->recs[0].user : "?", s, e, d, x,
+	       nodes, sn_grade_name(set_worst(set)));
 }
 
 static int rec_by_node(const void *pa, const void *pb)
@@ -156,16 +160,20 @@ static void footer_print(const struct snctl_set *set, json_object *missing)
 		if (set->recs[i].drain_reason)
 			printf("%s: %s: %s\n",
 			       !set->recs[i].drain_outcome ||
-			       !strcmp(set->recs[i].drain_outcome, "drained") ?
-			       "drained" : set->recs[i].drain_outcome,
+					       !strcmp(set->recs[i]
+							       .drain_outcome,
+						       "drained") ?
+				       "drained" :
+				       set->recs[i].drain_outcome,
 			       set->recs[i].node, set->recs[i].drain_reason);
 	for (size_t i = 0; i < json_object_array_length(missing); i++)
 		printf("missing: %s: no readable record\n",
-		       json_object_get_string(json_object_array_get_idx(missing, i)));
+		       json_object_get_string(
+			       json_object_array_get_idx(missing, i)));
 }
 
-static int table_print(const struct report_args *a,
-		       const struct snctl_set *set, json_object *missing)
+static int table_print(const struct report_args *a, const struct snctl_set *set,
+		       json_object *missing)
 {
 	struct report_rows rows = { 0 };
 	int rc = SNCTL_EXIT_OK;
@@ -185,8 +193,8 @@ out:
 	return rc;
 }
 
-static void json_print(const struct report_args *a,
-		       const struct snctl_set *set, json_object *missing)
+static void json_print(const struct report_args *a, const struct snctl_set *set,
+		       json_object *missing)
 {
 	json_object *doc = json_object_new_object();
 	json_object *nodes = json_object_new_array();
@@ -194,8 +202,9 @@ static void json_print(const struct report_args *a,
 	for (size_t i = 0; i < set->n; i++)
 		json_object_array_add(nodes, json_object_get(set->recs[i].doc));
 	json_object_object_add(doc, "job_id", json_object_new_int64(a->job));
-	json_object_object_add(doc, "worst",
-			       json_object_new_string(sn_grade_name(set_worst(set))));
+	json_object_object_add(
+		doc, "worst",
+		json_object_new_string(sn_grade_name(set_worst(set))));
 	json_object_object_add(doc, "nodes", nodes);
 	json_object_object_add(doc, "missing", json_object_get(missing));
 	json_object_object_add(doc, "unreadable", snctl_problems_json(set));

@@ -36,8 +36,9 @@ static void scan_dir(struct snctl_set *set, const char *dir, const char *node)
 		return;
 	}
 	if (truncated) {
-		sn_log_stderr("%s: more than %u job folders: only those listed first are read",
-			      dir, SNCTL_MAX_DIRS);
+		sn_log_stderr(
+			"%s: more than %u job folders: only those listed first are read",
+			dir, SNCTL_MAX_DIRS);
 		set->truncated = true;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -56,7 +57,8 @@ static void lines_print(const struct snctl_set *set, size_t n)
 	char end[48], job[24];
 
 	for (size_t i = 0; i < n; i++) {
-		snprintf(job, sizeof(job), "%lld", (long long)set->recs[i].job_id);
+		snprintf(job, sizeof(job), "%lld",
+			 (long long)set->recs[i].job_id);
 		wj = (int)strlen(job) > wj ? (int)strlen(job) : wj;
 		if ((int)strlen(set->recs[i].user) > wu)
 			wu = (int)strlen(set->recs[i].user);
@@ -67,15 +69,15 @@ static void lines_print(const struct snctl_set *set, size_t n)
 		const struct snctl_record *r = &set->recs[i];
 
 		snctl_fmt_time(r->end, end, sizeof(end));
-		printf("%-*lld  %-*s  %-24s  %-5s  %s\n", wj, (long long)r->job_id,
-		       wu, r->user[0] ? r->user : "?", end,
-		       sn_grade_name(r->worst),
+		printf("%-*lld  %-*s  %-24s  %-5s  %s\n", wj,
+		       (long long)r->job_id, wu, r->user[0] ? r->user : "?",
+		       end, sn_grade_name(r->worst),
 		       r->drain_reason ? r->drain_reason : "-");
 	}
 }
 
-static void json_print(const struct report_args *a,
-		       const struct snctl_set *set, size_t n)
+static void json_print(const struct report_args *a, const struct snctl_set *set,
+		       size_t n)
 {
 	json_object *doc = json_object_new_object();
 	json_object *jobs = json_object_new_array();

@@ -33,7 +33,8 @@ static const char *member_str(json_object *o, const char *key)
 	json_object *v = member(o, key);
 
 	return v && json_object_is_type(v, json_type_string) ?
-		       json_object_get_string(v) : NULL;
+		       json_object_get_string(v) :
+		       NULL;
 }
 
 /* Append "text" to buf with a space separator; "..." once it is full. */
@@ -93,7 +94,8 @@ static void row_deltas(struct report_row *r, json_object *item)
 	char text[160];
 
 	if (deltas && json_object_is_type(deltas, json_type_object)) {
-		json_object_object_foreach(deltas, key, val) {
+		json_object_object_foreach(deltas, key, val)
+		{
 			const char *why = member_str(unknown, key);
 
 			if (!val || !json_object_is_type(val, json_type_int)) {
@@ -104,7 +106,8 @@ static void row_deltas(struct report_row *r, json_object *item)
 			} else if (json_object_get_uint64(val)) {
 				uint64_t d = json_object_get_uint64(val);
 
-				snprintf(text, sizeof(text), "%s=%" PRIu64, key, d);
+				snprintf(text, sizeof(text), "%s=%" PRIu64, key,
+					 d);
 				if (sn_counter_is_error(key))
 					r->err_total += d;
 			} else {
@@ -115,7 +118,8 @@ static void row_deltas(struct report_row *r, json_object *item)
 	}
 	if (!unknown || !json_object_is_type(unknown, json_type_object))
 		return;
-	json_object_object_foreach(unknown, ukey, uval) {
+	json_object_object_foreach(unknown, ukey, uval)
+	{
 		if (json_object_object_get_ex(deltas, ukey, NULL))
 			continue;
 		snprintf(text, sizeof(text), "%s=?(%s)", ukey,
@@ -143,8 +147,8 @@ static void row_port(struct report_rows *rows, size_t first,
 	snctl_fmt_bytes(member(p, "bytes_received"), rx, sizeof(rx));
 	snctl_fmt_rate(member(p, "mean_tx_gbps"), rt, sizeof(rt));
 	snctl_fmt_rate(member(p, "mean_rx_gbps"), rr, sizeof(rr));
-	snprintf(r->traffic, sizeof(r->traffic), "tx %s rx %s, %s/%s Gb/s",
-		 tx, rx, rt, rr);
+	snprintf(r->traffic, sizeof(r->traffic), "tx %s rx %s, %s/%s Gb/s", tx,
+		 rx, rt, rr);
 }
 
 static void row_accel(struct report_rows *rows, size_t first,
@@ -174,13 +178,12 @@ static struct report_row *row_find(struct report_rows *rows, size_t first,
 			return &rows->v[i];
 		if (bus && !strncmp(rd, dev, (size_t)(bus - rd)) &&
 		    strlen(dev) == (size_t)(bus - rd))
-			return &rows->v[i];	/* "gpu0" */
+			return &rows->v[i]; /* "gpu0" */
 	}
 	return NULL;
 }
 
-static void row_grade(struct report_row *r, enum sn_grade g,
-		      const char *note)
+static void row_grade(struct report_row *r, enum sn_grade g, const char *note)
 {
 	r->grade = sn_grade_worse(r->grade, g);
 	if (g != SN_OK && note)
@@ -207,8 +210,9 @@ static void row_verdict(struct report_rows *rows, size_t first,
 			 text_of(member(v, "delta")));
 		append(r->errors, sizeof(r->errors), note);
 	}
-	if (counter && !strcmp(counter, "xid"))	/* an Xid event's verdict */
-		snprintf(note, sizeof(note), "xid%s", text_of(member(v, "xid")));
+	if (counter && !strcmp(counter, "xid")) /* an Xid event's verdict */
+		snprintf(note, sizeof(note), "xid%s",
+			 text_of(member(v, "xid")));
 	else
 		snprintf(note, sizeof(note), "%s>=%s", counter ? counter : "?",
 			 text_of(limit));
@@ -271,8 +275,10 @@ static int row_cmp(const void *pa, const void *pb)
 	int c;
 
 	if (a->grade != b->grade)
-		return sn_grade_severity(a->grade) > sn_grade_severity(b->grade) ?
-		       -1 : 1;
+		return sn_grade_severity(a->grade) >
+				       sn_grade_severity(b->grade) ?
+			       -1 :
+			       1;
 	if (a->err_total != b->err_total)
 		return a->err_total > b->err_total ? -1 : 1;
 	if (a->n_unknown != b->n_unknown)

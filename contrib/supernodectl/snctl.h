@@ -22,20 +22,20 @@
 /* Exit codes of report and config (health uses the prolog's, see health.c). */
 enum {
 	SNCTL_EXIT_OK = 0,
-	SNCTL_EXIT_NOTFOUND = 1,	/* report: no record; config: invalid */
+	SNCTL_EXIT_NOTFOUND = 1, /* report: no record; config: invalid */
 	SNCTL_EXIT_USAGE = 2,
 };
 
 /* Bounds of one run: record_dir may be large, shared and hostile. */
 #define SNCTL_MAX_FILES 4096u		/* record files read per run */
 #define SNCTL_MAX_DIRS 65536u		/* job folders listed per run */
-#define SNCTL_MAX_FILE_BYTES (1u << 20)	/* one record */
+#define SNCTL_MAX_FILE_BYTES (1u << 20) /* one record */
 #define SNCTL_JSON_DEPTH 32
 #define SNCTL_MAX_LAST 1000u
 
 /* Options every command understands. */
 struct snctl_global {
-	const char *config;	/* --config PATH; NULL = sn_config_default_path */
+	const char *config; /* --config PATH; NULL = sn_config_default_path */
 };
 
 /* One command: its name and entry point (argv[0] is the command's name). */
@@ -63,14 +63,15 @@ int snctl_config_load(const struct snctl_global *g, struct sn_config **cfg);
 /* One record that parsed and passed the schema check. */
 struct snctl_record {
 	char *path;
-	json_object *doc;	/* owned */
-	const char *node;	/* point into doc */
-	const char *supernode;	/* "" if absent */
-	const char *user;	/* "" if absent */
-	const char *drain_reason;	/* NULL if none */
-	const char *drain_outcome;	/* what the epilog's drain did; NULL: not said */
+	json_object *doc;	  /* owned */
+	const char *node;	  /* point into doc */
+	const char *supernode;	  /* "" if absent */
+	const char *user;	  /* "" if absent */
+	const char *drain_reason; /* NULL if none */
+	const char *
+		drain_outcome; /* what the epilog's drain did; NULL: not said */
 	int64_t job_id, start, end;
-	int64_t exit_code;	/* INT64_MIN if absent */
+	int64_t exit_code; /* INT64_MIN if absent */
 	enum sn_grade worst;
 };
 
@@ -86,8 +87,8 @@ struct snctl_set {
 	size_t n, cap;
 	struct snctl_problem *probs;
 	size_t n_probs, cap_probs;
-	size_t files_read;	/* against SNCTL_MAX_FILES */
-	bool truncated;		/* a bound stopped the scan */
+	size_t files_read; /* against SNCTL_MAX_FILES */
+	bool truncated;	   /* a bound stopped the scan */
 };
 
 /*
@@ -97,13 +98,12 @@ struct snctl_set {
  * (NULL: any) must match the file's content.  Returns 0 if a record was
  * added, 1 if a problem was, -1 if the read budget is spent.
  */
-int snctl_record_load(struct snctl_set *set, const char *path,
-		      int64_t want_job, const char *want_node);
+int snctl_record_load(struct snctl_set *set, const char *path, int64_t want_job,
+		      const char *want_node);
 
 /* snctl_problem_add - note a problem (printf-style why). */
-void snctl_problem_add(struct snctl_set *set, const char *path,
-		       const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+void snctl_problem_add(struct snctl_set *set, const char *path, const char *fmt,
+		       ...) __attribute__((format(printf, 3, 4)));
 
 /*
  * snctl_problems_print - a scan's problems to stderr, one "PATH: WHY" line
@@ -140,10 +140,10 @@ void snctl_strv_free(char **v, size_t n);
 bool snctl_node_name_ok(const char *s);
 
 /* ---- format.c: values as the tables print them ---- */
-void snctl_fmt_time(int64_t t, char *buf, size_t size);	/* ISO 8601 */
-void snctl_fmt_duration(int64_t s, char *buf, size_t size);	/* 1h02m03s */
-void snctl_fmt_bytes(json_object *v, char *buf, size_t size);	/* 1.2 GB / ? */
-void snctl_fmt_rate(json_object *v, char *buf, size_t size);	/* 95.1 / ? */
+void snctl_fmt_time(int64_t t, char *buf, size_t size);	      /* ISO 8601 */
+void snctl_fmt_duration(int64_t s, char *buf, size_t size);   /* 1h02m03s */
+void snctl_fmt_bytes(json_object *v, char *buf, size_t size); /* 1.2 GB / ? */
+void snctl_fmt_rate(json_object *v, char *buf, size_t size);  /* 95.1 / ? */
 
 /* snctl_json_print - one JSON document to stdout (pretty). */
 void snctl_json_print(json_object *o);

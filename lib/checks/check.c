@@ -39,7 +39,8 @@ int sn_results_vadd(struct sn_results *r, enum sn_grade grade,
 		return -1;
 	if (r->count == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 16;
-		struct sn_result *items = realloc(r->items, cap * sizeof(*items));
+		struct sn_result *items =
+			realloc(r->items, cap * sizeof(*items));
 
 		if (!items)
 			return -1;
@@ -60,16 +61,16 @@ int sn_results_vadd(struct sn_results *r, enum sn_grade grade,
 	return 0;
 }
 
-int sn_results_add(struct sn_results *r, enum sn_grade grade,
-		   const char *check, const char *code, const char *device,
-		   const char *expected, const char *found_fmt, ...)
+int sn_results_add(struct sn_results *r, enum sn_grade grade, const char *check,
+		   const char *code, const char *device, const char *expected,
+		   const char *found_fmt, ...)
 {
 	va_list ap;
 	int rc;
 
 	va_start(ap, found_fmt);
-	rc = sn_results_vadd(r, grade, check, code, device, expected,
-			     found_fmt, ap);
+	rc = sn_results_vadd(r, grade, check, code, device, expected, found_fmt,
+			     ap);
 	va_end(ap);
 	return rc;
 }

@@ -54,12 +54,12 @@
 #include "checks/sn_check_pcie.h"
 #include "inventory/sn_pcie.h"
 
-#define CHECK_NVML	"nvml"
-#define CHECK_COUNT	"gpu_count"
-#define CHECK_GPU	"gpu"
-#define CHECK_PCIE	"gpu_pcie"
-#define CHECK_NVLINK	"nvlink"
-#define CHECK_ACCEL	"accel"
+#define CHECK_NVML "nvml"
+#define CHECK_COUNT "gpu_count"
+#define CHECK_GPU "gpu"
+#define CHECK_PCIE "gpu_pcie"
+#define CHECK_NVLINK "nvlink"
+#define CHECK_ACCEL "accel"
 #define CHECK_ACCEL_COUNT "accel_count"
 
 /* One run of the NVIDIA checks. */
@@ -69,20 +69,20 @@ struct nv_run {
 	struct sn_results *out;
 	struct sn_nvml *nvml;
 
-	struct sn_accel_pci_list *pci;	/* NVIDIA GPUs in sysfs */
+	struct sn_accel_pci_list *pci; /* NVIDIA GPUs in sysfs */
 	bool pci_ok;
-	struct sn_accel_nodes *nodes;	/* /dev/nvidia[0-9]* */
+	struct sn_accel_nodes *nodes; /* /dev/nvidia[0-9]* */
 	bool nodes_ok;
 	unsigned int nvml_count;
-	bool nvml_ok;			/* NVML loaded and counted */
+	bool nvml_ok; /* NVML loaded and counted */
 
-	struct sn_nvml_gpu *gpus;	/* n_gpus read */
+	struct sn_nvml_gpu *gpus; /* n_gpus read */
 	unsigned int n_gpus;
 	/* Bus id of each GPU, from NVML or, for a failed handle, sysfs. */
 	char (*bus)[SN_BDF_SIZE];
-	bool in_nvml[SN_ACCEL_MAX_DEVICES];	/* pci->items[i] has a handle */
-	bool paired;			/* failed handles got sysfs bus ids */
-	bool gpu_bad;			/* the GPU being judged is not OK */
+	bool in_nvml[SN_ACCEL_MAX_DEVICES]; /* pci->items[i] has a handle */
+	bool paired;  /* failed handles got sysfs bus ids */
+	bool gpu_bad; /* the GPU being judged is not OK */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -117,11 +117,14 @@ static void format_list(char *buf, size_t size, const bool *set, unsigned int n)
 		while (j + 1 < n && set[j + 1])
 			j++;
 		if (j > i + 1)
-			snprintf(buf + len, size - len, "%s%u-%u", first ? "" : ",", i, j);
+			snprintf(buf + len, size - len, "%s%u-%u",
+				 first ? "" : ",", i, j);
 		else if (j == i + 1)
-			snprintf(buf + len, size - len, "%s%u,%u", first ? "" : ",", i, j);
+			snprintf(buf + len, size - len, "%s%u,%u",
+				 first ? "" : ",", i, j);
 		else
-			snprintf(buf + len, size - len, "%s%u", first ? "" : ",", i);
+			snprintf(buf + len, size - len, "%s%u",
+				 first ? "" : ",", i);
 		len = strlen(buf);
 		first = false;
 		i = j;
@@ -129,8 +132,8 @@ static void format_list(char *buf, size_t size, const bool *set, unsigned int n)
 }
 
 /* UNKNOWN NVML_QUERY for a query the tool could not make. */
-static void query_unknown(struct nv_run *r, const char *label,
-			  const char *call, sn_nvml_return_t rc)
+static void query_unknown(struct nv_run *r, const char *label, const char *call,
+			  sn_nvml_return_t rc)
 {
 	sn_results_add(r->out, SN_UNKNOWN, CHECK_GPU, "NVML_QUERY", label,
 		       "an answer from NVML", "%s: %s", call,
@@ -150,14 +153,15 @@ static void pci_unclassified(const struct sn_check_ctx *ctx,
 			     const char *check, struct sn_results *out)
 {
 	size_t kept = pci->n_bad < SN_ACCEL_MAX_BAD ? pci->n_bad :
-		      SN_ACCEL_MAX_BAD;
+						      SN_ACCEL_MAX_BAD;
 	char path[PATH_MAX];
 
 	for (size_t i = 0; i < kept; i++) {
 		const struct sn_accel_pci_bad *b = &pci->bad[i];
 
-		if ((size_t)snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/%s",
-				     ctx->sysfs, b->bdf, b->attr) >= sizeof(path))
+		if ((size_t)snprintf(path, sizeof(path),
+				     "%s/bus/pci/devices/%s/%s", ctx->sysfs,
+				     b->bdf, b->attr) >= sizeof(path))
 			snprintf(path, sizeof(path), "(path too long)");
 		sn_results_add(out, SN_UNKNOWN, check, "ACCEL_PCI_ATTR", b->bdf,
 			       "readable PCI vendor, class, device", "%s: %s",
@@ -176,8 +180,9 @@ static void inventory(struct nv_run *r)
 
 	if (sn_accel_pci_scan(r->ctx->sysfs, SN_ACCEL_NVIDIA, r->m->pci_vendor,
 			      r->pci, &err)) {
-		sn_results_add(r->out, SN_UNKNOWN, CHECK_COUNT, "ACCEL_PCI_SCAN",
-			       "node", "PCI functions in sysfs", "%s", err.msg);
+		sn_results_add(r->out, SN_UNKNOWN, CHECK_COUNT,
+			       "ACCEL_PCI_SCAN", "node",
+			       "PCI functions in sysfs", "%s", err.msg);
 	} else {
 		r->pci_ok = true;
 		pci_unclassified(r->ctx, r->pci, CHECK_COUNT, r->out);
@@ -185,8 +190,9 @@ static void inventory(struct nv_run *r)
 	if (!r->m->device_glob)
 		return;
 	if (sn_accel_dev_nodes(r->ctx->dev, r->m->device_glob, r->nodes, &err))
-		sn_results_add(r->out, SN_UNKNOWN, CHECK_COUNT, "ACCEL_DEV_NODES",
-			       "node", "device nodes", "%s", err.msg);
+		sn_results_add(r->out, SN_UNKNOWN, CHECK_COUNT,
+			       "ACCEL_DEV_NODES", "node", "device nodes", "%s",
+			       err.msg);
 	else
 		r->nodes_ok = true;
 }
@@ -235,9 +241,11 @@ static void count_value(char *buf, size_t size, const char *name, bool ok,
 	size_t len = strlen(buf);
 
 	if (ok)
-		snprintf(buf + len, size - len, "%s%s %zu", len ? ", " : "", name, n);
+		snprintf(buf + len, size - len, "%s%s %zu", len ? ", " : "",
+			 name, n);
 	else
-		snprintf(buf + len, size - len, "%s%s ?", len ? ", " : "", name);
+		snprintf(buf + len, size - len, "%s%s ?", len ? ", " : "",
+			 name);
 }
 
 static void check_counts(struct nv_run *r)
@@ -264,14 +272,14 @@ static void check_counts(struct nv_run *r)
 		    pci_judged ? r->pci->count : 0);
 	count_value(found, sizeof(found), "dev", r->nodes_ok,
 		    r->nodes_ok ? r->nodes->count : 0);
-	for (size_t p = 0; r->nvml_ok && !r->paired && r->pci_ok &&
-	     p < r->pci->count; p++) {
+	for (size_t p = 0;
+	     r->nvml_ok && !r->paired && r->pci_ok && p < r->pci->count; p++) {
 		size_t len = strlen(found);
 
 		if (r->in_nvml[p])
 			continue;
-		snprintf(found + len, sizeof(found) - len, "%s%s", first ? ": gpu " : " ",
-			 r->pci->items[p].bdf);
+		snprintf(found + len, sizeof(found) - len, "%s%s",
+			 first ? ": gpu " : " ", r->pci->items[p].bdf);
 		first = false;
 	}
 	if (!first) {
@@ -304,14 +312,15 @@ static bool judge_handle(struct nv_run *r, unsigned int i, const char *label)
 	if (g->handle_rc != SN_NVML_SUCCESS) {
 		text = sn_nvml_error_string(r->nvml, g->handle_rc);
 		if (g->handle_rc == SN_NVML_ERROR_GPU_IS_LOST)
-			sn_results_add(r->out, SN_CRIT, CHECK_GPU, "GPU_LOST", label,
-				       "a handle from NVML", "gpu %s lost: %s",
-				       bus, text);
+			sn_results_add(r->out, SN_CRIT, CHECK_GPU, "GPU_LOST",
+				       label, "a handle from NVML",
+				       "gpu %s lost: %s", bus, text);
 		else
-			sn_results_add(r->out, SN_CRIT, CHECK_GPU, "GPU_HANDLE", label,
-				       "a handle from NVML",
-				       "Unable to determine the device handle for gpu %s: %s",
-				       bus, text);
+			sn_results_add(
+				r->out, SN_CRIT, CHECK_GPU, "GPU_HANDLE", label,
+				"a handle from NVML",
+				"Unable to determine the device handle for gpu %s: %s",
+				bus, text);
 		return true;
 	}
 	text = sn_nvml_error_string(r->nvml, g->lost_rc);
@@ -321,7 +330,8 @@ static bool judge_handle(struct nv_run *r, unsigned int i, const char *label)
 			       g->lost_call, text);
 	else
 		sn_results_add(r->out, SN_CRIT, CHECK_GPU, "GPU_ERROR", label,
-			       "answers from NVML", "%s: %s", g->lost_call, text);
+			       "answers from NVML", "%s: %s", g->lost_call,
+			       text);
 	return true;
 }
 
@@ -329,36 +339,44 @@ static void judge_health(struct nv_run *r, const struct sn_nvml_gpu *g,
 			 const char *label)
 {
 	if (g->remap_rc == SN_NVML_SUCCESS && g->remap_failure) {
-		sn_results_add(r->out, SN_CRIT, CHECK_GPU, "GPU_ROW_REMAP_FAILED",
-			       label, "no row remapping failure",
+		sn_results_add(r->out, SN_CRIT, CHECK_GPU,
+			       "GPU_ROW_REMAP_FAILED", label,
+			       "no row remapping failure",
 			       "remap failure: RMA (uncorrectable rows %u)",
 			       g->remap_uncorrectable);
 		r->gpu_bad = true;
 	}
 	if (g->remap_rc == SN_NVML_SUCCESS && g->remap_pending) {
-		sn_results_add(r->out, SN_CRIT, CHECK_GPU, "GPU_ROW_REMAP_PENDING",
-			       label, "no row remapping pending",
+		sn_results_add(r->out, SN_CRIT, CHECK_GPU,
+			       "GPU_ROW_REMAP_PENDING", label,
+			       "no row remapping pending",
 			       "remap pending: reboot (uncorrectable rows %u)",
 			       g->remap_uncorrectable);
 		r->gpu_bad = true;
 	}
 	if (!rc_skips(g->remap_rc) && g->remap_rc != SN_NVML_SUCCESS)
-		query_unknown(r, label, "nvmlDeviceGetRemappedRows", g->remap_rc);
+		query_unknown(r, label, "nvmlDeviceGetRemappedRows",
+			      g->remap_rc);
 
-	if (g->retired_pending.rc == SN_NVML_SUCCESS && g->retired_pending.value) {
-		sn_results_add(r->out, SN_CRIT, CHECK_GPU, "GPU_RETIRED_PAGES_PENDING",
-			       label, "no pages pending retirement",
+	if (g->retired_pending.rc == SN_NVML_SUCCESS &&
+	    g->retired_pending.value) {
+		sn_results_add(r->out, SN_CRIT, CHECK_GPU,
+			       "GPU_RETIRED_PAGES_PENDING", label,
+			       "no pages pending retirement",
 			       "retired pages pending: reboot");
 		r->gpu_bad = true;
 	} else if (!rc_skips(g->retired_pending.rc) &&
 		   g->retired_pending.rc != SN_NVML_SUCCESS) {
-		query_unknown(r, label, "nvmlDeviceGetRetiredPagesPendingStatus",
+		query_unknown(r, label,
+			      "nvmlDeviceGetRetiredPagesPendingStatus",
 			      g->retired_pending.rc);
 	}
 
-	if (g->ecc_uncorrected.rc == SN_NVML_SUCCESS && g->ecc_uncorrected.value) {
-		sn_results_add(r->out, SN_CRIT, CHECK_GPU, "GPU_ECC_UNCORRECTED",
-			       label, "0 uncorrected volatile ECC errors",
+	if (g->ecc_uncorrected.rc == SN_NVML_SUCCESS &&
+	    g->ecc_uncorrected.value) {
+		sn_results_add(r->out, SN_CRIT, CHECK_GPU,
+			       "GPU_ECC_UNCORRECTED", label,
+			       "0 uncorrected volatile ECC errors",
 			       "%llu uncorrected volatile ECC errors",
 			       g->ecc_uncorrected.value);
 		r->gpu_bad = true;
@@ -394,22 +412,24 @@ static void judge_width(struct nv_run *r, const struct sn_nvml_gpu *g,
 	char expected[SN_VALUE_MAX];
 
 	if (!judgeable(r, label, "nvmlDeviceGetCurrPcieLinkWidth",
-		       g->width_cur.rc, r->m->pcie_min_width > 0) || !cur)
+		       g->width_cur.rc, r->m->pcie_min_width > 0) ||
+	    !cur)
 		return;
 	if (r->m->pcie_min_width && cur < r->m->pcie_min_width) {
 		snprintf(expected, sizeof(expected), "width x%u or more",
 			 r->m->pcie_min_width);
 	} else if (have_max && cur < max) {
-		snprintf(expected, sizeof(expected), "width x%u (link max)", max);
+		snprintf(expected, sizeof(expected), "width x%u (link max)",
+			 max);
 	} else {
 		return;
 	}
 	if (have_max)
-		sn_results_add(r->out, SN_CRIT, CHECK_PCIE, "GPU_PCIE_WIDTH", label,
-			       expected, "x%u (link max x%u)", cur, max);
+		sn_results_add(r->out, SN_CRIT, CHECK_PCIE, "GPU_PCIE_WIDTH",
+			       label, expected, "x%u (link max x%u)", cur, max);
 	else
-		sn_results_add(r->out, SN_CRIT, CHECK_PCIE, "GPU_PCIE_WIDTH", label,
-			       expected, "x%u", cur);
+		sn_results_add(r->out, SN_CRIT, CHECK_PCIE, "GPU_PCIE_WIDTH",
+			       label, expected, "x%u", cur);
 	r->gpu_bad = true;
 }
 
@@ -426,13 +446,15 @@ static void judge_speed(struct nv_run *r, const struct sn_nvml_gpu *g,
 		if (!want || !have_max || max >= want)
 			return;
 		snprintf(expected, sizeof(expected), "gen%u or more", want);
-		sn_results_add(r->out, SN_CRIT, CHECK_PCIE, "GPU_PCIE_SPEED", label,
-			       expected, "link max gen%u (device and slot)", max);
+		sn_results_add(r->out, SN_CRIT, CHECK_PCIE, "GPU_PCIE_SPEED",
+			       label, expected,
+			       "link max gen%u (device and slot)", max);
 		r->gpu_bad = true;
 		return;
 	}
 	if (!judgeable(r, label, "nvmlDeviceGetCurrPcieLinkGeneration",
-		       g->gen_cur.rc, true) || !cur)
+		       g->gen_cur.rc, true) ||
+	    !cur)
 		return;
 	if (want && cur < want)
 		snprintf(expected, sizeof(expected), "gen%u or more", want);
@@ -441,7 +463,8 @@ static void judge_speed(struct nv_run *r, const struct sn_nvml_gpu *g,
 	else
 		return;
 	sn_results_add(r->out, SN_CRIT, CHECK_PCIE, "GPU_PCIE_SPEED", label,
-		       expected, "gen%u (link max gen%u)", cur, have_max ? max : cur);
+		       expected, "gen%u (link max gen%u)", cur,
+		       have_max ? max : cur);
 	r->gpu_bad = true;
 }
 
@@ -472,19 +495,21 @@ static void judge_nvlink(struct nv_run *r, unsigned int i,
 	}
 	snprintf(expected, sizeof(expected), "%d active nvlinks", want);
 	if (active > (unsigned int)want) {
-		sn_results_add(r->out, SN_WARN, CHECK_NVLINK, "NVLINK_UNEXPECTED",
-			       label, expected, "gpu%u %u/%d active: manifest out of date?",
-			       i, active, want);
+		sn_results_add(r->out, SN_WARN, CHECK_NVLINK,
+			       "NVLINK_UNEXPECTED", label, expected,
+			       "gpu%u %u/%d active: manifest out of date?", i,
+			       active, want);
 		r->gpu_bad = true;
 		return;
 	}
 	if (active == (unsigned int)want)
 		return;
 	if (g->links_rc == SN_NVML_ERROR_NOT_SUPPORTED)
-		snprintf(found, sizeof(found), "gpu%u nvlink not supported, 0/%d active",
-			 i, want);
+		snprintf(found, sizeof(found),
+			 "gpu%u nvlink not supported, 0/%d active", i, want);
 	else if (!n_inactive)
-		snprintf(found, sizeof(found), "gpu%u %u/%d active", i, active, want);
+		snprintf(found, sizeof(found), "gpu%u %u/%d active", i, active,
+			 want);
 	else {
 		snprintf(found, sizeof(found), "gpu%u links ", i);
 		format_list(found, sizeof(found), inactive, g->n_links);
@@ -504,9 +529,10 @@ static void judge_ok(struct nv_run *r, const struct sn_nvml_gpu *g,
 
 	for (unsigned int l = 0; l < g->n_links; l++)
 		active += g->links[l].active;
-	if (g->gen_cur.rc == SN_NVML_SUCCESS && g->width_cur.rc == SN_NVML_SUCCESS)
-		snprintf(more, sizeof(more), " pcie gen%u x%u", g->gen_cur.value,
-			 g->width_cur.value);
+	if (g->gen_cur.rc == SN_NVML_SUCCESS &&
+	    g->width_cur.rc == SN_NVML_SUCCESS)
+		snprintf(more, sizeof(more), " pcie gen%u x%u",
+			 g->gen_cur.value, g->width_cur.value);
 	sn_results_add(r->out, SN_OK, CHECK_GPU, "OK", label, "healthy",
 		       "%.48s%s, %u nvlinks active",
 		       g->name_rc == SN_NVML_SUCCESS ? g->name : "gpu", more,
@@ -557,14 +583,16 @@ static void nv_open(struct nv_run *r)
 	sn_nvml_return_t rc;
 
 	if (sn_nvml_open(r->ctx->nvml, &r->nvml, &err)) {
-		sn_results_add(r->out, SN_UNKNOWN, CHECK_NVML, "NVML_UNAVAILABLE",
-			       "node", "NVML loads and initialises", "%s", err.msg);
+		sn_results_add(r->out, SN_UNKNOWN, CHECK_NVML,
+			       "NVML_UNAVAILABLE", "node",
+			       "NVML loads and initialises", "%s", err.msg);
 		return;
 	}
 	rc = sn_nvml_device_count(r->nvml, &r->nvml_count);
 	if (rc != SN_NVML_SUCCESS) {
-		sn_results_add(r->out, SN_UNKNOWN, CHECK_NVML, "NVML_UNAVAILABLE",
-			       "node", "NVML counts the GPUs",
+		sn_results_add(r->out, SN_UNKNOWN, CHECK_NVML,
+			       "NVML_UNAVAILABLE", "node",
+			       "NVML counts the GPUs",
 			       "nvmlDeviceGetCount_v2: %s",
 			       sn_nvml_error_string(r->nvml, rc));
 		return;
@@ -587,7 +615,8 @@ static int check_nvidia(const struct sn_check_ctx *ctx, struct sn_results *out)
 	nv_open(r);
 	if (r->nvml_ok) {
 		r->n_gpus = r->nvml_count < SN_MANIFEST_MAX_ACCELS ?
-			    r->nvml_count : SN_MANIFEST_MAX_ACCELS;
+				    r->nvml_count :
+				    SN_MANIFEST_MAX_ACCELS;
 		for (unsigned int i = 0; i < r->n_gpus; i++)
 			sn_nvml_read_gpu(r->nvml, i, 0, &r->gpus[i]);
 		match_bus_ids(r);
@@ -638,8 +667,9 @@ static void missing_nodes(const struct sn_accel_nodes *nodes, const char *glob,
 		char *end = NULL;
 		unsigned long k;
 
-		if (strncmp(nodes->names[i], prefix, plen) || !isdigit((unsigned char)*num))
-			return;		/* not "<prefix><number>": cannot tell */
+		if (strncmp(nodes->names[i], prefix, plen) ||
+		    !isdigit((unsigned char)*num))
+			return; /* not "<prefix><number>": cannot tell */
 		k = strtoul(num, &end, 10);
 		if (*end)
 			return;
@@ -656,7 +686,8 @@ static void missing_nodes(const struct sn_accel_nodes *nodes, const char *glob,
 		first = false;
 	}
 	if (!first)
-		snprintf(found + strlen(found), size - strlen(found), " missing");
+		snprintf(found + strlen(found), size - strlen(found),
+			 " missing");
 }
 
 static void generic_counts(const struct sn_check_ctx *ctx,
@@ -672,11 +703,13 @@ static void generic_counts(const struct sn_check_ctx *ctx,
 	if ((!pci_ok || (pci->count == m->count && !pci->truncated)) &&
 	    (!nodes_ok || nodes->count == m->count))
 		return;
-	count_value(found, sizeof(found), "pci", pci_ok, pci_ok ? pci->count : 0);
+	count_value(found, sizeof(found), "pci", pci_ok,
+		    pci_ok ? pci->count : 0);
 	count_value(found, sizeof(found), "dev", nodes_ok,
 		    nodes_ok ? nodes->count : 0);
 	if (nodes_ok && nodes->count < m->count)
-		missing_nodes(nodes, m->device_glob, m->count, found, sizeof(found));
+		missing_nodes(nodes, m->device_glob, m->count, found,
+			      sizeof(found));
 	snprintf(expected, sizeof(expected), "%u %s accelerators (pci %04x)",
 		 m->count, sn_accel_vendor_name(m->vendor), m->pci_vendor);
 	sn_results_add(out, SN_CRIT, CHECK_ACCEL_COUNT, "ACCEL_COUNT", "node",
@@ -712,16 +745,20 @@ static int check_generic(const struct sn_check_ctx *ctx, struct sn_results *out)
 			       "node", "memory", "out of memory");
 		goto out;
 	}
-	if (sn_accel_pci_scan(ctx->sysfs, m->vendor, m->pci_vendor, pci, &err)) {
-		sn_results_add(out, SN_UNKNOWN, CHECK_ACCEL_COUNT, "ACCEL_PCI_SCAN",
-			       "node", "PCI functions in sysfs", "%s", err.msg);
+	if (sn_accel_pci_scan(ctx->sysfs, m->vendor, m->pci_vendor, pci,
+			      &err)) {
+		sn_results_add(out, SN_UNKNOWN, CHECK_ACCEL_COUNT,
+			       "ACCEL_PCI_SCAN", "node",
+			       "PCI functions in sysfs", "%s", err.msg);
 	} else {
 		pci_ok = true;
 		pci_unclassified(ctx, pci, CHECK_ACCEL_COUNT, out);
 	}
-	if (m->device_glob && sn_accel_dev_nodes(ctx->dev, m->device_glob, nodes, &err))
-		sn_results_add(out, SN_UNKNOWN, CHECK_ACCEL_COUNT, "ACCEL_DEV_NODES",
-			       "node", "device nodes", "%s", err.msg);
+	if (m->device_glob &&
+	    sn_accel_dev_nodes(ctx->dev, m->device_glob, nodes, &err))
+		sn_results_add(out, SN_UNKNOWN, CHECK_ACCEL_COUNT,
+			       "ACCEL_DEV_NODES", "node", "device nodes", "%s",
+			       err.msg);
 	else if (m->device_glob)
 		nodes_ok = true;
 	generic_counts(ctx, pci, pci_ok, nodes, nodes_ok, out);
@@ -733,7 +770,8 @@ out:
 	return 0;
 }
 
-int sn_check_accelerators(const struct sn_check_ctx *ctx, struct sn_results *out)
+int sn_check_accelerators(const struct sn_check_ctx *ctx,
+			  struct sn_results *out)
 {
 	switch (ctx->cfg->node.accel.vendor) {
 	case SN_ACCEL_NONE:

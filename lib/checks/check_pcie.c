@@ -15,10 +15,18 @@
 
 /* ---- the check --------------------------------------------------------- */
 
-enum which { CUR_SPEED, MAX_SPEED, CUR_WIDTH, MAX_WIDTH, N_WHICH };
+enum which {
+	CUR_SPEED,
+	MAX_SPEED,
+	CUR_WIDTH,
+	MAX_WIDTH,
+	N_WHICH
+};
 
 static const char *const attr_name[N_WHICH] = {
-	"current_link_speed", "max_link_speed", "current_link_width",
+	"current_link_speed",
+	"max_link_speed",
+	"current_link_width",
 	"max_link_width",
 };
 
@@ -27,8 +35,9 @@ struct judge {
 	struct sn_results *out;
 	const char *label;
 	int rc;
-	unsigned char told[SN_PCIE_PATH_MAX];	/* bit per enum which: UNKNOWN sent */
-	bool crit_speed, crit_width;		/* for dev[0]'s own link */
+	unsigned char
+		told[SN_PCIE_PATH_MAX]; /* bit per enum which: UNKNOWN sent */
+	bool crit_speed, crit_width;	/* for dev[0]'s own link */
 };
 
 static const struct sn_pcie_value *value_of(const struct sn_pcie_dev *d,
@@ -70,8 +79,9 @@ static uint32_t need(struct judge *j, const struct sn_pcie_path *p, size_t i,
 		snprintf(found, sizeof(found), "%s=%s at %s", attr_name[w],
 			 v->text, p->dev[i].bdf);
 	else if (v->status == SN_ATTR_NOT_REGULAR)
-		snprintf(found, sizeof(found), "%s not a regular file (%s) at %s",
-			 attr_name[w], v->text, p->dev[i].bdf);
+		snprintf(found, sizeof(found),
+			 "%s not a regular file (%s) at %s", attr_name[w],
+			 v->text, p->dev[i].bdf);
 	else
 		snprintf(found, sizeof(found), "%s %s at %s", attr_name[w],
 			 sn_attr_name(v->status), p->dev[i].bdf);
@@ -86,8 +96,8 @@ static uint32_t min_u32(uint32_t a, uint32_t b)
 }
 
 /* Link (p->dev[lo], p->dev[lo + 1]): current vs min(both ends' max). */
-static void judge_link(struct judge *j, const struct sn_pcie_path *p,
-		       size_t lo, bool check_speed)
+static void judge_link(struct judge *j, const struct sn_pcie_path *p, size_t lo,
+		       bool check_speed)
 {
 	char found[SN_VALUE_MAX], expected[SN_VALUE_MAX];
 	uint32_t cur, a, b;
@@ -96,7 +106,8 @@ static void judge_link(struct judge *j, const struct sn_pcie_path *p,
 	a = need(j, p, lo, MAX_WIDTH);
 	b = need(j, p, lo + 1, MAX_WIDTH);
 	if (cur && a && b && cur < min_u32(a, b)) {
-		snprintf(found, sizeof(found), "x%u at %s", cur, p->dev[lo].bdf);
+		snprintf(found, sizeof(found), "x%u at %s", cur,
+			 p->dev[lo].bdf);
 		snprintf(expected, sizeof(expected), ">= x%u (link max)",
 			 min_u32(a, b));
 		add(j, SN_CRIT, "PCIE_WIDTH", expected, found);
@@ -172,7 +183,8 @@ int sn_pcie_check(const char *sysfs, const char *bdf, const char *device_label,
 		  uint32_t min_gen, uint32_t min_width, bool check_speed,
 		  struct sn_results *out)
 {
-	struct judge j = { .out = out, .label = device_label ? device_label : bdf };
+	struct judge j = { .out = out,
+			   .label = device_label ? device_label : bdf };
 	struct sn_pcie_path p;
 	char found[SN_VALUE_MAX];
 	size_t before = out->count;

@@ -43,8 +43,8 @@ struct judge {
 	const struct sn_port_manifest *m;
 	struct sn_results *out;
 	struct sn_ib_port p;
-	char device[SN_DEVICE_MAX];	/* "mlx5_2/1" */
-	char ok_extra[SN_VALUE_MAX];	/* RoCE part of the OK phrase */
+	char device[SN_DEVICE_MAX];  /* "mlx5_2/1" */
+	char ok_extra[SN_VALUE_MAX]; /* RoCE part of the OK phrase */
 	int rc;
 };
 
@@ -71,8 +71,7 @@ static void add(struct judge *j, enum sn_grade g, const char *code,
  * cut of sn_results_add).
  */
 static void add_path(struct judge *j, enum sn_grade g, const char *code,
-		     const char *expected, const char *phrase,
-		     const char *path)
+		     const char *expected, const char *phrase, const char *path)
 {
 	add(j, g, code, expected, "%s: %s", phrase, path);
 }
@@ -108,7 +107,8 @@ static void unreadable(struct judge *j, const char *code, const char *expected,
 	}
 	read_phrase(phrase, sizeof(phrase), attr, a->status, a->text);
 	if (snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports/%u/%s",
-		     j->ctx->sysfs, j->p.dev, j->p.port, attr) >= (int)sizeof(path))
+		     j->ctx->sysfs, j->p.dev, j->p.port,
+		     attr) >= (int)sizeof(path))
 		snprintf(path, sizeof(path), "(path too long)");
 	add_path(j, SN_UNKNOWN, code, expected, phrase, path);
 }
@@ -212,7 +212,8 @@ static void judge_phys(struct judge *j)
 			   &j->p.phys, num, sn_ib_phys_known(num)))
 		return;
 	if (j->p.phys.status != SN_ATTR_OK) {
-		unreadable(j, "IB_PORT_PHYS", "LinkUp", "phys_state", &j->p.phys);
+		unreadable(j, "IB_PORT_PHYS", "LinkUp", "phys_state",
+			   &j->p.phys);
 		return;
 	}
 	if (j->p.phys_num == SN_IB_PHYS_LINKUP)
@@ -221,7 +222,8 @@ static void judge_phys(struct judge *j)
 		hint = " (cable or peer)";
 	state_phrase(name, sizeof(name), j->p.phys_num, j->p.phys_name,
 		     sn_ib_phys_name(j->p.phys_num));
-	add(j, SN_CRIT, "IB_PORT_PHYS", "LinkUp", "phys_state=%s%s", name, hint);
+	add(j, SN_CRIT, "IB_PORT_PHYS", "LinkUp", "phys_state=%s%s", name,
+	    hint);
 }
 
 static void judge_rate(struct judge *j)
@@ -232,7 +234,7 @@ static void judge_rate(struct judge *j)
 		return;
 	if (j->p.phys.status == SN_ATTR_OK &&
 	    j->p.phys_num != SN_IB_PHYS_LINKUP)
-		return;		/* an untrained link has no real rate */
+		return; /* an untrained link has no real rate */
 	snprintf(expected, sizeof(expected), ">= %g Gb/sec",
 		 j->m->min_rate_gbps);
 	if (j->p.rate.status != SN_ATTR_OK) {
@@ -290,7 +292,8 @@ static int gid_table_unreadable(struct judge *j, const char *expected)
 		return 0;
 	add_path(j, SN_UNKNOWN, "ROCE_GID_MISSING", expected,
 		 errno == ENOENT || errno == ENOTDIR ?
-		 "cannot read gids (missing)" : "cannot read gids (unreadable)",
+			 "cannot read gids (missing)" :
+			 "cannot read gids (unreadable)",
 		 path);
 	return 1;
 }
@@ -299,8 +302,8 @@ static void ok_gid(struct judge *j, unsigned index)
 {
 	size_t n = strlen(j->ok_extra);
 
-	snprintf(j->ok_extra + n, sizeof(j->ok_extra) - n,
-		 ", RoCE v2 GID %u", index);
+	snprintf(j->ok_extra + n, sizeof(j->ok_extra) - n, ", RoCE v2 GID %u",
+		 index);
 }
 
 /* The configured gid_index must hold a used RoCE v2 GID. */
@@ -314,7 +317,8 @@ static void judge_gid_at(struct judge *j, unsigned index)
 		return;
 	sn_ib_gid_read(j->ctx->sysfs, j->p.dev, j->p.port, index, &g);
 	if (g.status == SN_ATTR_MISSING)
-		add(j, SN_CRIT, "ROCE_GID_MISSING", expected, "no GID %u", index);
+		add(j, SN_CRIT, "ROCE_GID_MISSING", expected, "no GID %u",
+		    index);
 	else if (g.status != SN_ATTR_OK)
 		add(j, SN_UNKNOWN, "ROCE_GID_MISSING", expected,
 		    "cannot read gids/%u (%s)", index, sn_attr_name(g.status));
@@ -384,8 +388,8 @@ static void judge_verbs(struct judge *j)
 	}
 	if (j->p.state.status == SN_ATTR_OK && v.state != j->p.state_num)
 		add(j, SN_WARN, "IB_VERBS_MISMATCH", "verbs agree with sysfs",
-		    "verbs state=%s, sysfs state=%s",
-		    sn_ib_state_name(v.state), j->p.state_name);
+		    "verbs state=%s, sysfs state=%s", sn_ib_state_name(v.state),
+		    j->p.state_name);
 	else if (j->p.phys.status == SN_ATTR_OK && v.phys != j->p.phys_num)
 		add(j, SN_WARN, "IB_VERBS_MISMATCH", "verbs agree with sysfs",
 		    "verbs phys_state=%s, sysfs phys_state=%s",
@@ -422,10 +426,11 @@ static void judge_pcie(struct judge *j)
 	if (!j->m->pcie_min_gen && !j->m->pcie_min_width)
 		return;
 	if (sn_rdma_device_bdf(j->ctx->sysfs, j->p.dev, bdf)) {
-		if (sn_results_add(j->out, SN_UNKNOWN, "pcie", "PCIE_UNKNOWN",
-				   j->p.dev, "a PCI device",
-				   "cannot resolve class/infiniband/%s/device (%m)",
-				   j->p.dev))
+		if (sn_results_add(
+			    j->out, SN_UNKNOWN, "pcie", "PCIE_UNKNOWN",
+			    j->p.dev, "a PCI device",
+			    "cannot resolve class/infiniband/%s/device (%m)",
+			    j->p.dev))
 			j->rc = -1;
 		return;
 	}

@@ -67,10 +67,11 @@ static void check_pair(const struct sn_topo *topo, enum sn_nearness how,
 	snprintf(device, sizeof(device), "gpu%u/%s", pair->accelerator,
 		 pair->nic);
 	if (pair->accelerator >= n_accels) {
-		sn_results_add(out, SN_CRIT, CHECK_NAME, "TOPO_ACCEL_MISSING",
-			       device, "accelerator in the topology",
-			       "gpu%u absent: %zu accelerators (pci vendor 0x%04x) in the topology",
-			       pair->accelerator, n_accels, pci_vendor);
+		sn_results_add(
+			out, SN_CRIT, CHECK_NAME, "TOPO_ACCEL_MISSING", device,
+			"accelerator in the topology",
+			"gpu%u absent: %zu accelerators (pci vendor 0x%04x) in the topology",
+			pair->accelerator, n_accels, pci_vendor);
 		missing = 1;
 	}
 	if (!sn_topo_find_nic(topo, pair->nic)) {
@@ -109,7 +110,8 @@ int sn_check_topology(const struct sn_check_ctx *ctx, struct sn_results *out)
 	topo = sn_topo_open(ctx->hwloc_xml, m->accel.pci_vendor, &err);
 	if (!topo && errno == EBADMSG) {
 		sn_results_add(out, SN_UNKNOWN, CHECK_NAME, "TOPO_XML_BAD",
-			       "node", "a readable hwloc XML file", "%s", err.msg);
+			       "node", "a readable hwloc XML file", "%s",
+			       err.msg);
 		return 0;
 	}
 	if (!topo) {

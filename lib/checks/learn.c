@@ -29,7 +29,8 @@ bool sn_learn_port_keep(const struct sn_ib_port *p)
 	return p->present && p->state_num == 4;
 }
 
-static void nvml_learn(const struct sn_check_ctx *ctx, struct sn_learned_accel *a)
+static void nvml_learn(const struct sn_check_ctx *ctx,
+		       struct sn_learned_accel *a)
 {
 	struct sn_nvml *nvml = NULL;
 	struct sn_error err;
@@ -53,7 +54,8 @@ static void nvml_learn(const struct sn_check_ctx *ctx, struct sn_learned_accel *
 	sn_nvml_close(nvml);
 }
 
-static void pci_learn(const struct sn_check_ctx *ctx, struct sn_learned_accel *a)
+static void pci_learn(const struct sn_check_ctx *ctx,
+		      struct sn_learned_accel *a)
 {
 	static const enum sn_accel_vendor vendors[] = { SN_ACCEL_AMD,
 							SN_ACCEL_ASCEND };
@@ -83,7 +85,8 @@ void sn_learn_accels(const struct sn_check_ctx *ctx, struct sn_learned_accel *a)
 void sn_learn_accel_write(FILE *f, const struct sn_learned_accel *a)
 {
 	if (!a->count) {
-		fprintf(f, "  # no accelerators found (NVML, AMD or Ascend PCI ids)\n");
+		fprintf(f,
+			"  # no accelerators found (NVML, AMD or Ascend PCI ids)\n");
 		return;
 	}
 	fprintf(f, "  accelerators:\n    vendor: %s\n    count: %u\n",
@@ -110,7 +113,8 @@ static void port_write(FILE *f, const struct sn_ib_port *port, int *printed)
 	}
 	if (!(*printed)++)
 		fprintf(f, "  ports:\n");
-	fprintf(f, "    - {device: %s, port: %u, link_layer: %s, min_rate_gbps: %g}\n",
+	fprintf(f,
+		"    - {device: %s, port: %u, link_layer: %s, min_rate_gbps: %g}\n",
 		port->dev, port->port,
 		port->layer == SN_LINK_ETHERNET ? "Ethernet" : "InfiniBand",
 		port->rate_gbps);
@@ -127,8 +131,8 @@ void sn_learn_ports_write(FILE *f, const char *sysfs)
 		return;
 	n = scandir(path, &devs, NULL, alphasort);
 	for (int i = 0; i < n && i < SN_LEARN_MAX_RDMA_DEVS; i++) {
-		for (unsigned p = 1; p <= SN_LEARN_MAX_PORT &&
-				     devs[i]->d_name[0] != '.'; p++) {
+		for (unsigned p = 1;
+		     p <= SN_LEARN_MAX_PORT && devs[i]->d_name[0] != '.'; p++) {
 			struct sn_ib_port port;
 
 			if (sn_ib_port_read(sysfs, devs[i]->d_name, p, &port))
@@ -160,16 +164,19 @@ void sn_learn_topology_write(FILE *f, const char *hwloc_xml,
 		char names[1][SN_TOPO_NAME_MAX], why[256];
 
 		if (sn_topo_nearest_nics(topo, (unsigned)i, names, 1) < 1 ||
-		    sn_topo_near(topo, (unsigned)i, names[0], SN_NEAR_PCIE_SWITCH,
-				 why, sizeof(why)) != SN_TOPO_YES)
+		    sn_topo_near(topo, (unsigned)i, names[0],
+				 SN_NEAR_PCIE_SWITCH, why,
+				 sizeof(why)) != SN_TOPO_YES)
 			continue;
 		if (!printed++)
-			fprintf(f, "  topology:\n    nearness: pcie_switch\n    pairs:\n");
+			fprintf(f,
+				"  topology:\n    nearness: pcie_switch\n    pairs:\n");
 		fprintf(f, "      - {accelerator: %zu, nic: %s}   # %s\n", i,
 			names[0], why);
 	}
 	if (!printed)
-		fprintf(f, "  # no accelerator shares a PCIe switch with a NIC: no topology pairs\n");
+		fprintf(f,
+			"  # no accelerator shares a PCIe switch with a NIC: no topology pairs\n");
 	sn_topo_close(topo);
 }
 

@@ -34,7 +34,8 @@ void sn_report_table(FILE *f, const struct sn_results *r)
 		wc = (int)strlen(x->check) > wc ? (int)strlen(x->check) : wc;
 		wk = (int)strlen(x->code) > wk ? (int)strlen(x->code) : wk;
 		wd = (int)strlen(x->device) > wd ? (int)strlen(x->device) : wd;
-		we = (int)strlen(x->expected) > we ? (int)strlen(x->expected) : we;
+		we = (int)strlen(x->expected) > we ? (int)strlen(x->expected) :
+						     we;
 	}
 	fprintf(f, "%-7s  %-*s  %-*s  %-*s  %-*s  %s\n", "GRADE", wc, "CHECK",
 		wk, "CODE", wd, "DEVICE", we, "EXPECTED", "FOUND");
@@ -60,24 +61,33 @@ char *sn_report_json(const struct sn_results *r, const char *node)
 		json_object_put(list);
 		return NULL;
 	}
-	json_object_object_add(doc, "node", json_object_new_string(node ? node : ""));
-	json_object_object_add(doc, "worst",
-			       json_object_new_string(sn_grade_name(sn_results_worst(r))));
+	json_object_object_add(doc, "node",
+			       json_object_new_string(node ? node : ""));
+	json_object_object_add(
+		doc, "worst",
+		json_object_new_string(sn_grade_name(sn_results_worst(r))));
 	for (size_t k = 0; k < r->count; k++) {
 		const struct sn_result *x = &r->items[idx[k]];
 		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "grade", json_object_new_string(sn_grade_name(x->grade)));
-		json_object_object_add(o, "check", json_object_new_string(x->check));
-		json_object_object_add(o, "code", json_object_new_string(x->code));
-		json_object_object_add(o, "device", json_object_new_string(x->device));
-		json_object_object_add(o, "expected", json_object_new_string(x->expected));
-		json_object_object_add(o, "found", json_object_new_string(x->found));
+		json_object_object_add(
+			o, "grade",
+			json_object_new_string(sn_grade_name(x->grade)));
+		json_object_object_add(o, "check",
+				       json_object_new_string(x->check));
+		json_object_object_add(o, "code",
+				       json_object_new_string(x->code));
+		json_object_object_add(o, "device",
+				       json_object_new_string(x->device));
+		json_object_object_add(o, "expected",
+				       json_object_new_string(x->expected));
+		json_object_object_add(o, "found",
+				       json_object_new_string(x->found));
 		json_object_array_add(list, o);
 	}
 	json_object_object_add(doc, "results", list);
-	out = strdup(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-						    JSON_C_TO_STRING_NOSLASHESCAPE));
+	out = strdup(json_object_to_json_string_ext(
+		doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(doc);
 	free(idx);
 	return out;

@@ -40,17 +40,16 @@ int64_t sn_now_ms(void)
 /* One running child. */
 struct child {
 	pid_t pid;
-	int fd;			/* read end; -1 once EOF */
+	int fd; /* read end; -1 once EOF */
 	char *buf;
 	size_t len, max;
 	int64_t deadline;
-	uint32_t limit_ms;	/* its time limit, for the timeout message */
+	uint32_t limit_ms; /* its time limit, for the timeout message */
 	int timed_out;
-	int status;		/* waitpid status, valid if reaped */
-	int start_errno;	/* why it could not be started */
+	int status;	 /* waitpid status, valid if reaped */
+	int start_errno; /* why it could not be started */
 	int reaped;
 };
-
 
 static int child_start(struct child *c, int (*fn)(void *, int), void *arg,
 		       int64_t start, uint32_t limit_ms, size_t max)
@@ -122,7 +121,7 @@ static void child_read(struct child *c)
 			continue;
 		if (n < 0 && errno == EAGAIN)
 			return;
-		close(c->fd);	/* EOF or error */
+		close(c->fd); /* EOF or error */
 		c->fd = -1;
 		return;
 	}
@@ -143,7 +142,8 @@ static void child_kill(struct child *c)
 
 static void child_reap(struct child *c)
 {
-	if (c->pid > 0 && !c->reaped && waitpid(c->pid, &c->status, WNOHANG) == c->pid)
+	if (c->pid > 0 && !c->reaped &&
+	    waitpid(c->pid, &c->status, WNOHANG) == c->pid)
 		c->reaped = 1;
 }
 
@@ -236,7 +236,7 @@ int sn_run_in_child(int (*fn)(void *arg, int fd), void *arg,
 
 	*buf = NULL;
 	*len = 0;
-	fflush(NULL);	/* a child that exit()s must not repeat buffered output */
+	fflush(NULL); /* a child that exit()s must not repeat buffered output */
 	chld_default(&old);
 	if (child_start(&c, fn, arg, sn_now_ms(), timeout_ms, max_bytes)) {
 		sigaction(SIGCHLD, &old, NULL);
@@ -264,12 +264,13 @@ static int group_child(void *arg, int fd)
 	int rc;
 
 	ga->group->fn(ga->ctx, &res);
-	rc = sn_write_all(fd, res.items, res.count * sizeof(*res.items)) ? 1 : 0;
+	rc = sn_write_all(fd, res.items, res.count * sizeof(*res.items)) ? 1 :
+									   0;
 	return rc;
 }
 
-static void group_collect(const struct sn_check_group *g,
-			  const struct child *c, struct sn_results *out)
+static void group_collect(const struct sn_check_group *g, const struct child *c,
+			  struct sn_results *out)
 {
 	int st = child_status(c);
 	size_t n = c->len / sizeof(struct sn_result);
@@ -334,7 +335,8 @@ int sn_run_checks(const struct sn_check_ctx *ctx,
 	struct child cs[16];
 	struct group_arg args[16];
 	uint32_t limit = check_timeout_ms < total_timeout_ms ?
-			 check_timeout_ms : total_timeout_ms;
+				 check_timeout_ms :
+				 total_timeout_ms;
 	int64_t start = sn_now_ms();
 	unsigned started = 0;
 	struct sigaction old;
@@ -342,7 +344,7 @@ int sn_run_checks(const struct sn_check_ctx *ctx,
 
 	if (ngroups > 16)
 		ngroups = 16;
-	fflush(NULL);	/* children must not repeat buffered output */
+	fflush(NULL); /* children must not repeat buffered output */
 	chld_default(&old);
 	for (unsigned i = 0; i < ngroups; i++) {
 		args[i].ctx = ctx;
@@ -355,8 +357,8 @@ int sn_run_checks(const struct sn_check_ctx *ctx,
 	}
 	if (!started) {
 		sigaction(SIGCHLD, &old, NULL);
-		sn_results_add(out, SN_UNKNOWN, "runner", "CHECK_RUNNER", "node",
-			       "fork a check process", "%s",
+		sn_results_add(out, SN_UNKNOWN, "runner", "CHECK_RUNNER",
+			       "node", "fork a check process", "%s",
 			       strerror(start_errno));
 		return -1;
 	}

@@ -20,16 +20,16 @@
 #define SN_CODE_MAX 32
 #define SN_DEVICE_MAX 64
 #define SN_VALUE_MAX 96
-#define SN_RESULTS_MAX 4096	/* per run: bounded, never grows past */
+#define SN_RESULTS_MAX 4096 /* per run: bounded, never grows past */
 
 /* One verdict.  Strings are fixed-size, NUL-terminated, printable. */
 struct sn_result {
 	enum sn_grade grade;
-	char check[SN_CODE_MAX];	/* the check: "ib_port", "gpu_count", ... */
-	char code[SN_CODE_MAX];		/* stable code: "IB_PORT_DOWN" or "OK" */
-	char device[SN_DEVICE_MAX];	/* "mlx5_2/1", "gpu0 0000:1b:00.0", "node" */
-	char expected[SN_VALUE_MAX];	/* "state ACTIVE" */
-	char found[SN_VALUE_MAX];	/* "state=DOWN" */
+	char check[SN_CODE_MAX];    /* the check: "ib_port", "gpu_count", ... */
+	char code[SN_CODE_MAX];	    /* stable code: "IB_PORT_DOWN" or "OK" */
+	char device[SN_DEVICE_MAX]; /* "mlx5_2/1", "gpu0 0000:1b:00.0", "node" */
+	char expected[SN_VALUE_MAX]; /* "state ACTIVE" */
+	char found[SN_VALUE_MAX];    /* "state=DOWN" */
 };
 
 /* A growable list of results (at most SN_RESULTS_MAX); owns items. */
@@ -48,9 +48,9 @@ struct sn_results {
  * out of memory (the result is dropped).  sn_results_vadd - the same with
  * a va_list.
  */
-int sn_results_add(struct sn_results *r, enum sn_grade grade,
-		   const char *check, const char *code, const char *device,
-		   const char *expected, const char *found_fmt, ...)
+int sn_results_add(struct sn_results *r, enum sn_grade grade, const char *check,
+		   const char *code, const char *device, const char *expected,
+		   const char *found_fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 int sn_results_vadd(struct sn_results *r, enum sn_grade grade,
 		    const char *check, const char *code, const char *device,

@@ -15,7 +15,8 @@ typedef int (*sn_check_fn)(const struct sn_check_ctx *ctx,
 			   struct sn_results *out);
 
 /* The check groups (each in its own file). */
-int sn_check_accelerators(const struct sn_check_ctx *ctx, struct sn_results *out);
+int sn_check_accelerators(const struct sn_check_ctx *ctx,
+			  struct sn_results *out);
 int sn_check_ports(const struct sn_check_ctx *ctx, struct sn_results *out);
 int sn_check_topology(const struct sn_check_ctx *ctx, struct sn_results *out);
 

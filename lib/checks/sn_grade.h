@@ -19,7 +19,7 @@ enum sn_grade {
 	SN_UNKNOWN = 3,
 };
 
-#define SN_GRADE_SEVERITY_MAX 3	/* sn_grade_severity(SN_CRIT) */
+#define SN_GRADE_SEVERITY_MAX 3 /* sn_grade_severity(SN_CRIT) */
 
 /*
  * sn_grade_severity - the place of g in the order of badness: OK 0,

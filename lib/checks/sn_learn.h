@@ -20,19 +20,23 @@
 #include "inventory/sn_ib_port.h"
 #include "inventory/sn_nvml.h"
 
-#define SN_LEARN_MAX_RDMA_DEVS 64	/* RDMA devices looked at, at most */
-#define SN_LEARN_MAX_PORT 8		/* ports 1..8 of each */
+#define SN_LEARN_MAX_RDMA_DEVS 64 /* RDMA devices looked at, at most */
+#define SN_LEARN_MAX_PORT 8	  /* ports 1..8 of each */
 
 /* The accelerators as a manifest states them. */
 struct sn_learned_accel {
 	enum sn_accel_vendor vendor;
-	uint16_t pci_vendor;	/* 0x10de, 0x1002, 0x19e5 */
-	unsigned count;		/* 0: none found */
-	unsigned gen, width;	/* smallest maximum over the accelerators; 0 unknown */
-	int nvlinks;		/* smallest active count; -1 unknown */
+	uint16_t pci_vendor; /* 0x10de, 0x1002, 0x19e5 */
+	unsigned count;	     /* 0: none found */
+	unsigned gen,
+		width; /* smallest maximum over the accelerators; 0 unknown */
+	int nvlinks;   /* smallest active count; -1 unknown */
 };
 
-#define SN_LEARNED_ACCEL_INIT { .nvlinks = -1 }
+#define SN_LEARNED_ACCEL_INIT \
+	{                     \
+		.nvlinks = -1 \
+	}
 
 /*
  * sn_learn_gpu - fold one GPU's NVML reading into a: the manifest asks for
@@ -53,7 +57,8 @@ bool sn_learn_port_keep(const struct sn_ib_port *p);
  * (ctx->nvml), else AMD (0x1002), else Ascend (0x19e5) PCI functions under
  * ctx->sysfs.  a starts as SN_LEARNED_ACCEL_INIT; count stays 0 if none.
  */
-void sn_learn_accels(const struct sn_check_ctx *ctx, struct sn_learned_accel *a);
+void sn_learn_accels(const struct sn_check_ctx *ctx,
+		     struct sn_learned_accel *a);
 
 /* sn_learn_accel_write - the "  accelerators:" block (or a comment). */
 void sn_learn_accel_write(FILE *f, const struct sn_learned_accel *a);

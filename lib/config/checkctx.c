@@ -6,16 +6,17 @@
 #include "util/sn_hostlist.h"
 
 static int expand(const char *tmpl, const char *node, const char *host,
-		  char *out, size_t size, const char *key,
-		  struct sn_error *err)
+		  char *out, size_t size, const char *key, struct sn_error *err)
 {
 	if (!tmpl) {
 		out[0] = '\0';
 		return 0;
 	}
 	if (sn_path_expand(tmpl, node, host, out, size)) {
-		sn_error_set(err, "paths.%s: '%s' does not fit once %%n/%%h are expanded",
-			     key, tmpl);
+		sn_error_set(
+			err,
+			"paths.%s: '%s' does not fit once %%n/%%h are expanded",
+			key, tmpl);
 		return -1;
 	}
 	return 0;

@@ -38,17 +38,18 @@ static int name_valid(const char *s)
 
 /* ---- supernodes: ------------------------------------------------------- */
 
-static int supernode_name(struct yaml_walk *w, yaml_node_t *v,
-			  const char *path, void *target)
+static int supernode_name(struct yaml_walk *w, yaml_node_t *v, const char *path,
+			  void *target)
 {
 	struct sn_supernode *sn = target;
 
 	if (yaml_walk_strdup(w, v, path, &sn->name))
 		return -1;
 	if (!name_valid(sn->name))
-		return yaml_walk_fail(w, v, path,
-				      "'%.64s' is not a valid supernode name (1 to %d of A-Z a-z 0-9 _ . -; it becomes a Slurm node feature)",
-				      sn->name, SN_CONFIG_NAME_MAX);
+		return yaml_walk_fail(
+			w, v, path,
+			"'%.64s' is not a valid supernode name (1 to %d of A-Z a-z 0-9 _ . -; it becomes a Slurm node feature)",
+			sn->name, SN_CONFIG_NAME_MAX);
 	return 0;
 }
 
@@ -89,8 +90,9 @@ static int section_supernodes(struct yaml_walk *w, yaml_node_t *v,
 	if (n == 0)
 		return yaml_walk_fail(w, v, path, "no supernodes listed");
 	if (n > SN_CONFIG_MAX_SUPERNODES)
-		return yaml_walk_fail(w, v, path, "%zu supernodes, more than the limit of %u",
-				      n, SN_CONFIG_MAX_SUPERNODES);
+		return yaml_walk_fail(
+			w, v, path, "%zu supernodes, more than the limit of %u",
+			n, SN_CONFIG_MAX_SUPERNODES);
 	cfg->supernodes = calloc(n, sizeof(*cfg->supernodes));
 	if (!cfg->supernodes)
 		return yaml_walk_fail(w, v, path, "out of memory");
@@ -109,16 +111,17 @@ static int section_supernodes(struct yaml_walk *w, yaml_node_t *v,
 		/* Stop expanding as soon as the total is over (not after). */
 		total += sn->size;
 		if (total > SN_CONFIG_MAX_NODES)
-			return yaml_walk_fail(w, entry, sub,
-					      "%zu nodes in all up to here, more than the limit of %u",
-					      total, SN_CONFIG_MAX_NODES);
+			return yaml_walk_fail(
+				w, entry, sub,
+				"%zu nodes in all up to here, more than the limit of %u",
+				total, SN_CONFIG_MAX_NODES);
 		if (i > 0 && sn->size != cfg->supernodes[0].size) {
 			snprintf(sub, sizeof(sub), "%s[%zu].nodes", path, i);
-			return yaml_walk_fail(w, entry, sub,
-					      "supernode %s has %zu nodes but %s has %zu: all supernodes must have the same size",
-					      sn->name, sn->size,
-					      cfg->supernodes[0].name,
-					      cfg->supernodes[0].size);
+			return yaml_walk_fail(
+				w, entry, sub,
+				"supernode %s has %zu nodes but %s has %zu: all supernodes must have the same size",
+				sn->name, sn->size, cfg->supernodes[0].name,
+				cfg->supernodes[0].size);
 		}
 	}
 	cfg->supernode_size = cfg->supernodes[0].size;
@@ -142,9 +145,10 @@ static int placement_method(struct yaml_walk *w, yaml_node_t *v,
 	else if (!strcmp(s, "block"))
 		cfg->method = SN_PLACE_BLOCK;
 	else
-		return yaml_walk_fail(w, v, path,
-				      "'%.40s' is not a method (allowed: feature, switch, block)",
-				      s);
+		return yaml_walk_fail(
+			w, v, path,
+			"'%.40s' is not a method (allowed: feature, switch, block)",
+			s);
 	return 0;
 }
 
@@ -187,8 +191,8 @@ static int section_placement(struct yaml_walk *w, yaml_node_t *v,
 
 /* ---- env: -------------------------------------------------------------- */
 
-static int env_port_range(struct yaml_walk *w, yaml_node_t *v,
-			  const char *path, void *target)
+static int env_port_range(struct yaml_walk *w, yaml_node_t *v, const char *path,
+			  void *target)
 {
 	struct sn_config *cfg = target;
 	unsigned long long lo, hi;
@@ -237,22 +241,26 @@ static int name_list(struct yaml_walk *w, yaml_node_t *v, const char *path,
 
 		snprintf(sub, sizeof(sub), "%s[%zu]", path, *n);
 		if (*n >= max)
-			return yaml_walk_fail(w, v, path, "more than %zu names", max);
+			return yaml_walk_fail(w, v, path, "more than %zu names",
+					      max);
 		if (!(e = yaml_walk_node(w, *item, sub)) ||
 		    yaml_walk_string(w, e, sub, &s))
 			return -1;
 		if (strlen(s) > 63 || strspn(s, charset) != strlen(s))
-			return yaml_walk_fail(w, e, sub, "'%.64s' is not a valid name", s);
+			return yaml_walk_fail(w, e, sub,
+					      "'%.64s' is not a valid name", s);
 		for (size_t k = 0; k < *n; k++)
 			if (!strcmp((*out)[k], s))
-				return yaml_walk_fail(w, e, sub, "'%s' is listed twice", s);
+				return yaml_walk_fail(
+					w, e, sub, "'%s' is listed twice", s);
 		if (!((*out)[(*n)++] = strdup(s)))
 			return yaml_walk_fail(w, e, sub, "out of memory");
 	}
 	return 0;
 }
 
-#define SN_NIC_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
+#define SN_NIC_CHARS \
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 #define SN_VAR_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 
 static int env_socket_ifname(struct yaml_walk *w, yaml_node_t *v,
@@ -263,10 +271,12 @@ static int env_socket_ifname(struct yaml_walk *w, yaml_node_t *v,
 	if (yaml_walk_strdup(w, v, path, &cfg->socket_ifname))
 		return -1;
 	if (strlen(cfg->socket_ifname) > 15 ||
-	    strspn(cfg->socket_ifname, SN_NIC_CHARS) != strlen(cfg->socket_ifname))
-		return yaml_walk_fail(w, v, path,
-				      "'%.40s' is not a network interface name (at most 15 of A-Z a-z 0-9 _ . -)",
-				      cfg->socket_ifname);
+	    strspn(cfg->socket_ifname, SN_NIC_CHARS) !=
+		    strlen(cfg->socket_ifname))
+		return yaml_walk_fail(
+			w, v, path,
+			"'%.40s' is not a network interface name (at most 15 of A-Z a-z 0-9 _ . -)",
+			cfg->socket_ifname);
 	return 0;
 }
 
@@ -296,7 +306,8 @@ static int env_mnnvl(struct yaml_walk *w, yaml_node_t *v, const char *path,
 static int env_pytorch(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		       void *target)
 {
-	return yaml_walk_bool(w, v, path, &((struct sn_config *)target)->pytorch);
+	return yaml_walk_bool(w, v, path,
+			      &((struct sn_config *)target)->pytorch);
 }
 
 static const struct yaml_key_rule env_rules[] = {
@@ -332,7 +343,8 @@ static int paths_dev(struct yaml_walk *w, yaml_node_t *v, const char *path,
 static int paths_state(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		       void *target)
 {
-	return sn_config_path(w, v, path, &((struct sn_config *)target)->state_dir);
+	return sn_config_path(w, v, path,
+			      &((struct sn_config *)target)->state_dir);
 }
 
 static int paths_nvml(struct yaml_walk *w, yaml_node_t *v, const char *path,
@@ -344,7 +356,8 @@ static int paths_nvml(struct yaml_walk *w, yaml_node_t *v, const char *path,
 static int paths_hwloc(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		       void *target)
 {
-	return sn_config_path(w, v, path, &((struct sn_config *)target)->hwloc_xml);
+	return sn_config_path(w, v, path,
+			      &((struct sn_config *)target)->hwloc_xml);
 }
 
 static int paths_kmsg(struct yaml_walk *w, yaml_node_t *v, const char *path,
@@ -399,8 +412,10 @@ static int tabs_check(const char *file, const char *buf, size_t len,
 			continue;
 		}
 		if (indent && buf[i] == '\t') {
-			sn_error_set(err, "%s:%zu:%zu: tab in indentation (YAML indents with spaces)",
-				     file, line, col);
+			sn_error_set(
+				err,
+				"%s:%zu:%zu: tab in indentation (YAML indents with spaces)",
+				file, line, col);
 			return -1;
 		}
 		if (buf[i] != ' ' && buf[i] != '-')
@@ -431,13 +446,16 @@ static void node_twice(const struct sn_config *cfg, const struct sn_node *a,
 	sa = &cfg->supernodes[a->supernode];
 	sb = &cfg->supernodes[b->supernode];
 	if (sa == sb)
-		sn_error_set(err, "%s:%u:1: supernodes[%u].nodes: node %s is listed twice in supernode %s",
-			     cfg->path, sb->line, b->supernode, b->name,
-			     sb->name);
+		sn_error_set(
+			err,
+			"%s:%u:1: supernodes[%u].nodes: node %s is listed twice in supernode %s",
+			cfg->path, sb->line, b->supernode, b->name, sb->name);
 	else
-		sn_error_set(err, "%s:%u:1: supernodes[%u].nodes: node %s of supernode %s is already in supernode %s (line %u): a node belongs to one supernode",
-			     cfg->path, sb->line, b->supernode, b->name,
-			     sb->name, sa->name, sa->line);
+		sn_error_set(
+			err,
+			"%s:%u:1: supernodes[%u].nodes: node %s of supernode %s is already in supernode %s (line %u): a node belongs to one supernode",
+			cfg->path, sb->line, b->supernode, b->name, sb->name,
+			sa->name, sa->line);
 }
 
 static int index_build(struct sn_config *cfg, struct sn_error *err)
@@ -447,8 +465,10 @@ static int index_build(struct sn_config *cfg, struct sn_error *err)
 	for (size_t i = 0; i < cfg->n_supernodes; i++)
 		total += cfg->supernodes[i].size;
 	if (total > SN_CONFIG_MAX_NODES) {
-		sn_error_set(err, "%s: supernodes: %zu nodes in all, more than the limit of %u",
-			     cfg->path, total, SN_CONFIG_MAX_NODES);
+		sn_error_set(
+			err,
+			"%s: supernodes: %zu nodes in all, more than the limit of %u",
+			cfg->path, total, SN_CONFIG_MAX_NODES);
 		return -1;
 	}
 	cfg->nodes = calloc(total, sizeof(*cfg->nodes));
@@ -466,7 +486,8 @@ static int index_build(struct sn_config *cfg, struct sn_error *err)
 	cfg->n_nodes = total;
 	qsort(cfg->nodes, total, sizeof(*cfg->nodes), node_cmp);
 	for (size_t i = 1; i < total; i++) {
-		const struct sn_node *a = &cfg->nodes[i - 1], *b = &cfg->nodes[i];
+		const struct sn_node *a = &cfg->nodes[i - 1],
+				     *b = &cfg->nodes[i];
 
 		if (strcmp(a->name, b->name))
 			continue;
@@ -501,9 +522,11 @@ static int names_unique(struct sn_config *cfg, struct sn_error *err)
 	for (size_t i = 1; i < cfg->n_supernodes; i++) {
 		if (strcmp(by_name[i - 1]->name, by_name[i]->name))
 			continue;
-		sn_error_set(err, "%s:%u:1: supernodes: name %s is used twice (first on line %u)",
-			     cfg->path, by_name[i]->line, by_name[i]->name,
-			     by_name[i - 1]->line);
+		sn_error_set(
+			err,
+			"%s:%u:1: supernodes: name %s is used twice (first on line %u)",
+			cfg->path, by_name[i]->line, by_name[i]->name,
+			by_name[i - 1]->line);
 		rc = -1;
 		break;
 	}
@@ -519,9 +542,11 @@ static int semantics_check(struct sn_config *cfg, struct sn_error *err)
 		cfg->max_supernodes = (uint32_t)cfg->n_supernodes;
 	if (cfg->method == SN_PLACE_FEATURE &&
 	    cfg->n_supernodes > SN_FEATURE_MAX_ALTERNATIVES) {
-		sn_error_set(err, "%s: placement.method: 'feature' handles at most %u supernodes (Slurm's matching OR \"[a|b|...]\" holds 64 alternatives and slurmctld crashes beyond); %zu are configured: use 'switch' or 'block'",
-			     cfg->path, SN_FEATURE_MAX_ALTERNATIVES,
-			     cfg->n_supernodes);
+		sn_error_set(
+			err,
+			"%s: placement.method: 'feature' handles at most %u supernodes (Slurm's matching OR \"[a|b|...]\" holds 64 alternatives and slurmctld crashes beyond); %zu are configured: use 'switch' or 'block'",
+			cfg->path, SN_FEATURE_MAX_ALTERNATIVES,
+			cfg->n_supernodes);
 		return -1;
 	}
 	return 0;
@@ -564,10 +589,12 @@ static int document_walk(struct sn_config *cfg, yaml_document_t *doc,
 		return -1;
 	}
 	root = yaml_walk_node(&w, 1, "(document)");
-	if (!root || (root->type == YAML_SCALAR_NODE &&
-		      !root->data.scalar.length)) {
-		sn_error_set(err, "%s: empty config (expected at least 'supernodes:')",
-			     cfg->path);
+	if (!root ||
+	    (root->type == YAML_SCALAR_NODE && !root->data.scalar.length)) {
+		sn_error_set(
+			err,
+			"%s: empty config (expected at least 'supernodes:')",
+			cfg->path);
 		rc = -1;
 	} else {
 		rc = yaml_walk_mapping(&w, root, "", top_rules, cfg);
@@ -630,16 +657,17 @@ int sn_config_check_host(const struct sn_config *cfg, const char *procfs,
 
 	snprintf(file, sizeof(file), "%s/%s", procfs, SN_CONFIG_EPHEMERAL_FILE);
 	if (sn_ephemeral_range_read(file, &lo, &hi, NULL))
-		return 0;	/* the step falls back to Linux's default */
+		return 0; /* the step falls back to Linux's default */
 	if (cfg->master_port_lo < lo || cfg->master_port_hi > hi)
 		return 0;
 	if (cfg->master_port_line)
 		snprintf(where, sizeof(where), ":%u:%u", cfg->master_port_line,
 			 cfg->master_port_col);
-	sn_error_set(err, "%s%s: env.master_port_range: [%u, %u]%s lies wholly inside the kernel's ephemeral port range %u-%u (%s)",
-		     cfg->path, where, cfg->master_port_lo, cfg->master_port_hi,
-		     cfg->master_port_line ? "" : " (the default)", lo, hi,
-		     file);
+	sn_error_set(
+		err,
+		"%s%s: env.master_port_range: [%u, %u]%s lies wholly inside the kernel's ephemeral port range %u-%u (%s)",
+		cfg->path, where, cfg->master_port_lo, cfg->master_port_hi,
+		cfg->master_port_line ? "" : " (the default)", lo, hi, file);
 	return -1;
 }
 

@@ -9,7 +9,7 @@
  */
 #include "config/config_sections.h"
 
-#define SN_BENCH_MAX_GBPS 100000.0	/* GB/s: far above any fabric */
+#define SN_BENCH_MAX_GBPS 100000.0 /* GB/s: far above any fabric */
 
 static int bench_rated(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		       void *target)
@@ -25,8 +25,8 @@ static int bench_rated(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	return 0;
 }
 
-static int bench_fraction(struct yaml_walk *w, yaml_node_t *v,
-			  const char *path, void *target)
+static int bench_fraction(struct yaml_walk *w, yaml_node_t *v, const char *path,
+			  void *target)
 {
 	struct sn_bench_settings *b = target;
 	double x;

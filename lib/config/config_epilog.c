@@ -27,8 +27,8 @@ static void counters_list(char *buf, size_t size)
 	buf[0] = '\0';
 	for (size_t i = 0; i < sn_counters_count && used < size; i++)
 		if (sn_counters[i].judged)
-			used += (size_t)snprintf(buf + used, size - used, "%s%s",
-						 used ? ", " : "",
+			used += (size_t)snprintf(buf + used, size - used,
+						 "%s%s", used ? ", " : "",
 						 sn_counters[i].name);
 }
 
@@ -72,11 +72,13 @@ static int epilog_thresholds(struct yaml_walk *w, yaml_node_t *v,
 	size_t n;
 
 	if (v->type != YAML_MAPPING_NODE)
-		return yaml_walk_fail(w, v, path,
-				      "expected a mapping COUNTER: {warn: N, crit: N}");
+		return yaml_walk_fail(
+			w, v, path,
+			"expected a mapping COUNTER: {warn: N, crit: N}");
 	n = (size_t)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
 	if (n > SN_EPILOG_MAX_THRESHOLDS)
-		return yaml_walk_fail(w, v, path, "%zu counters, more than the limit of %d",
+		return yaml_walk_fail(w, v, path,
+				      "%zu counters, more than the limit of %d",
 				      n, SN_EPILOG_MAX_THRESHOLDS);
 	e->thresholds = calloc(n + sn_counters_count, sizeof(*e->thresholds));
 	if (!e->thresholds)
@@ -97,9 +99,10 @@ static int epilog_thresholds(struct yaml_walk *w, yaml_node_t *v,
 			char allowed[720];
 
 			counters_list(allowed, sizeof(allowed));
-			return yaml_walk_fail(w, k, sub,
-					      "not a counter the epilog judges (allowed: %s)",
-					      allowed);
+			return yaml_walk_fail(
+				w, k, sub,
+				"not a counter the epilog judges (allowed: %s)",
+				allowed);
 		}
 		if (sn_threshold_find(e, name))
 			return yaml_walk_fail(w, k, sub, "duplicate key");
@@ -110,7 +113,8 @@ static int epilog_thresholds(struct yaml_walk *w, yaml_node_t *v,
 		    yaml_walk_mapping(w, val, sub, limit_rules, t))
 			return -1;
 		if (!t->has_warn && !t->has_crit)
-			return yaml_walk_fail(w, val, sub, "give warn, crit or both");
+			return yaml_walk_fail(w, val, sub,
+					      "give warn, crit or both");
 		if (t->has_warn && t->has_crit && t->warn > t->crit)
 			return yaml_walk_fail(w, val, sub,
 					      "warn %llu is above crit %llu",
@@ -128,7 +132,8 @@ static int xid_list(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	size_t i = 0;
 
 	if (v->type != YAML_SEQUENCE_NODE)
-		return yaml_walk_fail(w, v, path, "expected a list of Xid numbers");
+		return yaml_walk_fail(w, v, path,
+				      "expected a list of Xid numbers");
 	for (item = v->data.sequence.items.start;
 	     item < v->data.sequence.items.top; item++, i++) {
 		unsigned long long x;
@@ -140,8 +145,9 @@ static int xid_list(struct yaml_walk *w, yaml_node_t *v, const char *path,
 			return -1;
 		for (size_t k = 0; k < e->n_xid; k++)
 			if (e->xid[k].xid == x)
-				return yaml_walk_fail(w, n, sub,
-						      "Xid %llu is listed twice", x);
+				return yaml_walk_fail(
+					w, n, sub, "Xid %llu is listed twice",
+					x);
 		if (e->n_xid >= SN_EPILOG_MAX_XID)
 			return yaml_walk_fail(w, n, sub, "too many Xids");
 		e->xid[e->n_xid].xid = (unsigned)x;
@@ -189,19 +195,20 @@ static int epilog_xid(struct yaml_walk *w, yaml_node_t *v, const char *path,
 static int epilog_record_dir(struct yaml_walk *w, yaml_node_t *v,
 			     const char *path, void *target)
 {
-	return sn_config_path(w, v, path,
-			   &((struct sn_epilog_settings *)target)->record_dir);
+	return sn_config_path(
+		w, v, path, &((struct sn_epilog_settings *)target)->record_dir);
 }
 
 static int epilog_textfile_dir(struct yaml_walk *w, yaml_node_t *v,
 			       const char *path, void *target)
 {
-	return sn_config_path(w, v, path,
-			   &((struct sn_epilog_settings *)target)->textfile_dir);
+	return sn_config_path(
+		w, v, path,
+		&((struct sn_epilog_settings *)target)->textfile_dir);
 }
 
-static int epilog_timeout(struct yaml_walk *w, yaml_node_t *v,
-			  const char *path, void *target)
+static int epilog_timeout(struct yaml_walk *w, yaml_node_t *v, const char *path,
+			  void *target)
 {
 	unsigned long long n;
 
@@ -235,9 +242,9 @@ static int threshold_default(struct sn_epilog_settings *e,
 	struct sn_threshold *t;
 
 	if (!c->judged || sn_threshold_find(e, c->name))
-		return 0;	/* the config's own limits win */
+		return 0; /* the config's own limits win */
 	if (c->warn < 0 && c->crit < 0)
-		return 0;	/* no default: judged only if configured */
+		return 0; /* no default: judged only if configured */
 	t = &e->thresholds[e->n_thresholds];
 	if (!(t->counter = strdup(c->name)))
 		return -1;
@@ -258,8 +265,8 @@ int sn_config_epilog_finish(struct sn_config *cfg, struct sn_error *err)
 	if (!e->record_dir &&
 	    !(e->record_dir = strdup("/var/lib/supernode/records")))
 		goto oom;
-	if (!e->thresholds &&
-	    !(e->thresholds = calloc(sn_counters_count, sizeof(*e->thresholds))))
+	if (!e->thresholds && !(e->thresholds = calloc(sn_counters_count,
+						       sizeof(*e->thresholds))))
 		goto oom;
 	for (size_t i = 0; i < sn_counters_count; i++)
 		if (threshold_default(e, &sn_counters[i]))

@@ -41,7 +41,9 @@ static int name_ok(const char *s)
 
 	if (!n || n > 63)
 		return 0;
-	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == n;
+	return strspn(s,
+		      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+	       n;
 }
 
 static int uint_into(struct yaml_walk *w, yaml_node_t *v, const char *path,
@@ -79,12 +81,12 @@ static yaml_node_t *map_get(yaml_document_t *doc, yaml_node_t *node,
  * A rule that spans keys, reported at the value of key inside mapping
  * (path.key), or at the mapping when the key is absent (path).
  */
-static int key_fail(struct yaml_walk *w, yaml_node_t *mapping,
-		    const char *path, const char *key, const char *fmt, ...)
+static int key_fail(struct yaml_walk *w, yaml_node_t *mapping, const char *path,
+		    const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
-static int key_fail(struct yaml_walk *w, yaml_node_t *mapping,
-		    const char *path, const char *key, const char *fmt, ...)
+static int key_fail(struct yaml_walk *w, yaml_node_t *mapping, const char *path,
+		    const char *key, const char *fmt, ...)
 {
 	yaml_node_t *at = map_get(w->doc, mapping, key);
 	char msg[512], sub[160];
@@ -93,7 +95,8 @@ static int key_fail(struct yaml_walk *w, yaml_node_t *mapping,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	snprintf(sub, sizeof(sub), "%s%s%s", path, at ? "." : "", at ? key : "");
+	snprintf(sub, sizeof(sub), "%s%s%s", path, at ? "." : "",
+		 at ? key : "");
 	return yaml_walk_fail(w, at ? at : mapping, sub, "%s", msg);
 }
 
@@ -116,9 +119,10 @@ static int accel_vendor(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	else if (!strcmp(s, "other"))
 		a->vendor = SN_ACCEL_OTHER;
 	else
-		return yaml_walk_fail(w, v, path,
-				      "'%.40s' is not a vendor (allowed: nvidia, amd, ascend, other)",
-				      s);
+		return yaml_walk_fail(
+			w, v, path,
+			"'%.40s' is not a vendor (allowed: nvidia, amd, ascend, other)",
+			s);
 	return 0;
 }
 
@@ -135,9 +139,10 @@ static int accel_pci_vendor(struct yaml_walk *w, yaml_node_t *v,
 	if (strncmp(s, "0x", 2) || strlen(s) != 6 ||
 	    (id = strtoul(s + 2, &end, 16), !end || *end) || !id ||
 	    id == 0xffff)
-		return yaml_walk_fail(w, v, path,
-				      "'%.40s' is not a PCI vendor id (expected 0x followed by 4 hex digits, e.g. 0x19e5)",
-				      s);
+		return yaml_walk_fail(
+			w, v, path,
+			"'%.40s' is not a PCI vendor id (expected 0x followed by 4 hex digits, e.g. 0x19e5)",
+			s);
 	a->pci_vendor = (uint16_t)id;
 	return 0;
 }
@@ -157,9 +162,10 @@ static int accel_glob(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	if (yaml_walk_strdup(w, v, path, &a->device_glob))
 		return -1;
 	if (a->device_glob[0] == '/' || strstr(a->device_glob, ".."))
-		return yaml_walk_fail(w, v, path,
-				      "'%.80s': give a glob relative to paths.dev (e.g. nvidia[0-9]*)",
-				      a->device_glob);
+		return yaml_walk_fail(
+			w, v, path,
+			"'%.80s': give a glob relative to paths.dev (e.g. nvidia[0-9]*)",
+			a->device_glob);
 	return 0;
 }
 
@@ -180,8 +186,9 @@ static int accel_width(struct yaml_walk *w, yaml_node_t *v, const char *path,
 static int accel_speed(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		       void *target)
 {
-	return yaml_walk_bool(w, v, path,
-			      &((struct sn_accel_manifest *)target)->pcie_check_speed);
+	return yaml_walk_bool(
+		w, v, path,
+		&((struct sn_accel_manifest *)target)->pcie_check_speed);
 }
 
 static int accel_nvlinks(struct yaml_walk *w, yaml_node_t *v, const char *path,
@@ -215,8 +222,9 @@ static int node_accelerators(struct yaml_walk *w, yaml_node_t *v,
 	if (yaml_walk_mapping(w, v, path, accel_rules, a))
 		return -1;
 	if (a->vendor == SN_ACCEL_OTHER && (!a->pci_vendor || !a->device_glob))
-		return key_fail(w, v, path, "vendor",
-				"vendor 'other' needs pci_vendor and device_glob");
+		return key_fail(
+			w, v, path, "vendor",
+			"vendor 'other' needs pci_vendor and device_glob");
 	if (a->nvlinks > 0 && a->vendor != SN_ACCEL_NVIDIA)
 		return key_fail(w, v, path, "nvlinks",
 				"nvlinks applies to vendor nvidia only");
@@ -233,9 +241,10 @@ static int port_device(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	if (yaml_walk_strdup(w, v, path, &p->device))
 		return -1;
 	if (!name_ok(p->device))
-		return yaml_walk_fail(w, v, path,
-				      "'%.64s' is not an RDMA device name (e.g. mlx5_0)",
-				      p->device);
+		return yaml_walk_fail(
+			w, v, path,
+			"'%.64s' is not an RDMA device name (e.g. mlx5_0)",
+			p->device);
 	return 0;
 }
 
@@ -259,17 +268,19 @@ static int port_link_layer(struct yaml_walk *w, yaml_node_t *v,
 	else if (!strcmp(s, "Ethernet"))
 		p->link_layer = SN_LINK_ETHERNET;
 	else
-		return yaml_walk_fail(w, v, path,
-				      "'%.40s' is not a link layer (allowed: InfiniBand, Ethernet)",
-				      s);
+		return yaml_walk_fail(
+			w, v, path,
+			"'%.40s' is not a link layer (allowed: InfiniBand, Ethernet)",
+			s);
 	return 0;
 }
 
 static int port_rate(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		     void *target)
 {
-	return yaml_walk_double(w, v, path, 0, 100000,
-				&((struct sn_port_manifest *)target)->min_rate_gbps);
+	return yaml_walk_double(
+		w, v, path, 0, 100000,
+		&((struct sn_port_manifest *)target)->min_rate_gbps);
 }
 
 static int port_gen(struct yaml_walk *w, yaml_node_t *v, const char *path,
@@ -317,12 +328,14 @@ static int node_ports(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	size_t n, i = 0;
 
 	if (v->type != YAML_SEQUENCE_NODE)
-		return yaml_walk_fail(w, v, path,
-				      "expected a list of {device, port, link_layer, ...}");
+		return yaml_walk_fail(
+			w, v, path,
+			"expected a list of {device, port, link_layer, ...}");
 	n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
 	if (n > SN_MANIFEST_MAX_PORTS)
-		return yaml_walk_fail(w, v, path, "%zu ports, more than the limit of %d",
-				      n, SN_MANIFEST_MAX_PORTS);
+		return yaml_walk_fail(w, v, path,
+				      "%zu ports, more than the limit of %d", n,
+				      SN_MANIFEST_MAX_PORTS);
 	m->ports = calloc(n ? n : 1, sizeof(*m->ports));
 	if (!m->ports)
 		return yaml_walk_fail(w, v, path, "out of memory");
@@ -340,14 +353,16 @@ static int node_ports(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		if (yaml_walk_mapping(w, entry, sub, port_rules, p))
 			return -1;
 		if (p->gid_index >= 0 && p->link_layer != SN_LINK_ETHERNET)
-			return key_fail(w, entry, sub, "gid_index",
-					"gid_index applies to Ethernet (RoCE) ports only");
+			return key_fail(
+				w, entry, sub, "gid_index",
+				"gid_index applies to Ethernet (RoCE) ports only");
 		for (size_t k = 0; k < i; k++)
 			if (!strcmp(m->ports[k].device, p->device) &&
 			    m->ports[k].port == p->port)
-				return yaml_walk_fail(w, entry, sub,
-						      "%s port %u is listed twice (first as %s[%zu])",
-						      p->device, p->port, path, k);
+				return yaml_walk_fail(
+					w, entry, sub,
+					"%s port %u is listed twice (first as %s[%zu])",
+					p->device, p->port, path, k);
 	}
 	return 0;
 }
@@ -369,7 +384,8 @@ static int pair_nic(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	if (yaml_walk_strdup(w, v, path, &p->nic))
 		return -1;
 	if (!name_ok(p->nic))
-		return yaml_walk_fail(w, v, path, "'%.64s' is not an RDMA device name",
+		return yaml_walk_fail(w, v, path,
+				      "'%.64s' is not an RDMA device name",
 				      p->nic);
 	return 0;
 }
@@ -393,9 +409,10 @@ static int topo_nearness(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	else if (!strcmp(s, "numa"))
 		m->nearness = SN_NEAR_NUMA;
 	else
-		return yaml_walk_fail(w, v, path,
-				      "'%.40s' is not a nearness (allowed: pcie_switch, numa)",
-				      s);
+		return yaml_walk_fail(
+			w, v, path,
+			"'%.40s' is not a nearness (allowed: pcie_switch, numa)",
+			s);
 	return 0;
 }
 
@@ -412,8 +429,9 @@ static int topo_pairs(struct yaml_walk *w, yaml_node_t *v, const char *path,
 				      "expected a list of {accelerator, nic}");
 	n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
 	if (n > SN_MANIFEST_MAX_ACCELS)
-		return yaml_walk_fail(w, v, path, "%zu pairs, more than the limit of %d",
-				      n, SN_MANIFEST_MAX_ACCELS);
+		return yaml_walk_fail(w, v, path,
+				      "%zu pairs, more than the limit of %d", n,
+				      SN_MANIFEST_MAX_ACCELS);
 	m->pairs = calloc(n ? n : 1, sizeof(*m->pairs));
 	if (!m->pairs)
 		return yaml_walk_fail(w, v, path, "out of memory");
@@ -458,8 +476,8 @@ static const struct yaml_key_rule node_rules[] = {
 static int pairs_check(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		       const struct sn_manifest *m)
 {
-	yaml_node_t *pairs = map_get(w->doc, map_get(w->doc, v, "topology"),
-				     "pairs");
+	yaml_node_t *pairs =
+		map_get(w->doc, map_get(w->doc, v, "topology"), "pairs");
 	char sub[128];
 
 	for (size_t i = 0; i < m->n_pairs; i++) {
@@ -469,18 +487,20 @@ static int pairs_check(struct yaml_walk *w, yaml_node_t *v, const char *path,
 			continue;
 		if (pairs && pairs->type == YAML_SEQUENCE_NODE &&
 		    (long)i < pairs->data.sequence.items.top -
-			      pairs->data.sequence.items.start)
-			entry = yaml_document_get_node(w->doc,
-					pairs->data.sequence.items.start[i]);
+				      pairs->data.sequence.items.start)
+			entry = yaml_document_get_node(
+				w->doc, pairs->data.sequence.items.start[i]);
 		acc = map_get(w->doc, entry, "accelerator");
 		snprintf(sub, sizeof(sub), "%s.topology.pairs[%zu].accelerator",
 			 path, i);
 		if (m->accel.vendor == SN_ACCEL_NONE)
-			return yaml_walk_fail(w, acc ? acc : v, sub,
-					      "topology pairs need node.accelerators");
-		return yaml_walk_fail(w, acc ? acc : v, sub,
-				      "%u, but node.accelerators.count is %u (accelerators are numbered from 0)",
-				      m->pairs[i].accelerator, m->accel.count);
+			return yaml_walk_fail(
+				w, acc ? acc : v, sub,
+				"topology pairs need node.accelerators");
+		return yaml_walk_fail(
+			w, acc ? acc : v, sub,
+			"%u, but node.accelerators.count is %u (accelerators are numbered from 0)",
+			m->pairs[i].accelerator, m->accel.count);
 	}
 	return 0;
 }
@@ -505,8 +525,8 @@ static int prolog_all_jobs(struct yaml_walk *w, yaml_node_t *v,
 			      &((struct sn_prolog_settings *)target)->all_jobs);
 }
 
-static int prolog_timeout(struct yaml_walk *w, yaml_node_t *v,
-			  const char *path, void *target)
+static int prolog_timeout(struct yaml_walk *w, yaml_node_t *v, const char *path,
+			  void *target)
 {
 	return uint_into(w, v, path, 1, 3600,
 			 &((struct sn_prolog_settings *)target)->timeout_s);
@@ -515,15 +535,17 @@ static int prolog_timeout(struct yaml_walk *w, yaml_node_t *v,
 static int prolog_check_timeout(struct yaml_walk *w, yaml_node_t *v,
 				const char *path, void *target)
 {
-	return uint_into(w, v, path, 1, 3600,
-			 &((struct sn_prolog_settings *)target)->check_timeout_s);
+	return uint_into(
+		w, v, path, 1, 3600,
+		&((struct sn_prolog_settings *)target)->check_timeout_s);
 }
 
-static int prolog_unknown(struct yaml_walk *w, yaml_node_t *v,
-			  const char *path, void *target)
+static int prolog_unknown(struct yaml_walk *w, yaml_node_t *v, const char *path,
+			  void *target)
 {
-	return yaml_walk_bool(w, v, path,
-			      &((struct sn_prolog_settings *)target)->drain_on_unknown);
+	return yaml_walk_bool(
+		w, v, path,
+		&((struct sn_prolog_settings *)target)->drain_on_unknown);
 }
 
 static const struct yaml_key_rule prolog_rules[] = {
@@ -540,13 +562,14 @@ int sn_config_section_prolog(struct yaml_walk *w, yaml_node_t *v,
 	struct sn_config *cfg = target;
 	uint32_t dflt = cfg->prolog.check_timeout_s;
 
-	cfg->prolog.check_timeout_s = 0;	/* 0: not given (it is >= 1) */
+	cfg->prolog.check_timeout_s = 0; /* 0: not given (it is >= 1) */
 	if (yaml_walk_mapping(w, v, path, prolog_rules, &cfg->prolog))
 		return -1;
 	/* A short timeout alone shortens the default check_timeout with it. */
 	if (!cfg->prolog.check_timeout_s)
 		cfg->prolog.check_timeout_s = dflt < cfg->prolog.timeout_s ?
-					      dflt : cfg->prolog.timeout_s;
+						      dflt :
+						      cfg->prolog.timeout_s;
 	if (cfg->prolog.check_timeout_s > cfg->prolog.timeout_s)
 		return key_fail(w, v, path, "check_timeout",
 				"check_timeout %u is above timeout %u",
@@ -568,8 +591,9 @@ static int drain_tag(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		return yaml_walk_fail(w, v, path, "at most 32 characters");
 	for (size_t i = 0; i < n; i++)
 		if (cfg->drain_tag[i] < 0x21 || cfg->drain_tag[i] > 0x7e)
-			return yaml_walk_fail(w, v, path,
-					      "printable characters only, no spaces");
+			return yaml_walk_fail(
+				w, v, path,
+				"printable characters only, no spaces");
 	return 0;
 }
 

@@ -20,17 +20,17 @@ int sn_config_path(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	if (yaml_walk_strdup(w, v, path, dst))
 		return -1;
 	if ((*dst)[0] != '/')
-		return yaml_walk_fail(w, v, path, "'%.200s' is not an absolute path",
-				      *dst);
-	if (sn_path_expand(*dst, "n", "h", probe, sizeof(probe)))
 		return yaml_walk_fail(w, v, path,
-				      "'%.200s': only %%n, %%h and %%%% may follow %%",
-				      *dst);
+				      "'%.200s' is not an absolute path", *dst);
+	if (sn_path_expand(*dst, "n", "h", probe, sizeof(probe)))
+		return yaml_walk_fail(
+			w, v, path,
+			"'%.200s': only %%n, %%h and %%%% may follow %%", *dst);
 	return 0;
 }
 
-int sn_path_expand(const char *tmpl, const char *nodename,
-		   const char *hostname, char *out, size_t size)
+int sn_path_expand(const char *tmpl, const char *nodename, const char *hostname,
+		   char *out, size_t size)
 {
 	size_t used = 0;
 

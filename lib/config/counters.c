@@ -7,21 +7,29 @@
 #define NONE SN_COUNTER_NO_LIMIT
 
 /* An error counter of a port that a threshold may name. */
-#define PORT_ERR(n, src, b, w, c, p)                                         \
-	{ .name = n, .source = src, .kind = SN_COUNTER_ERROR, .bits = b,     \
-	  .word_bytes = 1, .judged = true, .warn = w, .crit = c, .prom = p }
+#define PORT_ERR(n, src, b, w, c, p)                                           \
+	{                                                                      \
+		.name = n, .source = src, .kind = SN_COUNTER_ERROR, .bits = b, \
+		.word_bytes = 1, .judged = true, .warn = w, .crit = c,         \
+		.prom = p                                                      \
+	}
 
 /* A traffic or congestion counter of a port, without a default limit. */
 #define PORT_TRAFFIC(n, src, b, m32, wb, wd, j, p)                           \
-	{ .name = n, .source = src, .kind = SN_COUNTER_TRAFFIC, .bits = b,   \
-	  .maybe_32bit = m32, .word_bytes = wb, .wide = wd, .judged = j,     \
-	  .warn = NONE, .crit = NONE, .prom = p }
+	{                                                                    \
+		.name = n, .source = src, .kind = SN_COUNTER_TRAFFIC,        \
+		.bits = b, .maybe_32bit = m32, .word_bytes = wb, .wide = wd, \
+		.judged = j, .warn = NONE, .crit = NONE, .prom = p           \
+	}
 
 /* An accelerator's error counter (NVML), k its snapshot key. */
-#define ACCEL(n, b, w, c, k, link, p, h)                                     \
-	{ .name = n, .source = SN_COUNTER_ACCEL, .kind = SN_COUNTER_ERROR,   \
-	  .bits = b, .word_bytes = 1, .judged = true, .warn = w, .crit = c,  \
-	  .prom = p, .key = k, .per_link = link, .help = h }
+#define ACCEL(n, b, w, c, k, link, p, h)                                   \
+	{                                                                  \
+		.name = n, .source = SN_COUNTER_ACCEL,                     \
+		.kind = SN_COUNTER_ERROR, .bits = b, .word_bytes = 1,      \
+		.judged = true, .warn = w, .crit = c, .prom = p, .key = k, \
+		.per_link = link, .help = h                                \
+	}
 
 #define IB SN_COUNTER_IB
 #define ROCE SN_COUNTER_ROCE
@@ -34,11 +42,14 @@
  * rarely wanted, but allowed.
  */
 const struct sn_counter sn_counters[] = {
-	PORT_ERR("link_downed", IB, 8, NONE, 1, "supernode_port_link_downed_total"),
+	PORT_ERR("link_downed", IB, 8, NONE, 1,
+		 "supernode_port_link_downed_total"),
 	PORT_ERR("link_error_recovery", IB, 8, 1, 10,
 		 "supernode_port_link_error_recovery_total"),
-	PORT_ERR("symbol_error", IB, 16, 10, 10000, "supernode_port_symbol_error_total"),
-	PORT_ERR("port_rcv_errors", IB, 16, 10, 10000, "supernode_port_rcv_errors_total"),
+	PORT_ERR("symbol_error", IB, 16, 10, 10000,
+		 "supernode_port_symbol_error_total"),
+	PORT_ERR("port_rcv_errors", IB, 16, 10, 10000,
+		 "supernode_port_rcv_errors_total"),
 	PORT_ERR("port_rcv_remote_physical_errors", IB, 16, 10, 10000,
 		 "supernode_port_rcv_remote_physical_errors_total"),
 	PORT_ERR("local_link_integrity_errors", IB, 4, NONE, 1,
@@ -47,7 +58,8 @@ const struct sn_counter sn_counters[] = {
 		 "supernode_port_excessive_buffer_overrun_errors_total"),
 	PORT_ERR("port_xmit_discards", IB, 16, 100, 100000,
 		 "supernode_port_xmit_discards_total"),
-	PORT_ERR("VL15_dropped", IB, 16, 100, NONE, "supernode_port_vl15_dropped_total"),
+	PORT_ERR("VL15_dropped", IB, 16, 100, NONE,
+		 "supernode_port_vl15_dropped_total"),
 	PORT_ERR("port_rcv_switch_relay_errors", IB, 16, NONE, NONE,
 		 "supernode_port_rcv_switch_relay_errors_total"),
 	PORT_ERR("port_xmit_constraint_errors", IB, 8, NONE, NONE,
@@ -56,12 +68,13 @@ const struct sn_counter sn_counters[] = {
 		 "supernode_port_rcv_constraint_errors_total"),
 	PORT_TRAFFIC("port_xmit_wait", IB, 32, false, 1, NULL, true,
 		     "supernode_port_xmit_wait_total"),
-	PORT_TRAFFIC("port_xmit_data", IB, 64, true, 4, "port_xmit_data_64", true,
-		     "supernode_port_transmit_bytes_total"),
+	PORT_TRAFFIC("port_xmit_data", IB, 64, true, 4, "port_xmit_data_64",
+		     true, "supernode_port_transmit_bytes_total"),
 	PORT_TRAFFIC("port_rcv_data", IB, 64, true, 4, "port_rcv_data_64", true,
 		     "supernode_port_receive_bytes_total"),
-	PORT_TRAFFIC("port_xmit_packets", IB, 64, true, 1, "port_xmit_packets_64",
-		     true, "supernode_port_xmit_packets_total"),
+	PORT_TRAFFIC("port_xmit_packets", IB, 64, true, 1,
+		     "port_xmit_packets_64", true,
+		     "supernode_port_xmit_packets_total"),
 	PORT_TRAFFIC("port_rcv_packets", IB, 64, true, 1, "port_rcv_packets_64",
 		     true, "supernode_port_rcv_packets_total"),
 	PORT_TRAFFIC("unicast_xmit_packets", IB, 64, true, 1, NULL, true,
@@ -105,8 +118,8 @@ const struct sn_counter sn_counters[] = {
 		 "supernode_port_out_of_buffer_total"),
 	PORT_TRAFFIC("np_cnp_sent", ROCE, 64, false, 1, NULL, true,
 		     "supernode_port_np_cnp_sent_total"),
-	PORT_TRAFFIC("np_ecn_marked_roce_packets", ROCE, 64, false, 1, NULL, true,
-		     "supernode_port_np_ecn_marked_roce_packets_total"),
+	PORT_TRAFFIC("np_ecn_marked_roce_packets", ROCE, 64, false, 1, NULL,
+		     true, "supernode_port_np_ecn_marked_roce_packets_total"),
 	/* Read, never judged: the 64-bit forms and a congestion counter. */
 	PORT_TRAFFIC("port_xmit_data_64", IB, 64, false, 4, NULL, false,
 		     "supernode_port_transmit_bytes_total"),
@@ -120,10 +133,10 @@ const struct sn_counter sn_counters[] = {
 		     "supernode_port_unicast_xmit_packets_total"),
 	PORT_TRAFFIC("port_unicast_rcv_packets", IB, 64, false, 1, NULL, false,
 		     "supernode_port_unicast_rcv_packets_total"),
-	PORT_TRAFFIC("port_multicast_xmit_packets", IB, 64, false, 1, NULL, false,
-		     "supernode_port_multicast_xmit_packets_total"),
-	PORT_TRAFFIC("port_multicast_rcv_packets", IB, 64, false, 1, NULL, false,
-		     "supernode_port_multicast_rcv_packets_total"),
+	PORT_TRAFFIC("port_multicast_xmit_packets", IB, 64, false, 1, NULL,
+		     false, "supernode_port_multicast_xmit_packets_total"),
+	PORT_TRAFFIC("port_multicast_rcv_packets", IB, 64, false, 1, NULL,
+		     false, "supernode_port_multicast_rcv_packets_total"),
 	PORT_TRAFFIC("rp_cnp_handled", ROCE, 64, false, 1, NULL, false,
 		     "supernode_port_rp_cnp_handled_total"),
 };

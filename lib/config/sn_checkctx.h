@@ -13,13 +13,13 @@
  */
 struct sn_check_ctx {
 	const struct sn_config *cfg;
-	const char *nodename;		/* this node's Slurm name */
-	char sysfs[PATH_MAX];		/* paths.sysfs: "/sys" or a fixture tree */
-	char dev[PATH_MAX];		/* paths.dev */
-	char nvml[PATH_MAX];		/* paths.nvml: library dlopen()ed for NVIDIA */
-	char hwloc_xml[PATH_MAX];	/* paths.hwloc_xml; "" = discover live */
-	char kmsg[PATH_MAX];		/* paths.kmsg: /dev/kmsg or a fixture file */
-	char state_dir[PATH_MAX];	/* paths.state_dir */
+	const char *nodename; /* this node's Slurm name */
+	char sysfs[PATH_MAX]; /* paths.sysfs: "/sys" or a fixture tree */
+	char dev[PATH_MAX];   /* paths.dev */
+	char nvml[PATH_MAX];  /* paths.nvml: library dlopen()ed for NVIDIA */
+	char hwloc_xml[PATH_MAX]; /* paths.hwloc_xml; "" = discover live */
+	char kmsg[PATH_MAX];	  /* paths.kmsg: /dev/kmsg or a fixture file */
+	char state_dir[PATH_MAX]; /* paths.state_dir */
 };
 
 /*

@@ -11,39 +11,39 @@
 #include "config/sn_manifest.h"
 
 #define SN_CONFIG_DEFAULT_PATH "/etc/slurm/supernode.yaml"
-#define SN_CONFIG_PROCFS "/proc"	/* where sn_config_load() reads the kernel */
+#define SN_CONFIG_PROCFS "/proc" /* where sn_config_load() reads the kernel */
 /* The kernel's ephemeral (outgoing) ports, "LOW\tHIGH", under procfs. */
 #define SN_CONFIG_EPHEMERAL_FILE "sys/net/ipv4/ip_local_port_range"
-#define SN_CONFIG_MAX_BYTES (4u << 20)		/* 4 MiB of YAML */
+#define SN_CONFIG_MAX_BYTES (4u << 20) /* 4 MiB of YAML */
 #define SN_CONFIG_MAX_SUPERNODES 100000u
-#ifndef SN_CONFIG_MAX_NODES	/* tests/fuzz builds with a smaller bound */
-#define SN_CONFIG_MAX_NODES (1u << 20)		/* all supernodes together */
+#ifndef SN_CONFIG_MAX_NODES /* tests/fuzz builds with a smaller bound */
+#define SN_CONFIG_MAX_NODES (1u << 20) /* all supernodes together */
 #endif
-#define SN_CONFIG_NAME_MAX 63			/* a supernode name, bytes */
+#define SN_CONFIG_NAME_MAX 63 /* a supernode name, bytes */
 /* Slurm's matching OR ("[a|b|...]") holds at most 64 alternatives. */
 #define SN_FEATURE_MAX_ALTERNATIVES 64u
 
 /* placement.method: how a whole-supernode request is expressed to Slurm. */
 enum sn_placement_method {
-	SN_PLACE_FEATURE,	/* node feature per supernode, --constraint=[..|..] */
-	SN_PLACE_SWITCH,	/* leaf switch per supernode, --switches=N@wait */
-	SN_PLACE_BLOCK,		/* topology/block, --segment (Slurm >= 24.05) */
+	SN_PLACE_FEATURE, /* node feature per supernode, --constraint=[..|..] */
+	SN_PLACE_SWITCH,  /* leaf switch per supernode, --switches=N@wait */
+	SN_PLACE_BLOCK,	  /* topology/block, --segment (Slurm >= 24.05) */
 };
 
 /* One supernode: a name (also its Slurm feature) and a Slurm hostlist. */
 struct sn_supernode {
-	char *name;		/* [A-Za-z0-9_.-], at most 63 bytes */
-	char *nodes;		/* the hostlist as written in the config */
-	char **members;		/* expanded, in hostlist order; size entries */
-	size_t size;		/* number of nodes */
-	unsigned line;		/* 1-based line of this entry in the file */
+	char *name;	/* [A-Za-z0-9_.-], at most 63 bytes */
+	char *nodes;	/* the hostlist as written in the config */
+	char **members; /* expanded, in hostlist order; size entries */
+	size_t size;	/* number of nodes */
+	unsigned line;	/* 1-based line of this entry in the file */
 };
 
 /* Index entry: one node and where it sits. */
 struct sn_node {
-	const char *name;	/* points into the owning supernode's members */
-	uint32_t supernode;	/* index into sn_config.supernodes */
-	uint32_t rank;		/* position inside its supernode, from 0 */
+	const char *name;   /* points into the owning supernode's members */
+	uint32_t supernode; /* index into sn_config.supernodes */
+	uint32_t rank;	    /* position inside its supernode, from 0 */
 };
 
 /* bench.min_fraction when the file does not say. */
@@ -55,11 +55,11 @@ struct sn_node {
  * is at least min_fraction x rated_busbw_gbps.
  */
 struct sn_bench_settings {
-	double rated_busbw_gbps;	/* fabric's rated busbw per rank, GB/s
+	double rated_busbw_gbps; /* fabric's rated busbw per rank, GB/s
 					 * (400 Gb/s IB = 50, NVLink H200 ~ 450);
 					 * 0 = not given: no threshold */
-	double min_fraction;		/* in (0, 1]; default 0.8 */
-	bool has_min_fraction;		/* given in the file */
+	double min_fraction;	 /* in (0, 1]; default 0.8 */
+	bool has_min_fraction;	 /* given in the file */
 };
 
 /*
@@ -68,41 +68,41 @@ struct sn_bench_settings {
  * section "Configuration".
  */
 struct sn_config {
-	char *path;				/* file it was loaded from */
-	struct sn_supernode *supernodes;	/* n_supernodes entries */
+	char *path;			 /* file it was loaded from */
+	struct sn_supernode *supernodes; /* n_supernodes entries */
 	size_t n_supernodes;
-	size_t supernode_size;			/* nodes per supernode (all equal) */
-	struct sn_node *nodes;			/* n_nodes entries, sorted by name */
+	size_t supernode_size; /* nodes per supernode (all equal) */
+	struct sn_node *nodes; /* n_nodes entries, sorted by name */
 	size_t n_nodes;
 
-	enum sn_placement_method method;	/* placement.method */
-	uint32_t max_supernodes;		/* placement.max_supernodes */
-	uint32_t switch_wait;			/* placement.switch_wait, seconds */
+	enum sn_placement_method method; /* placement.method */
+	uint32_t max_supernodes;	 /* placement.max_supernodes */
+	uint32_t switch_wait;		 /* placement.switch_wait, seconds */
 
-	uint16_t master_port_lo;		/* env.master_port_range[0] */
-	uint16_t master_port_hi;		/* env.master_port_range[1] */
-	unsigned master_port_line;		/* its 1-based line, column; */
-	unsigned master_port_col;		/*   0: not in the file (default) */
-	char *socket_ifname;			/* env.socket_ifname: NCCL/HCCL/GLOO, exact */
-	char **hca;				/* env.hca: NICs NCCL/UCX may use; NULL = node.ports */
+	uint16_t master_port_lo;   /* env.master_port_range[0] */
+	uint16_t master_port_hi;   /* env.master_port_range[1] */
+	unsigned master_port_line; /* its 1-based line, column; */
+	unsigned master_port_col;  /*   0: not in the file (default) */
+	char *socket_ifname; /* env.socket_ifname: NCCL/HCCL/GLOO, exact */
+	char **hca; /* env.hca: NICs NCCL/UCX may use; NULL = node.ports */
 	size_t n_hca;
-	bool mnnvl;				/* env.mnnvl: multi-node NVLink fabric */
-	bool pytorch;				/* env.pytorch: RANK, LOCAL_RANK, ... (default true) */
-	char **force;				/* env.force: variables set even when the user did */
+	bool mnnvl;   /* env.mnnvl: multi-node NVLink fabric */
+	bool pytorch; /* env.pytorch: RANK, LOCAL_RANK, ... (default true) */
+	char **force; /* env.force: variables set even when the user did */
 	size_t n_force;
 
-	char *sysfs;				/* paths.sysfs (may hold %n, %h) */
-	char *dev;				/* paths.dev */
-	char *state_dir;			/* paths.state_dir */
-	char *nvml;				/* paths.nvml; NULL = "libnvidia-ml.so.1" */
-	char *hwloc_xml;			/* paths.hwloc_xml; NULL = discover live */
-	char *kmsg;				/* paths.kmsg */
+	char *sysfs;	 /* paths.sysfs (may hold %n, %h) */
+	char *dev;	 /* paths.dev */
+	char *state_dir; /* paths.state_dir */
+	char *nvml;	 /* paths.nvml; NULL = "libnvidia-ml.so.1" */
+	char *hwloc_xml; /* paths.hwloc_xml; NULL = discover live */
+	char *kmsg;	 /* paths.kmsg */
 
-	struct sn_manifest node;		/* node: (config_node.c) */
-	struct sn_prolog_settings prolog;	/* prolog: */
-	char *drain_tag;			/* drain.tag: prefix of our drain reasons */
-	struct sn_epilog_settings epilog;	/* epilog: (config_epilog.c) */
-	struct sn_bench_settings bench;		/* bench: (config_bench.c) */
+	struct sn_manifest node;	  /* node: (config_node.c) */
+	struct sn_prolog_settings prolog; /* prolog: */
+	char *drain_tag; /* drain.tag: prefix of our drain reasons */
+	struct sn_epilog_settings epilog; /* epilog: (config_epilog.c) */
+	struct sn_bench_settings bench;	  /* bench: (config_bench.c) */
 };
 
 /*
@@ -181,7 +181,7 @@ const char *sn_placement_method_name(enum sn_placement_method m);
  * config path into out (size bytes).  Returns 0, or -1 if it does not fit,
  * holds another % sequence, or uses %n or %h while that name is NULL.
  */
-int sn_path_expand(const char *tmpl, const char *nodename,
-		   const char *hostname, char *out, size_t size);
+int sn_path_expand(const char *tmpl, const char *nodename, const char *hostname,
+		   char *out, size_t size);
 
 #endif

@@ -29,15 +29,15 @@
 
 /* Where a counter is read. */
 enum sn_counter_source {
-	SN_COUNTER_IB = 0,	/* ports/<n>/counters/ or counters_ext/ */
-	SN_COUNTER_ROCE,	/* ports/<n>/hw_counters/ */
-	SN_COUNTER_ACCEL,	/* an accelerator's (sn_accel_counters_json) */
+	SN_COUNTER_IB = 0, /* ports/<n>/counters/ or counters_ext/ */
+	SN_COUNTER_ROCE,   /* ports/<n>/hw_counters/ */
+	SN_COUNTER_ACCEL,  /* an accelerator's (sn_accel_counters_json) */
 };
 
 /* What a counter measures. */
 enum sn_counter_kind {
-	SN_COUNTER_ERROR = 0,	/* errors: summed as such by report */
-	SN_COUNTER_TRAFFIC,	/* traffic or congestion: shown, not summed */
+	SN_COUNTER_ERROR = 0, /* errors: summed as such by report */
+	SN_COUNTER_TRAFFIC,   /* traffic or congestion: shown, not summed */
 };
 
 /* SN_COUNTER_NO_LIMIT - a default warn or crit that is not set. */

@@ -33,10 +33,10 @@
 
 /* One counter's per-job limits; a limit not given is not checked. */
 struct sn_threshold {
-	char *counter;		/* "symbol_error" */
+	char *counter; /* "symbol_error" */
 	bool has_warn, has_crit;
-	uint64_t warn;		/* delta >= warn: WARN */
-	uint64_t crit;		/* delta >= crit: CRIT, drains */
+	uint64_t warn; /* delta >= warn: WARN */
+	uint64_t crit; /* delta >= crit: CRIT, drains */
 };
 
 /* Xid severity as the config may set it (matches enum sn_xid_severity). */
@@ -52,10 +52,10 @@ struct sn_xid_override {
 };
 
 struct sn_epilog_settings {
-	char *record_dir;		/* may hold %n; default /var/lib/supernode/records */
-	char *textfile_dir;		/* NULL: no Prometheus textfile */
-	uint32_t timeout_s;		/* default 30 */
-	struct sn_threshold *thresholds;	/* config first, then defaults */
+	char *record_dir; /* may hold %n; default /var/lib/supernode/records */
+	char *textfile_dir;		 /* NULL: no Prometheus textfile */
+	uint32_t timeout_s;		 /* default 30 */
+	struct sn_threshold *thresholds; /* config first, then defaults */
 	size_t n_thresholds;
 	struct sn_xid_override *xid;
 	size_t n_xid;

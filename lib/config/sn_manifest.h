@@ -22,44 +22,44 @@
 #define SN_MANIFEST_MAX_NVLINKS 64
 
 enum sn_accel_vendor {
-	SN_ACCEL_NONE = 0,	/* no accelerators expected (CPU node) */
-	SN_ACCEL_NVIDIA,	/* NVML + PCI vendor 0x10de */
-	SN_ACCEL_AMD,		/* PCI vendor 0x1002 */
-	SN_ACCEL_ASCEND,	/* Huawei Ascend, PCI vendor 0x19e5 */
-	SN_ACCEL_OTHER,		/* any other: pci_vendor must be given */
+	SN_ACCEL_NONE = 0, /* no accelerators expected (CPU node) */
+	SN_ACCEL_NVIDIA,   /* NVML + PCI vendor 0x10de */
+	SN_ACCEL_AMD,	   /* PCI vendor 0x1002 */
+	SN_ACCEL_ASCEND,   /* Huawei Ascend, PCI vendor 0x19e5 */
+	SN_ACCEL_OTHER,	   /* any other: pci_vendor must be given */
 };
 
 /* node.accelerators */
 struct sn_accel_manifest {
 	enum sn_accel_vendor vendor;
-	uint16_t pci_vendor;	/* PCI vendor id counted in sysfs */
-	uint32_t count;		/* exact number expected */
-	char *device_glob;	/* device nodes, relative to paths.dev ("nvidia[0-9]*") */
-	uint32_t pcie_min_gen;	/* 0 = not checked */
-	uint32_t pcie_min_width;	/* 0 = not checked */
-	bool pcie_check_speed;	/* GPUs idle at a lower gen: width only unless true */
-	int32_t nvlinks;	/* active NVLinks per GPU; 0 = none; -1 = not checked */
+	uint16_t pci_vendor; /* PCI vendor id counted in sysfs */
+	uint32_t count;	     /* exact number expected */
+	char *device_glob; /* device nodes, relative to paths.dev ("nvidia[0-9]*") */
+	uint32_t pcie_min_gen;	 /* 0 = not checked */
+	uint32_t pcie_min_width; /* 0 = not checked */
+	bool pcie_check_speed; /* GPUs idle at a lower gen: width only unless true */
+	int32_t nvlinks; /* active NVLinks per GPU; 0 = none; -1 = not checked */
 };
 
 enum sn_link_layer {
 	SN_LINK_INFINIBAND = 0,
-	SN_LINK_ETHERNET,	/* RoCE: judged by Ethernet rules, never IB ones */
+	SN_LINK_ETHERNET, /* RoCE: judged by Ethernet rules, never IB ones */
 };
 
 /* One entry of node.ports: an HCA port the node must have up. */
 struct sn_port_manifest {
-	char *device;		/* "mlx5_0" */
-	uint32_t port;		/* 1-based port number */
+	char *device;  /* "mlx5_0" */
+	uint32_t port; /* 1-based port number */
 	enum sn_link_layer link_layer;
-	double min_rate_gbps;	/* 0 = not checked */
-	uint32_t pcie_min_gen;	/* of the HCA; 0 = not checked */
+	double min_rate_gbps;  /* 0 = not checked */
+	uint32_t pcie_min_gen; /* of the HCA; 0 = not checked */
 	uint32_t pcie_min_width;
-	int32_t gid_index;	/* RoCE: GID index that must be RoCE v2; -1 = any */
+	int32_t gid_index; /* RoCE: GID index that must be RoCE v2; -1 = any */
 };
 
 enum sn_nearness {
-	SN_NEAR_PCIE_SWITCH = 0,	/* NIC and accelerator under one PCIe switch */
-	SN_NEAR_NUMA,			/* NIC and accelerator on one NUMA node */
+	SN_NEAR_PCIE_SWITCH = 0, /* NIC and accelerator under one PCIe switch */
+	SN_NEAR_NUMA,		 /* NIC and accelerator on one NUMA node */
 };
 
 /* node.topology.pairs[]: accelerator index -> the NIC that must be near it. */
@@ -69,7 +69,7 @@ struct sn_pair {
 };
 
 struct sn_manifest {
-	bool present;			/* a node: section was given */
+	bool present; /* a node: section was given */
 	struct sn_accel_manifest accel;
 	struct sn_port_manifest *ports;
 	size_t n_ports;
@@ -80,10 +80,10 @@ struct sn_manifest {
 
 /* prolog: */
 struct sn_prolog_settings {
-	bool all_jobs;			/* check before every job, not only --supernode ones */
-	uint32_t timeout_s;		/* the whole prolog */
-	uint32_t check_timeout_s;	/* each check group */
-	bool drain_on_unknown;		/* UNKNOWN drains too (default: only logged) */
+	bool all_jobs; /* check before every job, not only --supernode ones */
+	uint32_t timeout_s;	  /* the whole prolog */
+	uint32_t check_timeout_s; /* each check group */
+	bool drain_on_unknown; /* UNKNOWN drains too (default: only logged) */
 };
 
 #endif

@@ -35,8 +35,9 @@ yaml_node_t *yaml_walk_node(struct yaml_walk *w, int index, const char *path)
 		return NULL;
 	if (w->seen[slot]) {
 		/* libyaml keeps no mark for the alias: name where it points. */
-		yaml_walk_fail(w, node, path,
-			       "anchors and aliases are not supported (this is an alias of the value at the line and column given)");
+		yaml_walk_fail(
+			w, node, path,
+			"anchors and aliases are not supported (this is an alias of the value at the line and column given)");
 		return NULL;
 	}
 	w->seen[slot] = 1;
@@ -54,8 +55,9 @@ static const char *node_found(yaml_node_t *node, char *buf, size_t size)
 
 	if (node->type != YAML_SCALAR_NODE || !node->data.scalar.length)
 		return node->type == YAML_SEQUENCE_NODE ? "a list" :
-		       node->type == YAML_MAPPING_NODE ? "a mapping" :
-		       node->type == YAML_SCALAR_NODE ? "empty" : "nothing";
+		       node->type == YAML_MAPPING_NODE	? "a mapping" :
+		       node->type == YAML_SCALAR_NODE	? "empty" :
+							  "nothing";
 	n = node->data.scalar.length < 40 ? node->data.scalar.length : 40;
 	buf[0] = '\'';
 	for (i = 0; i < n && i + 3 < size; i++) {
@@ -65,8 +67,7 @@ static const char *node_found(yaml_node_t *node, char *buf, size_t size)
 	}
 	buf[i + 1] = '\'';
 	buf[i + 2] = '\0';
-	if (node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE &&
-	    i + 12 < size)
+	if (node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE && i + 12 < size)
 		strcat(buf, " (quoted)");
 	return buf;
 }
@@ -105,9 +106,8 @@ static void rules_list(const struct yaml_key_rule *rules, char *buf,
 					 used ? ", " : "", rules->key);
 }
 
-int yaml_walk_mapping(struct yaml_walk *w, yaml_node_t *node,
-		      const char *path, const struct yaml_key_rule *rules,
-		      void *target)
+int yaml_walk_mapping(struct yaml_walk *w, yaml_node_t *node, const char *path,
+		      const struct yaml_key_rule *rules, void *target)
 {
 	char allowed[256], sub[256];
 	size_t nrules = 0, i;
@@ -117,7 +117,8 @@ int yaml_walk_mapping(struct yaml_walk *w, yaml_node_t *node,
 	while (rules[nrules].key)
 		nrules++;
 	if (node->type != YAML_MAPPING_NODE)
-		return yaml_walk_fail(w, node, path, "expected a mapping, found %s",
+		return yaml_walk_fail(w, node, path,
+				      "expected a mapping, found %s",
 				      node_type_name(node));
 	for (pair = node->data.mapping.pairs.start;
 	     pair < node->data.mapping.pairs.top; pair++) {
@@ -129,7 +130,8 @@ int yaml_walk_mapping(struct yaml_walk *w, yaml_node_t *node,
 		if (!k)
 			return -1;
 		if (k->type != YAML_SCALAR_NODE)
-			return yaml_walk_fail(w, k, path, "a key must be a scalar");
+			return yaml_walk_fail(w, k, path,
+					      "a key must be a scalar");
 		key = (const char *)k->data.scalar.value;
 		rule = rule_find(rules, key);
 		snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "",
@@ -153,7 +155,8 @@ int yaml_walk_mapping(struct yaml_walk *w, yaml_node_t *node,
 		if (rules[i].required && !found[i]) {
 			snprintf(sub, sizeof(sub), "%s%s%s", path,
 				 *path ? "." : "", rules[i].key);
-			return yaml_walk_fail(w, node, sub, "required key missing");
+			return yaml_walk_fail(w, node, sub,
+					      "required key missing");
 		}
 	}
 	return 0;
@@ -184,16 +187,17 @@ int yaml_walk_string(struct yaml_walk *w, yaml_node_t *node, const char *path,
 	char found[64], name[32];
 
 	if (node->type != YAML_SCALAR_NODE || !node->data.scalar.length)
-		return yaml_walk_fail(w, node, path, "expected a string, found %s",
+		return yaml_walk_fail(w, node, path,
+				      "expected a string, found %s",
 				      node_type_name(node));
 	/* Names, hostlists, paths, tags: all one line, all shown in logs. */
 	for (size_t i = 0; i < node->data.scalar.length; i++)
 		if (s[i] < 0x20 || s[i] == 0x7f)
-			return yaml_walk_fail(w, node, path,
-					      "%s at byte %zu of %s: a config string is one line without control characters",
-					      control_name(s[i], name, sizeof(name)),
-					      i + 1,
-					      node_found(node, found, sizeof(found)));
+			return yaml_walk_fail(
+				w, node, path,
+				"%s at byte %zu of %s: a config string is one line without control characters",
+				control_name(s[i], name, sizeof(name)), i + 1,
+				node_found(node, found, sizeof(found)));
 	*out = (const char *)s;
 	return 0;
 }
@@ -220,19 +224,19 @@ int yaml_walk_uint(struct yaml_walk *w, yaml_node_t *node, const char *path,
 	if (node->type != YAML_SCALAR_NODE ||
 	    node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
 	    !sn_number_parse((const char *)node->data.scalar.value, &v))
-		return yaml_walk_fail(w, node, path,
-				      "expected a whole number from %llu to %llu, found %s%.40s%s",
-				      min, max,
-				      node->type == YAML_SCALAR_NODE ? "'" : "",
-				      node->type == YAML_SCALAR_NODE ?
-				      (const char *)node->data.scalar.value :
-				      node_type_name(node),
-				      node->type == YAML_SCALAR_NODE ? "'" : "");
-	if (v < 0 || (unsigned long long)v < min ||
-	    (unsigned long long)v > max)
-		return yaml_walk_fail(w, node, path,
-				      "%lld is out of range (allowed: %llu to %llu)",
-				      v, min, max);
+		return yaml_walk_fail(
+			w, node, path,
+			"expected a whole number from %llu to %llu, found %s%.40s%s",
+			min, max, node->type == YAML_SCALAR_NODE ? "'" : "",
+			node->type == YAML_SCALAR_NODE ?
+				(const char *)node->data.scalar.value :
+				node_type_name(node),
+			node->type == YAML_SCALAR_NODE ? "'" : "");
+	if (v < 0 || (unsigned long long)v < min || (unsigned long long)v > max)
+		return yaml_walk_fail(
+			w, node, path,
+			"%lld is out of range (allowed: %llu to %llu)", v, min,
+			max);
 	*out = (unsigned long long)v;
 	return 0;
 }
@@ -267,12 +271,13 @@ int yaml_walk_double(struct yaml_walk *w, yaml_node_t *node, const char *path,
 	double v;
 
 	if (node->type != YAML_SCALAR_NODE ||
-	    node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
-	    !*s || strspn(s, "0123456789.") != strlen(s) ||
+	    node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || !*s ||
+	    strspn(s, "0123456789.") != strlen(s) ||
 	    (v = strtod(s, &end), !end || *end) || !isfinite(v))
-		return yaml_walk_fail(w, node, path,
-				      "expected a number from %g to %g, found %s",
-				      min, max, node_found(node, found, sizeof(found)));
+		return yaml_walk_fail(
+			w, node, path,
+			"expected a number from %g to %g, found %s", min, max,
+			node_found(node, found, sizeof(found)));
 	if (v < min || v > max)
 		return yaml_walk_fail(w, node, path,
 				      "%g is out of range (allowed: %g to %g)",
@@ -285,10 +290,10 @@ int yaml_walk_double(struct yaml_walk *w, yaml_node_t *node, const char *path,
 
 /* One open collection and the step that leads to it from its parent. */
 struct load_level {
-	int node;		/* document node id */
-	int key;		/* mapping: the key awaiting its value; 0 none */
-	size_t items;		/* sequence: items so far */
-	char step[72];		/* ".key", "[i]" or "" (root, a key) */
+	int node;      /* document node id */
+	int key;       /* mapping: the key awaiting its value; 0 none */
+	size_t items;  /* sequence: items so far */
+	char step[72]; /* ".key", "[i]" or "" (root, a key) */
 };
 
 struct load {
@@ -318,10 +323,11 @@ static void load_step(const struct load *ld, char *step, size_t size)
 		return;
 	}
 	if (!top->key)
-		return;		/* the child is a key: the mapping's path */
+		return; /* the child is a key: the mapping's path */
 	key = yaml_document_get_node(ld->doc, top->key);
 	if (key->type == YAML_SCALAR_NODE)
-		snprintf(step, size, ".%.64s", (const char *)key->data.scalar.value);
+		snprintf(step, size, ".%.64s",
+			 (const char *)key->data.scalar.value);
 	else
 		snprintf(step, size, ".(key)");
 }
@@ -345,8 +351,8 @@ static int load_fail(struct load *ld, yaml_mark_t mark, const char *fmt, ...)
 			load_step(ld, step, sizeof(step));
 		if (*s == '.' && !used)
 			s++;
-		used += (size_t)snprintf(path + used, sizeof(path) - used,
-					 "%s", s);
+		used += (size_t)snprintf(path + used, sizeof(path) - used, "%s",
+					 s);
 	}
 	va_start(ap, fmt);
 	vsnprintf(detail, sizeof(detail), fmt, ap);
@@ -368,13 +374,14 @@ static int load_syntax(struct load *ld, const yaml_parser_t *parser)
 	if (parser->error == YAML_READER_ERROR) {
 		line = 1;
 		col = 1;
-		for (size_t i = 0; i < parser->problem_offset && i < ld->len; i++) {
+		for (size_t i = 0; i < parser->problem_offset && i < ld->len;
+		     i++) {
 			col = ld->buf[i] == '\n' ? 1 : col + 1;
 			line += ld->buf[i] == '\n';
 		}
 	}
-	sn_error_set(ld->err, "%s:%zu:%zu: YAML syntax: %s%s%s", ld->file,
-		     line, col, parser->problem ? parser->problem : "error",
+	sn_error_set(ld->err, "%s:%zu:%zu: YAML syntax: %s%s%s", ld->file, line,
+		     col, parser->problem ? parser->problem : "error",
 		     parser->context ? " " : "",
 		     parser->context ? parser->context : "");
 	return -1;
@@ -389,7 +396,7 @@ static int load_attach(struct load *ld, int id, const yaml_event_t *ev)
 	ld->doc->nodes.start[id - 1].start_mark = ev->start_mark;
 	ld->doc->nodes.start[id - 1].end_mark = ev->end_mark;
 	if (!ld->depth)
-		return 0;	/* the root */
+		return 0; /* the root */
 	top = &ld->stack[ld->depth - 1];
 	if (yaml_document_get_node(ld->doc, top->node)->type ==
 	    YAML_SEQUENCE_NODE) {
@@ -413,9 +420,10 @@ static int load_node(struct load *ld, const yaml_event_t *ev)
 	int id;
 
 	if (++ld->nodes > YAML_WALK_MAX_NODES)
-		return load_fail(ld, ev->start_mark,
-				 "more than %u YAML nodes (values, lists, mappings)",
-				 YAML_WALK_MAX_NODES);
+		return load_fail(
+			ld, ev->start_mark,
+			"more than %u YAML nodes (values, lists, mappings)",
+			YAML_WALK_MAX_NODES);
 	if (ev->type == YAML_SCALAR_EVENT) {
 		id = yaml_document_add_scalar(ld->doc, ev->data.scalar.tag,
 					      ev->data.scalar.value,
@@ -455,17 +463,20 @@ static int load_event(struct load *ld, const yaml_event_t *ev, bool *started)
 	switch (ev->type) {
 	case YAML_DOCUMENT_START_EVENT:
 		if (*started) {
-			sn_error_set(ld->err, "%s:%zu:%zu: more than one YAML document ('---')",
-				     ld->file, ev->start_mark.line + 1,
-				     ev->start_mark.column + 1);
+			sn_error_set(
+				ld->err,
+				"%s:%zu:%zu: more than one YAML document ('---')",
+				ld->file, ev->start_mark.line + 1,
+				ev->start_mark.column + 1);
 			return -1;
 		}
 		*started = true;
 		return 0;
 	case YAML_ALIAS_EVENT:
-		return load_fail(ld, ev->start_mark,
-				 "anchors and aliases are not supported (*%.64s)",
-				 (const char *)ev->data.alias.anchor);
+		return load_fail(
+			ld, ev->start_mark,
+			"anchors and aliases are not supported (*%.64s)",
+			(const char *)ev->data.alias.anchor);
 	case YAML_SCALAR_EVENT:
 	case YAML_SEQUENCE_START_EVENT:
 	case YAML_MAPPING_START_EVENT:
@@ -486,8 +497,9 @@ static int load_event(struct load *ld, const yaml_event_t *ev, bool *started)
 int yaml_walk_load(const char *file, const char *buf, size_t len,
 		   yaml_document_t *doc, struct sn_error *err)
 {
-	struct load ld = { .file = file, .buf = buf, .len = len, .doc = doc,
-			   .err = err };
+	struct load ld = {
+		.file = file, .buf = buf, .len = len, .doc = doc, .err = err
+	};
 	yaml_parser_t parser;
 	bool started = false;
 	int rc = 0;

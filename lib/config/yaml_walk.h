@@ -22,8 +22,8 @@
  * 100,000 supernodes x 5 nodes (entry, 2 keys, 2 values) plus a few
  * thousand for the other sections (config.c checks this at build time).
  */
-#define YAML_WALK_MAX_DEPTH 32		/* collections, block or flow; root = 1 */
-#define YAML_WALK_MAX_NODES (1u << 19)	/* scalars, lists and mappings */
+#define YAML_WALK_MAX_DEPTH 32 /* collections, block or flow; root = 1 */
+#define YAML_WALK_MAX_NODES (1u << 19) /* scalars, lists and mappings */
 
 /*
  * yaml_walk_load - parse buf (len bytes) into *doc, a single document built
@@ -42,9 +42,9 @@ int yaml_walk_load(const char *file, const char *buf, size_t len,
 		   yaml_document_t *doc, struct sn_error *err);
 
 struct yaml_walk {
-	const char *file;		/* for messages */
+	const char *file; /* for messages */
 	yaml_document_t *doc;
-	unsigned char *seen;		/* one flag per document node: no aliases */
+	unsigned char *seen; /* one flag per document node: no aliases */
 	struct sn_error *err;
 };
 
@@ -68,9 +68,8 @@ int yaml_walk_fail(struct yaml_walk *w, yaml_node_t *node, const char *path,
  * rules (terminated by a NULL key), none twice, all required ones present;
  * call each rule's fn with path "PARENT.KEY".  Returns 0 or -1.
  */
-int yaml_walk_mapping(struct yaml_walk *w, yaml_node_t *node,
-		      const char *path, const struct yaml_key_rule *rules,
-		      void *target);
+int yaml_walk_mapping(struct yaml_walk *w, yaml_node_t *node, const char *path,
+		      const struct yaml_key_rule *rules, void *target);
 
 /*
  * yaml_walk_node - resolve an item index, refusing aliases (a node seen

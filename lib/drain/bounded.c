@@ -74,19 +74,20 @@ enum sn_drain_outcome sn_drain_bounded(const struct sn_bounded_req *req,
 		rep->why[sizeof(rep->why) - 1] = '\0';
 		rep->run = 0;
 	} else if (rep->run == 0) {
-		rep->run = 1;	/* answered, but not whole: as a failed write */
+		rep->run = 1; /* answered, but not whole: as a failed write */
 	}
 	free(out);
 	return rep->outcome;
 }
 
 enum sn_drain_outcome sn_drain_logged(const char *node, const char *reason,
-				      const char *tag,
-				      unsigned budget_ms)
+				      const char *tag, unsigned budget_ms)
 {
 	char clean[SN_REASON_MAX + 1];
-	struct sn_bounded_req req = { .node = node, .tag = tag,
-				      .reason = clean, .want_drain = true,
+	struct sn_bounded_req req = { .node = node,
+				      .tag = tag,
+				      .reason = clean,
+				      .want_drain = true,
 				      .budget_ms = budget_ms };
 	struct sn_bounded_report rep;
 	enum sn_drain_outcome o;
@@ -105,21 +106,27 @@ enum sn_drain_outcome sn_drain_logged(const char *node, const char *reason,
 		sn_log(LOG_ERR, "drained %s: %s", node, reason);
 		break;
 	case SN_DRAIN_OURS_ALREADY:
-		sn_log(LOG_ERR, "%s already drained by us; now: %s", node, reason);
+		sn_log(LOG_ERR, "%s already drained by us; now: %s", node,
+		       reason);
 		break;
 	case SN_DRAIN_FOREIGN:
-		sn_log(LOG_ERR, "%s is drained or down by someone else: left as it is; would drain: %s",
+		sn_log(LOG_ERR,
+		       "%s is drained or down by someone else: left as it is; would drain: %s",
 		       node, reason);
 		break;
 	default:
 		if (rc == -1)
-			sn_log(LOG_ERR, "could not drain %s (libslurm or slurmctld did not answer within %u ms): %s",
+			sn_log(LOG_ERR,
+			       "could not drain %s (libslurm or slurmctld did not answer within %u ms): %s",
 			       node, budget_ms, reason);
 		else if (rc == -2 || rc == -3)
-			sn_log(LOG_ERR, "could not drain %s (the drain process %s): %s",
-			       node, rc == -2 ? "died" : "did not start", reason);
+			sn_log(LOG_ERR,
+			       "could not drain %s (the drain process %s): %s",
+			       node, rc == -2 ? "died" : "did not start",
+			       reason);
 		else if (rc != 0)
-			sn_log(LOG_ERR, "could not drain %s (libslurm exited %d, see its message above): %s",
+			sn_log(LOG_ERR,
+			       "could not drain %s (libslurm exited %d, see its message above): %s",
 			       node, rc, reason);
 		else
 			sn_log(LOG_ERR, "could not drain %s (%s): %s", node,

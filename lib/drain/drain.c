@@ -28,7 +28,7 @@ static int starts_with_tag(const char *text, const char *tag, size_t tag_len)
 {
 	for (size_t i = 0; i < tag_len; i++)
 		if (!text[i] || reason_char((unsigned char)text[i]) !=
-				reason_char((unsigned char)tag[i]))
+					reason_char((unsigned char)tag[i]))
 			return 0;
 	return !text[tag_len] ||
 	       reason_char((unsigned char)text[tag_len]) == ' ';
@@ -71,7 +71,7 @@ static int reason_build(char *buf, size_t size, const char *tag,
 	keep = body_len;
 	if (tag_len + (body_len ? 1 + body_len : 0) + tail_len > limit) {
 		if (tag_len + 1 + cut_len + tail_len > limit)
-			tail_len = 0;	/* the count goes before the tag */
+			tail_len = 0; /* the count goes before the tag */
 		keep = limit - tag_len - 1 - tail_len;
 		if (keep < body_len)
 			keep -= cut_len;
@@ -124,7 +124,8 @@ size_t sn_drain_reason(const struct sn_results *r, const char *tag,
 	/* A longer line is cut here, to a length sn_reason_compose() cuts. */
 	if (snprintf(line, sizeof(line), "%s %s %s %s%s%s", tag, first->code,
 		     first->device, first->found,
-		     first->expected[0] ? " expected " : "", first->expected) < 0)
+		     first->expected[0] ? " expected " : "",
+		     first->expected) < 0)
 		line[0] = '\0';
 	sn_reason_compose(buf, size, tag, line, n);
 	return n;
@@ -146,10 +147,9 @@ int sn_reason_is_ours(const char *reason, const char *tag)
 	return reason[n] == ' ' || reason[n] == '\0';
 }
 
-
 enum sn_drain_outcome sn_node_state_decide(unsigned node_state,
-					   const char *reason,
-					   const char *tag, int want_drain)
+					   const char *reason, const char *tag,
+					   int want_drain)
 {
 	unsigned base = node_state & NODE_STATE_BASE;
 	int drained = (node_state & NODE_STATE_DRAIN) != 0;
@@ -171,15 +171,15 @@ enum sn_drain_outcome sn_node_state_decide(unsigned node_state,
 	return SN_RESUME_NOT_OURS;
 }
 
-int sn_node_load(const char *node, unsigned *state, char *reason,
-		 size_t size, struct sn_error *err)
+int sn_node_load(const char *node, unsigned *state, char *reason, size_t size,
+		 struct sn_error *err)
 {
 	node_info_msg_t *msg = NULL;
 
-	if (slurm_load_node_single(&msg, (char *)node, SHOW_ALL) ||
-	    !msg || msg->record_count < 1) {
-		sn_error_set(err, "cannot read node %s from slurmctld: %s", node,
-			     slurm_strerror(errno));
+	if (slurm_load_node_single(&msg, (char *)node, SHOW_ALL) || !msg ||
+	    msg->record_count < 1) {
+		sn_error_set(err, "cannot read node %s from slurmctld: %s",
+			     node, slurm_strerror(errno));
 		if (msg)
 			slurm_free_node_info_msg(msg);
 		return -1;
@@ -199,7 +199,7 @@ static int node_update(const char *node, uint32_t state, const char *reason,
 	slurm_init_update_node_msg(&msg);
 	msg.node_names = (char *)node;
 	msg.node_state = state;
-	msg.reason = (char *)reason;	/* reason_uid: not set (see reference) */
+	msg.reason = (char *)reason; /* reason_uid: not set (see reference) */
 	if (slurm_update_node(&msg)) {
 		sn_error_set(err, "cannot update node %s: %s", node,
 			     slurm_strerror(errno));
@@ -217,8 +217,10 @@ enum sn_drain_outcome sn_node_drain(const char *node, const char *reason,
 
 	/* Whoever composed it, slurmctld gets it tagged, clean and bounded. */
 	if (sn_reason_clean(clean, sizeof(clean), tag, reason)) {
-		sn_error_set(err, "cannot drain %s: the drain tag '%s' is empty or too long",
-			     node, tag ? tag : "");
+		sn_error_set(
+			err,
+			"cannot drain %s: the drain tag '%s' is empty or too long",
+			node, tag ? tag : "");
 		return SN_DRAIN_ERROR;
 	}
 	if (sn_node_load(node, &state, current, sizeof(current), err))

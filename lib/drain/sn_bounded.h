@@ -24,27 +24,27 @@
 
 /* What to do with which node. */
 struct sn_bounded_req {
-	const char *node;	/* Slurm node name */
-	const char *tag;	/* drain tag (config drain.tag) */
-	const char *reason;	/* want_drain: the reason (cleaned again by
+	const char *node;   /* Slurm node name */
+	const char *tag;    /* drain tag (config drain.tag) */
+	const char *reason; /* want_drain: the reason (cleaned again by
 				 * sn_node_drain); unused for a resume */
-	bool want_drain;	/* true: drain; false: resume if ours */
-	bool check_conf;	/* first refuse a $SLURM_CONF that names a
+	bool want_drain;    /* true: drain; false: resume if ours */
+	bool check_conf;    /* first refuse a $SLURM_CONF that names a
 				 * missing file (SN_BOUNDED_NO_CONF), instead
 				 * of letting slurm_init() retry to the limit */
-	unsigned budget_ms;	/* the child is killed after this */
+	unsigned budget_ms; /* the child is killed after this */
 };
 
 /* What happened; a record that crosses the pipe, hence fixed-size. */
 struct sn_bounded_report {
-	int run;		/* 0: the child answered; -1 timed out (killed),
+	int run; /* 0: the child answered; -1 timed out (killed),
 				 * -2 died of a signal, -3 not started,
 				 * SN_BOUNDED_NO_CONF, > 0 libslurm exit()ed
 				 * the child with this status */
-	enum sn_drain_outcome outcome;	/* SN_DRAIN_ERROR unless run is 0 */
-	unsigned state;		/* node_state bits read (0 if not read) */
+	enum sn_drain_outcome outcome; /* SN_DRAIN_ERROR unless run is 0 */
+	unsigned state; /* node_state bits read (0 if not read) */
 	char current[SN_REASON_READ_SIZE]; /* its reason as read, "" if none */
-	char why[1024];		/* SN_DRAIN_ERROR: what went wrong (an
+	char why[1024]; /* SN_DRAIN_ERROR: what went wrong (an
 				 * sn_error message) */
 };
 

@@ -33,12 +33,12 @@
 #define SN_REASON_CUT "..."
 
 enum sn_drain_outcome {
-	SN_DRAIN_DONE = 0,	/* we drained it now */
-	SN_DRAIN_OURS_ALREADY,	/* already drained with our tag: reason kept */
-	SN_DRAIN_FOREIGN,	/* drained/down/maint by someone else: untouched */
-	SN_RESUME_DONE,		/* we resumed it */
-	SN_RESUME_NOT_OURS,	/* not drained by us (or not drained): untouched */
-	SN_DRAIN_ERROR,		/* the RPC failed; err says why */
+	SN_DRAIN_DONE = 0,     /* we drained it now */
+	SN_DRAIN_OURS_ALREADY, /* already drained with our tag: reason kept */
+	SN_DRAIN_FOREIGN,   /* drained/down/maint by someone else: untouched */
+	SN_RESUME_DONE,	    /* we resumed it */
+	SN_RESUME_NOT_OURS, /* not drained by us (or not drained): untouched */
+	SN_DRAIN_ERROR,	    /* the RPC failed; err says why */
 };
 
 /*
@@ -85,7 +85,6 @@ int sn_reason_clean(char *buf, size_t size, const char *tag, const char *text);
  */
 int sn_reason_is_ours(const char *reason, const char *tag);
 
-
 /*
  * sn_node_load - read node's Slurm state bits and reason (into reason,
  * size bytes; "" when none) from slurmctld.  Returns 0, or -1 with err set.
@@ -128,7 +127,7 @@ enum sn_drain_outcome sn_node_resume(const char *node, const char *tag,
  * (SN_DRAIN_DONE / SN_RESUME_DONE meaning "do the update").
  */
 enum sn_drain_outcome sn_node_state_decide(unsigned node_state,
-					   const char *reason,
-					   const char *tag, int want_drain);
+					   const char *reason, const char *tag,
+					   int want_drain);
 
 #endif

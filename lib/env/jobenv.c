@@ -80,7 +80,8 @@ int sn_jobenv_self_name(const char *job_nodelist, const char *step_nodelist,
 	struct sn_names hosts;
 
 	if (!job_nodelist || job_nodelist == sn_env_unread) {
-		sn_error_set(err, "SLURM_JOB_NODELIST is not set or not readable");
+		sn_error_set(err,
+			     "SLURM_JOB_NODELIST is not set or not readable");
 		return -1;
 	}
 	if (batch) {
@@ -171,12 +172,14 @@ static int allocation_walk(const struct sn_config *cfg,
 		seen_pos[i] = UINT32_MAX;
 	*norder = 0;
 	for (size_t i = 0; i < hosts->count; i++) {
-		const struct sn_node *n = sn_config_find_node(cfg,
-							      hosts->names[i]);
+		const struct sn_node *n =
+			sn_config_find_node(cfg, hosts->names[i]);
 
 		if (!n) {
-			sn_error_set(err, "node %.64s of the allocation is in no supernode of %s",
-				     hosts->names[i], cfg->path);
+			sn_error_set(
+				err,
+				"node %.64s of the allocation is in no supernode of %s",
+				hosts->names[i], cfg->path);
 			goto out;
 		}
 		if (seen_pos[n->supernode] == UINT32_MAX) {
@@ -191,7 +194,8 @@ static int allocation_walk(const struct sn_config *cfg,
 		filled[n->supernode]++;
 	}
 	if (!found) {
-		sn_error_set(err, "this node %.64s is not in the allocation", self);
+		sn_error_set(err, "this node %.64s is not in the allocation",
+			     self);
 		goto out;
 	}
 	rc = 0;
@@ -214,12 +218,15 @@ int sn_jobenv_build(const struct sn_config *cfg,
 
 	env->count = 0;
 	if (!in->nodename || !*in->nodename) {
-		sn_error_set(err, "this node's Slurm name (SLURMD_NODENAME) is unknown");
+		sn_error_set(
+			err,
+			"this node's Slurm name (SLURMD_NODENAME) is unknown");
 		return -1;
 	}
 	if (sn_hostlist_expand(in->job_nodelist, SN_HOSTLIST_MAX, &hosts,
 			       &herr)) {
-		sn_error_set(err, "cannot parse SLURM_JOB_NODELIST '%.200s': %s",
+		sn_error_set(err,
+			     "cannot parse SLURM_JOB_NODELIST '%.200s': %s",
 			     in->job_nodelist ? in->job_nodelist : "",
 			     herr.msg);
 		return -1;
@@ -228,9 +235,11 @@ int sn_jobenv_build(const struct sn_config *cfg,
 			      cfg->master_port_hi, in->ephemeral_lo,
 			      in->ephemeral_hi);
 	if (!port) {
-		sn_error_set(err, "env.master_port_range [%u, %u] lies inside the ephemeral port range [%u, %u]: no port for MASTER_PORT",
-			     cfg->master_port_lo, cfg->master_port_hi,
-			     in->ephemeral_lo, in->ephemeral_hi);
+		sn_error_set(
+			err,
+			"env.master_port_range [%u, %u] lies inside the ephemeral port range [%u, %u]: no port for MASTER_PORT",
+			cfg->master_port_lo, cfg->master_port_hi,
+			in->ephemeral_lo, in->ephemeral_hi);
 		goto out;
 	}
 	order = calloc(cfg->n_supernodes, sizeof(*order));

@@ -12,7 +12,7 @@
 
 #include "env/sn_ownership.h"
 
-#define SN_HASH_DIGITS 8	/* "%08x" of a 32-bit hash */
+#define SN_HASH_DIGITS 8 /* "%08x" of a 32-bit hash */
 
 static const char *const mode_names[] = {
 	[SN_ENV_AUTO] = "auto",
@@ -30,7 +30,8 @@ const char *const sn_ownership_step_vars[SN_OWNERSHIP_STEP_VARS][2] = {
 	{ "SUPERNODE_SIZE", "nodes per supernode" },
 	{ "SUPERNODE_NODE_RANK", "this node's rank in its supernode" },
 	{ "MASTER_ADDR", "first node of SLURM_JOB_NODELIST" },
-	{ "MASTER_PORT", "from the job id, in env.master_port_range, outside the ephemeral ports" },
+	{ "MASTER_PORT",
+	  "from the job id, in env.master_port_range, outside the ephemeral ports" },
 };
 
 int sn_ownership_mode_parse(const char *s, enum sn_env_mode *mode)
@@ -120,7 +121,7 @@ enum sn_ownership_action sn_ownership_decide(const struct sn_config *cfg,
 	bool ours = cur && sn_envmark_owns(marker ? marker : "", name, cur);
 
 	if (cur == sn_env_unread)
-		return SN_OWN_KEEP;	/* not read whole: it stays */
+		return SN_OWN_KEEP; /* not read whole: it stays */
 	if (!value)
 		return ours ? SN_OWN_UNSET : cur ? SN_OWN_KEEP : SN_OWN_NONE;
 	if (!cur || ours)
@@ -156,8 +157,8 @@ void sn_ownership_plan(const struct sn_config *cfg, enum sn_env_mode mode,
 			vars[i].why = "--supernode-env=none";
 			continue;
 		}
-		vars[i].action = sn_ownership_decide(cfg, marker, vars[i].name,
-						     vars[i].cur, vars[i].value);
+		vars[i].action = sn_ownership_decide(
+			cfg, marker, vars[i].name, vars[i].cur, vars[i].value);
 	}
 	nccl = find(vars, n, "NCCL_SOCKET_IFNAME");
 	gloo = find(vars, n, "GLOO_SOCKET_IFNAME");
@@ -180,7 +181,7 @@ static bool entry_replaced(const char *p, size_t len,
 	size_t nlen = strcspn(p, "=");
 
 	if (nlen >= len)
-		return true;	/* malformed: dropped */
+		return true; /* malformed: dropped */
 	for (size_t i = 0; i < n; i++)
 		if (strlen(vars[i].name) == nlen &&
 		    !strncmp(p, vars[i].name, nlen))
@@ -248,8 +249,9 @@ char *sn_ownership_show(const struct sn_ownership_var *v)
 	case SN_OWN_SET:
 		return text("%s=%s (%s)", v->name, v->value, why);
 	case SN_OWN_FORCE:
-		return text("%s=%s (%s; env.force: replaced the job's '%.200s')",
-			    v->name, v->value, why, cur);
+		return text(
+			"%s=%s (%s; env.force: replaced the job's '%.200s')",
+			v->name, v->value, why, cur);
 	case SN_OWN_KEEP:
 		return text("%s=%.400s (kept: user set it)", v->name, cur);
 	default:
@@ -264,7 +266,8 @@ void sn_ownership_observe(const char *marker, const char *desc,
 	v->why = desc;
 	if (!v->cur) {
 		v->action = SN_OWN_NONE;
-		v->why = "see the plugin's error in the job's output or slurmd log";
+		v->why =
+			"see the plugin's error in the job's output or slurmd log";
 	} else if (sn_envmark_owns(marker, v->name, v->cur)) {
 		v->action = SN_OWN_SET;
 	} else {

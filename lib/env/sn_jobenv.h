@@ -7,14 +7,14 @@
 #include <stdint.h>
 
 #include "config/sn_config.h"
-#include "util/sn_ephemeral.h"	/* sn_ephemeral_range_read, SN_EPHEMERAL_PATH */
+#include "util/sn_ephemeral.h" /* sn_ephemeral_range_read, SN_EPHEMERAL_PATH */
 #include "util/sn_error.h"
 
 #define SN_JOBENV_MAX 16
 
 /* One variable to set in the job step: name and malloc()ed value. */
 struct sn_env_var {
-	const char *name;	/* static string */
+	const char *name; /* static string */
 	char *value;
 };
 
@@ -29,10 +29,10 @@ struct sn_jobenv {
  * Strings are borrowed.
  */
 struct sn_jobenv_input {
-	const char *job_nodelist;	/* SLURM_JOB_NODELIST (the allocation) */
-	const char *nodename;		/* SLURMD_NODENAME (this node) */
+	const char *job_nodelist; /* SLURM_JOB_NODELIST (the allocation) */
+	const char *nodename;	  /* SLURMD_NODENAME (this node) */
 	uint32_t job_id;
-	uint16_t ephemeral_lo;		/* kernel's ip_local_port_range */
+	uint16_t ephemeral_lo; /* kernel's ip_local_port_range */
 	uint16_t ephemeral_hi;
 };
 
@@ -46,19 +46,19 @@ struct sn_jobenv_input {
  */
 /* Linux's MAX_ARG_STRLEN (32 pages): execve() takes no longer "NAME=value". */
 #define SN_ENV_VALUE_MAX (32u * 4096u)
-#define SN_ENV_VALUE_FIRST 4096u	/* the buffer's first size */
+#define SN_ENV_VALUE_FIRST 4096u /* the buffer's first size */
 
 /* What one read of a variable into a buffer of a given size found. */
 enum sn_env_get {
-	SN_ENV_GET_OK,		/* the whole value and its NUL are in buf */
-	SN_ENV_GET_NOSPACE,	/* set, and longer than buf holds */
-	SN_ENV_GET_UNSET,	/* not set */
-	SN_ENV_GET_ERROR,	/* could not tell */
+	SN_ENV_GET_OK,	    /* the whole value and its NUL are in buf */
+	SN_ENV_GET_NOSPACE, /* set, and longer than buf holds */
+	SN_ENV_GET_UNSET,   /* not set */
+	SN_ENV_GET_ERROR,   /* could not tell */
 };
 
 /* Reads name into buf (size bytes), as spank_getenv() does. */
-typedef enum sn_env_get (*sn_env_get_fn)(void *ctx, const char *name,
-					 char *buf, size_t size);
+typedef enum sn_env_get (*sn_env_get_fn)(void *ctx, const char *name, char *buf,
+					 size_t size);
 
 /* A growable buffer for sn_env_read(); start zeroed, sn_envbuf_free(). */
 struct sn_envbuf {

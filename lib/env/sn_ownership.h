@@ -29,9 +29,9 @@
 
 /* --supernode-env=MODE: what the plugin does to the job's environment. */
 enum sn_env_mode {
-	SN_ENV_AUTO = 0,	/* set what is unset (the default) */
-	SN_ENV_NONE,		/* set nothing at all */
-	SN_ENV_SHOW,		/* as auto, and task 0 of each node prints why */
+	SN_ENV_AUTO = 0, /* set what is unset (the default) */
+	SN_ENV_NONE,	 /* set nothing at all */
+	SN_ENV_SHOW,	 /* as auto, and task 0 of each node prints why */
 };
 
 /* Carries the mode into the job's steps (srun inside sbatch/salloc). */
@@ -54,11 +54,11 @@ bool sn_ownership_active(bool supernode_given, enum sn_env_mode mode);
 
 /* What may be done with one variable of the job's environment. */
 enum sn_ownership_action {
-	SN_OWN_SET,	/* unset, or still our earlier value: set it */
-	SN_OWN_FORCE,	/* the job's own value, but env.force names it */
-	SN_OWN_KEEP,	/* the job's own value: it stays */
-	SN_OWN_UNSET,	/* ours from an earlier step, now not wanted */
-	SN_OWN_NONE,	/* nothing to set, nothing to undo */
+	SN_OWN_SET,   /* unset, or still our earlier value: set it */
+	SN_OWN_FORCE, /* the job's own value, but env.force names it */
+	SN_OWN_KEEP,  /* the job's own value: it stays */
+	SN_OWN_UNSET, /* ours from an earlier step, now not wanted */
+	SN_OWN_NONE,  /* nothing to set, nothing to undo */
 };
 
 /*
@@ -67,12 +67,12 @@ enum sn_ownership_action {
  * borrowed.
  */
 struct sn_ownership_var {
-	const char *name;	/* in: the variable */
-	const char *cur;	/* in: the job's value; NULL unset, or sn_env_unread */
-	const char *value;	/* in: ours; NULL for "should not be set" */
-	const char *why;	/* in: why value (or why none); plan may replace it */
-	enum sn_ownership_action action;	/* out: sn_ownership_plan() */
-	bool written;		/* the adapter's: value was set in the job */
+	const char *name; /* in: the variable */
+	const char *cur; /* in: the job's value; NULL unset, or sn_env_unread */
+	const char *value; /* in: ours; NULL for "should not be set" */
+	const char *why; /* in: why value (or why none); plan may replace it */
+	enum sn_ownership_action action; /* out: sn_ownership_plan() */
+	bool written; /* the adapter's: value was set in the job */
 };
 
 /*

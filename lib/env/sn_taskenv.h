@@ -28,33 +28,33 @@
 #include "inventory/sn_ib_port.h"
 #include "inventory/sn_topo.h"
 
-#define SN_TASKENV_MAX_PORTS 128	/* RDMA ports looked at, at most */
-#define SN_TASKENV_NEAR_MAX 8		/* nearest NICs kept per accelerator */
-#define SN_TASKENV_MAX_VARS 24		/* entries of one sn_taskenv */
-#define SN_TASKENV_WHY_MAX 256		/* one explanation, with NUL */
-#define SN_TASKENV_NOTE_MAX 256		/* a gather note, with NUL */
+#define SN_TASKENV_MAX_PORTS 128 /* RDMA ports looked at, at most */
+#define SN_TASKENV_NEAR_MAX 8	 /* nearest NICs kept per accelerator */
+#define SN_TASKENV_MAX_VARS 24	 /* entries of one sn_taskenv */
+#define SN_TASKENV_WHY_MAX 256	 /* one explanation, with NUL */
+#define SN_TASKENV_NOTE_MAX 256	 /* a gather note, with NUL */
 /* Live hwloc discovery and sysfs reads run in a child killed after this. */
 #define SN_TASKENV_GATHER_TIMEOUT_MS 5000u
 
 /* One RDMA port of this node, as the environment needs it. */
 struct sn_taskenv_port {
-	char dev[SN_IB_DEV_MAX];	/* "mlx5_0" */
-	unsigned port;			/* 1-based */
-	bool allowed;			/* env.hca / node.ports / all: may be used */
-	bool state_ok;			/* state file read and parsed */
-	bool active;			/* state ACTIVE */
-	char state[SN_IB_NAME_MAX];	/* "DOWN", "ACTIVE", "?" */
-	bool layer_ok;			/* link_layer read and parsed */
+	char dev[SN_IB_DEV_MAX]; /* "mlx5_0" */
+	unsigned port;		 /* 1-based */
+	bool allowed;		 /* env.hca / node.ports / all: may be used */
+	bool state_ok;		 /* state file read and parsed */
+	bool active;		 /* state ACTIVE */
+	char state[SN_IB_NAME_MAX]; /* "DOWN", "ACTIVE", "?" */
+	bool layer_ok;		    /* link_layer read and parsed */
 	enum sn_link_layer layer;
-	int gid_index;			/* RoCE v2 GID to use; -1 none; -2 unreadable */
+	int gid_index; /* RoCE v2 GID to use; -1 none; -2 unreadable */
 };
 
 /* The socket interface (env.socket_ifname) on this node. */
 enum sn_ifstate {
-	SN_IF_UNCHECKED = 0,	/* no socket_ifname configured */
-	SN_IF_UP,		/* operstate up, or unknown (virtual devices) */
-	SN_IF_DOWN,		/* operstate down, lowerlayerdown, dormant, ... */
-	SN_IF_MISSING,		/* <sysfs>/class/net/<if> does not exist */
+	SN_IF_UNCHECKED = 0, /* no socket_ifname configured */
+	SN_IF_UP,	     /* operstate up, or unknown (virtual devices) */
+	SN_IF_DOWN,	     /* operstate down, lowerlayerdown, dormant, ... */
+	SN_IF_MISSING,	     /* <sysfs>/class/net/<if> does not exist */
 };
 
 /*
@@ -65,7 +65,7 @@ enum sn_ifstate {
 struct sn_taskenv_near {
 	bool valid;
 	unsigned n_accels;
-	unsigned n_near[SN_MANIFEST_MAX_ACCELS];	/* names kept, <= NEAR_MAX */
+	unsigned n_near[SN_MANIFEST_MAX_ACCELS]; /* names kept, <= NEAR_MAX */
 	char nics[SN_MANIFEST_MAX_ACCELS][SN_TASKENV_NEAR_MAX][SN_TOPO_NAME_MAX];
 };
 
@@ -73,12 +73,12 @@ struct sn_taskenv_near {
 struct sn_taskenv_node {
 	struct sn_taskenv_port ports[SN_TASKENV_MAX_PORTS];
 	size_t n_ports;
-	bool ports_ok;			/* the port list could be read */
+	bool ports_ok; /* the port list could be read */
 	enum sn_ifstate ifstate;
-	char operstate[24];		/* as read, for messages */
+	char operstate[24]; /* as read, for messages */
 	struct sn_taskenv_near topo;
-	char ports_note[SN_TASKENV_NOTE_MAX];	/* why ports_ok is false */
-	char topo_note[SN_TASKENV_NOTE_MAX];	/* why topo.valid is false */
+	char ports_note[SN_TASKENV_NOTE_MAX]; /* why ports_ok is false */
+	char topo_note[SN_TASKENV_NOTE_MAX];  /* why topo.valid is false */
 };
 
 /*
@@ -86,23 +86,23 @@ struct sn_taskenv_node {
  * the variable is not in the task's environment.
  */
 struct sn_taskenv_task {
-	uint32_t global_rank;		/* S_TASK_GLOBAL_ID (SLURM_PROCID) */
-	uint32_t local_rank;		/* S_TASK_ID (SLURM_LOCALID) */
-	uint32_t world_size;		/* S_JOB_TOTAL_TASK_COUNT (SLURM_NTASKS) */
-	uint32_t local_size;		/* S_JOB_LOCAL_TASK_COUNT */
-	bool batch;			/* the batch script, not a rank */
-	const char *visible;		/* CUDA_VISIBLE_DEVICES (Ascend: the job's
+	uint32_t global_rank;	  /* S_TASK_GLOBAL_ID (SLURM_PROCID) */
+	uint32_t local_rank;	  /* S_TASK_ID (SLURM_LOCALID) */
+	uint32_t world_size;	  /* S_JOB_TOTAL_TASK_COUNT (SLURM_NTASKS) */
+	uint32_t local_size;	  /* S_JOB_LOCAL_TASK_COUNT */
+	bool batch;		  /* the batch script, not a rank */
+	const char *visible;	  /* CUDA_VISIBLE_DEVICES (Ascend: the job's
 					 * own ASCEND_RT_VISIBLE_DEVICES) */
-	const char *visible_name;	/* its name, for messages */
-	const char *step_gpus;		/* SLURM_STEP_GPUS */
-	const char *job_gpus;		/* SLURM_JOB_GPUS */
+	const char *visible_name; /* its name, for messages */
+	const char *step_gpus;	  /* SLURM_STEP_GPUS */
+	const char *job_gpus;	  /* SLURM_JOB_GPUS */
 };
 
 /* One result: value NULL means "not set", and why says why. */
 struct sn_taskenv_var {
-	const char *name;		/* static string */
-	char *value;			/* malloc()ed, or NULL */
-	bool per_task;			/* differs between the tasks of a node */
+	const char *name; /* static string */
+	char *value;	  /* malloc()ed, or NULL */
+	bool per_task;	  /* differs between the tasks of a node */
 	char why[SN_TASKENV_WHY_MAX];
 };
 
@@ -110,7 +110,8 @@ struct sn_taskenv_var {
 struct sn_taskenv {
 	struct sn_taskenv_var vars[SN_TASKENV_MAX_VARS];
 	size_t count;
-	char accels_why[SN_TASKENV_WHY_MAX];	/* how the task's accelerators were found */
+	char accels_why
+		[SN_TASKENV_WHY_MAX]; /* how the task's accelerators were found */
 };
 
 /*
@@ -204,7 +205,8 @@ const struct sn_taskenv_var *sn_taskenv_find(const struct sn_taskenv *env,
  * unknown; why gets one line.
  */
 int sn_taskenv_task_accels(const struct sn_taskenv_task *task, unsigned n_node,
-			   unsigned *idx, size_t max, char *why, size_t why_size);
+			   unsigned *idx, size_t max, char *why,
+			   size_t why_size);
 
 /*
  * sn_taskenv_visible_accels - step 1-3 of sn_taskenv_task_accels()

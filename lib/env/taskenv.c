@@ -40,7 +40,8 @@
 #include "util/sn_strbuf.h"
 #include "env/sn_taskenv.h"
 
-#define NIC_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
+#define NIC_NAME_CHARS \
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 
 /* ---- gathering (I/O) ---------------------------------------------------- */
 
@@ -70,7 +71,8 @@ static int dir_names(const char *dir, char **names, size_t max)
 	if (!d)
 		return -1;
 	while (n < max && (de = readdir(d))) {
-		if (de->d_name[0] == '.' || strlen(de->d_name) >= SN_IB_DEV_MAX ||
+		if (de->d_name[0] == '.' ||
+		    strlen(de->d_name) >= SN_IB_DEV_MAX ||
 		    strspn(de->d_name, NIC_NAME_CHARS) != strlen(de->d_name))
 			continue;
 		if ((names[n] = strdup(de->d_name)))
@@ -91,13 +93,13 @@ static bool gid_ipv4_mapped(const char *gid)
  * v2, else the first IPv4-mapped RoCE v2 entry, else the first global
  * (not fe80::) one, else the first one.  -1 none, -2 table unreadable.
  */
-static int pick_gid(const char *sysfs, const char *dev, unsigned port,
-		    int hint)
+static int pick_gid(const char *sysfs, const char *dev, unsigned port, int hint)
 {
 	struct sn_ib_gid g;
 	int first = -1, global = -1;
 
-	if (hint >= 0 && !sn_ib_gid_read(sysfs, dev, port, (unsigned)hint, &g) &&
+	if (hint >= 0 &&
+	    !sn_ib_gid_read(sysfs, dev, port, (unsigned)hint, &g) &&
 	    sn_ib_gid_is_roce_v2(&g))
 		return hint;
 	for (unsigned i = 0; i < SN_IB_GID_MAX; i++) {
@@ -126,7 +128,7 @@ static void port_add(struct sn_taskenv_node *node, const char *sysfs,
 	if (node->n_ports >= SN_TASKENV_MAX_PORTS)
 		return;
 	if (sn_ib_port_read(sysfs, dev, port, &p) || !p.present)
-		return;		/* absent: the prolog's check reports it */
+		return; /* absent: the prolog's check reports it */
 	tp = &node->ports[node->n_ports++];
 	memset(tp, 0, sizeof(*tp));
 	snprintf(tp->dev, sizeof(tp->dev), "%s", dev);
@@ -194,7 +196,8 @@ static void ports_gather(const struct sn_config *cfg, const char *sysfs,
 	n = dir_names(dir, devs, SN_TASKENV_MAX_PORTS);
 	if (n < 0) {
 		if (errno == ENOENT) {
-			node->ports_ok = true;	/* no RDMA device: nothing to list */
+			node->ports_ok =
+				true; /* no RDMA device: nothing to list */
 			return;
 		}
 		snprintf(node->ports_note, sizeof(node->ports_note),
@@ -215,15 +218,16 @@ static void ifstate_gather(const struct sn_config *cfg, const char *sysfs,
 
 	if (!cfg->socket_ifname)
 		return;
-	if (sn_net_operstate(sysfs, cfg->socket_ifname, state,
-			     sizeof(state)) != SN_ATTR_OK) {
+	if (sn_net_operstate(sysfs, cfg->socket_ifname, state, sizeof(state)) !=
+	    SN_ATTR_OK) {
 		node->ifstate = SN_IF_MISSING;
 		return;
 	}
 	snprintf(node->operstate, sizeof(node->operstate), "%s", state);
 	/* "unknown": interfaces without carrier reporting (some bonds, VLANs). */
 	node->ifstate = !strcmp(state, "up") || !strcmp(state, "unknown") ?
-			SN_IF_UP : SN_IF_DOWN;
+				SN_IF_UP :
+				SN_IF_DOWN;
 }
 
 void sn_taskenv_near_fill(const struct sn_topo *topo,
@@ -241,8 +245,9 @@ void sn_taskenv_near_fill(const struct sn_topo *topo,
 					     SN_TASKENV_NEAR_MAX);
 
 		near->n_near[i] = k < 0 ? 0 :
-				  k > SN_TASKENV_NEAR_MAX ? SN_TASKENV_NEAR_MAX :
-				  (unsigned)k;
+				  k > SN_TASKENV_NEAR_MAX ?
+					  SN_TASKENV_NEAR_MAX :
+					  (unsigned)k;
 	}
 	near->valid = true;
 }
@@ -263,7 +268,7 @@ static void hwloc_env_scrub(void)
 			return;
 		len = strcspn(*e, "=");
 		if (len >= sizeof(name)) {
-			(*e)[0] = '_';	/* unnameable: make it harmless */
+			(*e)[0] = '_'; /* unnameable: make it harmless */
 			continue;
 		}
 		memcpy(name, *e, len);
@@ -335,8 +340,8 @@ static int gather_child(void *arg, int fd)
 	const char *p = (const char *)&ga->node;
 	size_t left = sizeof(ga->node);
 
-	sn_taskenv_node_gather(ga->cfg, ga->sysfs, ga->hwloc_xml,
-			       ga->want_topo, &ga->node);
+	sn_taskenv_node_gather(ga->cfg, ga->sysfs, ga->hwloc_xml, ga->want_topo,
+			       &ga->node);
 	while (left) {
 		ssize_t n = write(fd, p, left);
 
@@ -413,8 +418,11 @@ static int index_list(const char *s, unsigned limit, unsigned *idx, size_t max)
 		bool dup = false;
 
 		if (len >= sizeof(tok))
-			return n ? (int)n : (!strncmp(s, "GPU-", 4) ||
-					     !strncmp(s, "MIG-", 4)) ? -1 : 0;
+			return n ? (int)n :
+			       (!strncmp(s, "GPU-", 4) ||
+				!strncmp(s, "MIG-", 4)) ?
+				   -1 :
+				   0;
 		memcpy(tok, s, len);
 		tok[len] = '\0';
 		if (!strncmp(tok, "GPU-", 4) || !strncmp(tok, "MIG-", 4))
@@ -450,10 +458,11 @@ int sn_taskenv_visible_accels(const struct sn_taskenv_task *task,
 			      unsigned n_node, unsigned *idx, size_t max,
 			      char *why, size_t why_size)
 {
-	const char *gname = task->step_gpus ? "SLURM_STEP_GPUS" : "SLURM_JOB_GPUS";
+	const char *gname = task->step_gpus ? "SLURM_STEP_GPUS" :
+					      "SLURM_JOB_GPUS";
 	const char *gval = task->step_gpus ? task->step_gpus : task->job_gpus;
 	const char *vname = task->visible_name ? task->visible_name :
-			    "CUDA_VISIBLE_DEVICES";
+						 "CUDA_VISIBLE_DEVICES";
 	unsigned g[SN_MANIFEST_MAX_ACCELS];
 	int ng = gval ? index_list(gval, n_node, g, SN_MANIFEST_MAX_ACCELS) : 0;
 	int n;
@@ -463,13 +472,16 @@ int sn_taskenv_visible_accels(const struct sn_taskenv_task *task,
 
 		n = index_list(task->visible, 0, idx, max);
 		if (n < 0) {
-			snprintf(why, why_size, "%s=%.60s names GPUs by UUID (or MIG): which ones is not known here",
-				 vname, task->visible);
+			snprintf(
+				why, why_size,
+				"%s=%.60s names GPUs by UUID (or MIG): which ones is not known here",
+				vname, task->visible);
 			return -1;
 		}
 		if (n == 0) {
-			snprintf(why, why_size, "%s=%.60s: the task has no accelerator",
-				 vname, task->visible);
+			snprintf(why, why_size,
+				 "%s=%.60s: the task has no accelerator", vname,
+				 task->visible);
 			return 0;
 		}
 		/* Renumbered from 0 when Slurm constrains the devices (cgroup). */
@@ -489,13 +501,16 @@ int sn_taskenv_visible_accels(const struct sn_taskenv_task *task,
 		if (local) {
 			for (int i = 0; i < n; i++)
 				idx[i] = g[idx[i]];
-			snprintf(why, why_size, "%s=%.60s as positions in %s=%.60s (devices constrained)",
-				 vname, task->visible, gname, gval);
+			snprintf(
+				why, why_size,
+				"%s=%.60s as positions in %s=%.60s (devices constrained)",
+				vname, task->visible, gname, gval);
 		} else {
 			for (int i = 0; i < n; i++)
 				if (n_node && idx[i] >= n_node)
-					n = i;	/* CUDA: the list ends here */
-			snprintf(why, why_size, "%s=%.60s", vname, task->visible);
+					n = i; /* CUDA: the list ends here */
+			snprintf(why, why_size, "%s=%.60s", vname,
+				 task->visible);
 		}
 		return n;
 	}
@@ -506,8 +521,10 @@ int sn_taskenv_visible_accels(const struct sn_taskenv_task *task,
 		return n;
 	}
 	if (!n_node) {
-		snprintf(why, why_size, "no %s, %s or SLURM_JOB_GPUS, and the node's accelerator count is unknown",
-			 vname, "SLURM_STEP_GPUS");
+		snprintf(
+			why, why_size,
+			"no %s, %s or SLURM_JOB_GPUS, and the node's accelerator count is unknown",
+			vname, "SLURM_STEP_GPUS");
 		return -1;
 	}
 	n = n_node < max ? (int)n_node : (int)max;
@@ -518,11 +535,12 @@ int sn_taskenv_visible_accels(const struct sn_taskenv_task *task,
 }
 
 int sn_taskenv_task_accels(const struct sn_taskenv_task *task, unsigned n_node,
-			   unsigned *idx, size_t max, char *why, size_t why_size)
+			   unsigned *idx, size_t max, char *why,
+			   size_t why_size)
 {
 	unsigned vis[SN_MANIFEST_MAX_ACCELS];
-	int n = sn_taskenv_visible_accels(task, n_node, vis, SN_MANIFEST_MAX_ACCELS,
-					  why, why_size);
+	int n = sn_taskenv_visible_accels(
+		task, n_node, vis, SN_MANIFEST_MAX_ACCELS, why, why_size);
 	size_t used;
 
 	if (n <= 0)
@@ -580,8 +598,7 @@ static const char *ports_source(const struct sn_config *cfg)
 }
 
 /* "; left out: mlx5_2:1 (DOWN)" for allowed ports that are not usable. */
-static void left_out(const struct sn_taskenv_node *node, char *buf,
-		     size_t size)
+static void left_out(const struct sn_taskenv_node *node, char *buf, size_t size)
 {
 	size_t used = 0;
 
@@ -591,11 +608,10 @@ static void left_out(const struct sn_taskenv_node *node, char *buf,
 
 		if (!p->allowed || port_usable(p))
 			continue;
-		used += (size_t)snprintf(buf + used, size - used, "%s%s:%u (%s)",
-					 used ? ", " : "; left out: ", p->dev,
-					 p->port,
-					 p->active ? "link layer unreadable" :
-						     p->state);
+		used += (size_t)snprintf(
+			buf + used, size - used, "%s%s:%u (%s)",
+			used ? ", " : "; left out: ", p->dev, p->port,
+			p->active ? "link layer unreadable" : p->state);
 	}
 }
 
@@ -615,8 +631,8 @@ static int hca_add(const struct sn_config *cfg,
 		const struct sn_taskenv_port *p = &node->ports[i];
 
 		if (port_usable(p))
-			sn_strbuf_appendf(&b, "%s%s:%u", n++ ? "," : "",
-					  p->dev, p->port);
+			sn_strbuf_appendf(&b, "%s%s:%u", n++ ? "," : "", p->dev,
+					  p->port);
 	}
 	if (sn_strbuf_failed(&b))
 		return -1;
@@ -645,13 +661,12 @@ static int gid_add(const struct sn_taskenv_node *node, struct sn_taskenv *out)
 		if (!port_usable(p) || p->layer != SN_LINK_ETHERNET)
 			continue;
 		if (used < sizeof(detail))
-			used += (size_t)snprintf(detail + used,
-						 sizeof(detail) - used,
-						 "%s%s:%u %s", roce ? ", " : "",
-						 p->dev, p->port,
-						 p->gid_index >= 0 ? "" :
-						 p->gid_index == -1 ? "none" :
-						 "unreadable");
+			used += (size_t)snprintf(
+				detail + used, sizeof(detail) - used,
+				"%s%s:%u %s", roce ? ", " : "", p->dev, p->port,
+				p->gid_index >= 0  ? "" :
+				p->gid_index == -1 ? "none" :
+						     "unreadable");
 		if (p->gid_index >= 0 && used < sizeof(detail))
 			used += (size_t)snprintf(detail + used,
 						 sizeof(detail) - used, "%d",
@@ -665,7 +680,7 @@ static int gid_add(const struct sn_taskenv_node *node, struct sn_taskenv *out)
 		roce++;
 	}
 	if (!roce)
-		return 0;	/* InfiniBand only: NCCL needs no GID index */
+		return 0; /* InfiniBand only: NCCL needs no GID index */
 	if (missing) {
 		add(out, "NCCL_IB_GID_INDEX", NULL, false,
 		    "a RoCE port has no usable RoCE v2 GID (%s)", detail);
@@ -692,7 +707,8 @@ static int socket_add(const struct sn_config *cfg,
 		      struct sn_taskenv *out)
 {
 	const char *ifn = cfg->socket_ifname;
-	const char *main_name = ascend ? "HCCL_SOCKET_IFNAME" : "NCCL_SOCKET_IFNAME";
+	const char *main_name = ascend ? "HCCL_SOCKET_IFNAME" :
+					 "NCCL_SOCKET_IFNAME";
 	char *a = NULL, *b = NULL;
 
 	if (!ifn) {
@@ -722,8 +738,10 @@ static int socket_add(const struct sn_config *cfg,
 		free(a);
 		return -1;
 	}
-	add(out, main_name, a, false, ascend ? "env.socket_ifname" :
-	    "env.socket_ifname, exact match (a bare name is a prefix)");
+	add(out, main_name, a, false,
+	    ascend ?
+		    "env.socket_ifname" :
+		    "env.socket_ifname, exact match (a bare name is a prefix)");
 	add(out, "GLOO_SOCKET_IFNAME", b, false, "env.socket_ifname");
 	return 0;
 }
@@ -740,7 +758,8 @@ static int rank_add(struct sn_taskenv *out, const char *name, uint32_t v,
 }
 
 /* The one usable port of the node, or NULL when there are none or several. */
-static const struct sn_taskenv_port *only_port(const struct sn_taskenv_node *node)
+static const struct sn_taskenv_port *
+only_port(const struct sn_taskenv_node *node)
 {
 	const struct sn_taskenv_port *one = NULL;
 
@@ -757,7 +776,8 @@ static const struct sn_taskenv_port *only_port(const struct sn_taskenv_node *nod
 static int ucx_add(const struct sn_taskenv_node *node, const unsigned *acc,
 		   int nacc, struct sn_taskenv *out)
 {
-	const struct sn_taskenv_port *one = node->ports_ok ? only_port(node) : NULL;
+	const struct sn_taskenv_port *one = node->ports_ok ? only_port(node) :
+							     NULL;
 	struct sn_strbuf b = SN_STRBUF_INIT;
 	char nics[160] = "";
 	size_t used = 0, n = 0;
@@ -798,13 +818,12 @@ static int ucx_add(const struct sn_taskenv_node *node, const unsigned *acc,
 			const char *nic = node->topo.nics[a][k];
 
 			if (used < sizeof(nics))
-				used += (size_t)snprintf(nics + used,
-							 sizeof(nics) - used,
-							 "%s%u->%s",
-							 used ? ", " : "", a,
-							 nic);
+				used += (size_t)snprintf(
+					nics + used, sizeof(nics) - used,
+					"%s%u->%s", used ? ", " : "", a, nic);
 			for (size_t p = 0; p < node->n_ports; p++) {
-				const struct sn_taskenv_port *tp = &node->ports[p];
+				const struct sn_taskenv_port *tp =
+					&node->ports[p];
 				char item[SN_IB_DEV_MAX + 8];
 				const char *q = sn_strbuf_str(&b);
 
@@ -819,12 +838,14 @@ static int ucx_add(const struct sn_taskenv_node *node, const unsigned *acc,
 					bool seen = false;
 
 					for (; (q = strstr(q, item)); q += l)
-						seen |= (q == s0 || q[-1] == ',') &&
+						seen |= (q == s0 ||
+							 q[-1] == ',') &&
 							(q[l] == ',' || !q[l]);
 					if (seen)
 						continue;
 				}
-				sn_strbuf_appendf(&b, "%s%s", n++ ? "," : "", item);
+				sn_strbuf_appendf(&b, "%s%s", n++ ? "," : "",
+						  item);
 			}
 		}
 	}
@@ -832,7 +853,8 @@ static int ucx_add(const struct sn_taskenv_node *node, const unsigned *acc,
 		return -1;
 	if (!n) {
 		add(out, "UCX_NET_DEVICES", NULL, true,
-		    "the nearest NICs (%s) have no usable port", used ? nics : "none");
+		    "the nearest NICs (%s) have no usable port",
+		    used ? nics : "none");
 		return 0;
 	}
 	add(out, "UCX_NET_DEVICES", sn_strbuf_take(&b, NULL), true,
@@ -842,12 +864,11 @@ static int ucx_add(const struct sn_taskenv_node *node, const unsigned *acc,
 
 int sn_taskenv_build(const struct sn_config *cfg,
 		     const struct sn_taskenv_node *node,
-		     const struct sn_taskenv_task *task,
-		     struct sn_taskenv *out)
+		     const struct sn_taskenv_task *task, struct sn_taskenv *out)
 {
 	bool ascend = cfg->node.accel.vendor == SN_ACCEL_ASCEND;
 	unsigned n_node = node->topo.valid ? node->topo.n_accels :
-			  cfg->node.accel.count;
+					     cfg->node.accel.count;
 	unsigned acc[SN_MANIFEST_MAX_ACCELS];
 	int nacc;
 
@@ -876,7 +897,8 @@ int sn_taskenv_build(const struct sn_config *cfg,
 	if (ucx_add(node, acc, nacc, out))
 		goto oom;
 	if (ascend) {
-		char why[SN_TASKENV_WHY_MAX], list[SN_MANIFEST_MAX_ACCELS * 3 + 1];
+		char why[SN_TASKENV_WHY_MAX],
+			list[SN_MANIFEST_MAX_ACCELS * 3 + 1];
 		int nv = sn_taskenv_visible_accels(task, n_node, acc,
 						   SN_MANIFEST_MAX_ACCELS, why,
 						   sizeof(why));
@@ -893,7 +915,8 @@ int sn_taskenv_build(const struct sn_config *cfg,
 			join_idx(list, sizeof(list), acc, (size_t)nv);
 			if (!(v = strdup(list)))
 				goto oom;
-			add(out, "ASCEND_RT_VISIBLE_DEVICES", v, true, "%s", why);
+			add(out, "ASCEND_RT_VISIBLE_DEVICES", v, true, "%s",
+			    why);
 		}
 	}
 	return 0;
@@ -934,7 +957,8 @@ bool sn_taskenv_wants_topo(const struct sn_config *cfg, bool batch,
 const char *sn_taskenv_visible_name(const struct sn_config *cfg)
 {
 	return cfg->node.accel.vendor == SN_ACCEL_ASCEND ?
-		       "ASCEND_RT_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
+		       "ASCEND_RT_VISIBLE_DEVICES" :
+		       "CUDA_VISIBLE_DEVICES";
 }
 
 const char *sn_taskenv_visible_pick(const struct sn_config *cfg,

@@ -17,8 +17,8 @@
 #include "inventory/sn_accel.h"
 #include "util/sn_file.h"
 
-#define PCI_VENDOR_HUAWEI	0x19e5
-#define SYSFS_VALUE_MAX		32	/* "0x030200\n" and the like */
+#define PCI_VENDOR_HUAWEI 0x19e5
+#define SYSFS_VALUE_MAX 32 /* "0x030200\n" and the like */
 
 const char *sn_accel_vendor_name(enum sn_accel_vendor vendor)
 {
@@ -40,7 +40,7 @@ const char *sn_accel_vendor_name(enum sn_accel_vendor vendor)
 bool sn_accel_class_accepted(enum sn_accel_vendor vendor, uint16_t pci_vendor,
 			     uint16_t device, uint32_t pci_class)
 {
-	uint32_t cls = (pci_class >> 8) & 0xffffu;	/* base << 8 | sub */
+	uint32_t cls = (pci_class >> 8) & 0xffffu; /* base << 8 | sub */
 
 	switch (vendor) {
 	case SN_ACCEL_NVIDIA:
@@ -49,8 +49,8 @@ bool sn_accel_class_accepted(enum sn_accel_vendor vendor, uint16_t pci_vendor,
 		return cls == 0x0300 || cls == 0x0302 || cls == 0x0380 ||
 		       cls == 0x1200;
 	case SN_ACCEL_ASCEND:
-		if (pci_vendor == PCI_VENDOR_HUAWEI &&
-		    device >= 0xa200 && device <= 0xa2ff)
+		if (pci_vendor == PCI_VENDOR_HUAWEI && device >= 0xa200 &&
+		    device <= 0xa2ff)
 			return false;
 		return cls == 0x1200;
 	case SN_ACCEL_OTHER:
@@ -66,8 +66,8 @@ bool sn_accel_class_accepted(enum sn_accel_vendor vendor, uint16_t pci_vendor,
 /* What became of reading one attribute of a PCI function. */
 enum attr_rc {
 	ATTR_OK = 0,
-	ATTR_SKIP,	/* missing or malformed: not a function we can use */
-	ATTR_BAD,	/* there but refused or unreadable: cannot tell */
+	ATTR_SKIP, /* missing or malformed: not a function we can use */
+	ATTR_BAD,  /* there but refused or unreadable: cannot tell */
 };
 
 /*
@@ -88,7 +88,8 @@ static enum attr_rc read_attr(const char *dir, const char *name,
 		return ATTR_SKIP;
 	fd = sn_file_open_regular(path, 0, NULL, why, why_size);
 	if (fd < 0)
-		return errno == ENOENT || errno == ENOTDIR ? ATTR_SKIP : ATTR_BAD;
+		return errno == ENOENT || errno == ENOTDIR ? ATTR_SKIP :
+							     ATTR_BAD;
 	n = sn_file_read_fd(fd, buf, size);
 	e = errno;
 	close(fd);
@@ -106,8 +107,8 @@ static enum attr_rc read_hex(const char *dir, const char *name,
 			     unsigned long *value, char *why, size_t why_size)
 {
 	char buf[SYSFS_VALUE_MAX], *end = NULL;
-	enum attr_rc rc = read_attr(dir, name, attr, buf, sizeof(buf), why,
-				    why_size);
+	enum attr_rc rc =
+		read_attr(dir, name, attr, buf, sizeof(buf), why, why_size);
 
 	if (rc != ATTR_OK)
 		return rc;
@@ -228,8 +229,9 @@ int sn_accel_pci_scan(const char *sysfs, enum sn_accel_vendor vendor,
 		out->items[out->count++] = fn;
 	}
 	qsort(out->items, out->count, sizeof(out->items[0]), cmp_pci);
-	qsort(out->bad, out->n_bad < SN_ACCEL_MAX_BAD ? out->n_bad :
-		  SN_ACCEL_MAX_BAD, sizeof(out->bad[0]), cmp_bad);
+	qsort(out->bad,
+	      out->n_bad < SN_ACCEL_MAX_BAD ? out->n_bad : SN_ACCEL_MAX_BAD,
+	      sizeof(out->bad[0]), cmp_bad);
 	ret = 0;
 out:
 	if (d)
@@ -273,7 +275,7 @@ static int add_node(struct sn_accel_nodes *out, const char *subdir,
 	n = snprintf(dst, SN_ACCEL_NODE_MAX, "%s%s%s", subdir,
 		     *subdir ? "/" : "", name);
 	if (n < 0 || n >= SN_ACCEL_NODE_MAX)
-		return 0;	/* a name this long is not a device node we count */
+		return 0; /* a name this long is not a device node we count */
 	out->count++;
 	return 0;
 }
@@ -292,8 +294,10 @@ int sn_accel_dev_nodes(const char *dev, const char *glob,
 	out->count = 0;
 	out->truncated = false;
 	if (!glob || split_glob(glob, subdir, sizeof(subdir), &pattern)) {
-		sn_error_set(err, "device_glob '%s': wildcards are allowed in the last component only",
-			     glob ? glob : "");
+		sn_error_set(
+			err,
+			"device_glob '%s': wildcards are allowed in the last component only",
+			glob ? glob : "");
 		goto out;
 	}
 	errno = 0;
@@ -302,14 +306,15 @@ int sn_accel_dev_nodes(const char *dev, const char *glob,
 			     errno ? strerror(errno) : "not a directory");
 		goto out;
 	}
-	if ((size_t)snprintf(dir, sizeof(dir), "%s/%s", dev, subdir) >= sizeof(dir)) {
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/%s", dev, subdir) >=
+	    sizeof(dir)) {
 		sn_error_set(err, "%s/%s: path too long", dev, subdir);
 		goto out;
 	}
 	d = opendir(dir);
 	if (!d) {
 		if (errno == ENOENT || errno == ENOTDIR)
-			ret = 0;	/* no "dri" at all: no nodes */
+			ret = 0; /* no "dri" at all: no nodes */
 		else
 			sn_error_set(err, "%s: %s", dir, strerror(errno));
 		goto out;
@@ -365,10 +370,14 @@ static json_object *remap_json(const struct sn_nvml_gpu *gpu)
 	o = json_object_new_object();
 	if (!o)
 		return NULL;
-	bad |= put(o, "correctable", json_object_new_uint64(gpu->remap_correctable));
-	bad |= put(o, "uncorrectable", json_object_new_uint64(gpu->remap_uncorrectable));
-	bad |= put(o, "pending", json_object_new_boolean(gpu->remap_pending != 0));
-	bad |= put(o, "failure", json_object_new_boolean(gpu->remap_failure != 0));
+	bad |= put(o, "correctable",
+		   json_object_new_uint64(gpu->remap_correctable));
+	bad |= put(o, "uncorrectable",
+		   json_object_new_uint64(gpu->remap_uncorrectable));
+	bad |= put(o, "pending",
+		   json_object_new_boolean(gpu->remap_pending != 0));
+	bad |= put(o, "failure",
+		   json_object_new_boolean(gpu->remap_failure != 0));
 	if (bad) {
 		json_object_put(o);
 		return NULL;
@@ -380,7 +389,10 @@ static int link_json(json_object *links, unsigned int n,
 		     const struct sn_nvml_link *l)
 {
 	static const char *const names[SN_NVLINK_ERR_COUNT] = {
-		"replay", "recovery", "crc_flit", "crc_data",
+		"replay",
+		"recovery",
+		"crc_flit",
+		"crc_data",
 	};
 	json_object *o = json_object_new_object();
 	char key[16];
@@ -390,8 +402,8 @@ static int link_json(json_object *links, unsigned int n,
 		return -1;
 	bad |= put(o, "active", bool_or_null(l->state_rc, l->active));
 	for (int c = 0; c < SN_NVLINK_ERR_COUNT; c++)
-		bad |= put(o, names[c], u64_or_null(l->errors[c].rc,
-						    l->errors[c].value));
+		bad |= put(o, names[c],
+			   u64_or_null(l->errors[c].rc, l->errors[c].value));
 	snprintf(key, sizeof(key), "%u", n);
 	return put(links, key, o) | bad;
 }
@@ -425,9 +437,11 @@ static json_object *gpu_json(const struct sn_nvml *nvml,
 	bad |= put(o, "uuid", text_or_null(gpu->uuid_rc, gpu->uuid));
 	bad |= gpu_error(o, nvml, gpu);
 	bad |= put(o, "ecc_corrected_volatile",
-		   u64_or_null(gpu->ecc_corrected.rc, gpu->ecc_corrected.value));
+		   u64_or_null(gpu->ecc_corrected.rc,
+			       gpu->ecc_corrected.value));
 	bad |= put(o, "ecc_uncorrected_volatile",
-		   u64_or_null(gpu->ecc_uncorrected.rc, gpu->ecc_uncorrected.value));
+		   u64_or_null(gpu->ecc_uncorrected.rc,
+			       gpu->ecc_uncorrected.value));
 	bad |= put(o, "pcie_replay_counter",
 		   u64_or_null(gpu->replay.rc, gpu->replay.value));
 	bad |= put(o, "retired_pages_pending",
@@ -465,7 +479,8 @@ static int nvidia_devices(struct sn_nvml *nvml, json_object *root,
 	gpu = malloc(sizeof(*gpu));
 	if (!gpu)
 		return -1;
-	for (unsigned int i = 0; i < count && i < SN_MANIFEST_MAX_ACCELS && !bad; i++) {
+	for (unsigned int i = 0;
+	     i < count && i < SN_MANIFEST_MAX_ACCELS && !bad; i++) {
 		json_object *o;
 
 		sn_nvml_read_gpu(nvml, i, SN_NVML_READ_COUNTERS, gpu);
@@ -490,9 +505,11 @@ static int nvidia_counters(const struct sn_check_ctx *ctx, json_object *root,
 
 	if (sn_nvml_open(ctx->nvml, &nvml, &err)) {
 		bad |= put(root, "driver", NULL);
-		return bad | put(root, "error", json_object_new_string(err.msg));
+		return bad |
+		       put(root, "error", json_object_new_string(err.msg));
 	}
-	if (sn_nvml_driver_version(nvml, driver, sizeof(driver)) == SN_NVML_SUCCESS)
+	if (sn_nvml_driver_version(nvml, driver, sizeof(driver)) ==
+	    SN_NVML_SUCCESS)
 		bad |= put(root, "driver", json_object_new_string(driver));
 	else
 		bad |= put(root, "driver", NULL);
@@ -514,7 +531,8 @@ static int pci_counters(const struct sn_check_ctx *ctx, json_object *root,
 	if (!list)
 		return -1;
 	bad |= put(root, "driver", NULL);
-	if (sn_accel_pci_scan(ctx->sysfs, m->vendor, m->pci_vendor, list, &err)) {
+	if (sn_accel_pci_scan(ctx->sysfs, m->vendor, m->pci_vendor, list,
+			      &err)) {
 		bad |= put(root, "error", json_object_new_string(err.msg));
 		goto out;
 	}

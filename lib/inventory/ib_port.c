@@ -16,7 +16,7 @@
 
 #include "inventory/sn_ib_port.h"
 
-#define NET_ENTRIES_MAX 64	/* device/net/ entries looked at */
+#define NET_ENTRIES_MAX 64 /* device/net/ entries looked at */
 
 /* ---- names and paths --------------------------------------------------- */
 
@@ -28,7 +28,9 @@ static bool dev_name_ok(const char *s)
 		return false;
 	n = strnlen(s, SN_IB_DEV_MAX);
 	return n && n < SN_IB_DEV_MAX && s[0] != '.' &&
-	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == n;
+	       strspn(s,
+		      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+		       n;
 }
 
 static bool ifname_ok(const char *s)
@@ -40,8 +42,8 @@ static bool ifname_ok(const char *s)
 }
 
 /* "<sysfs>/class/infiniband/<dev>/ports/<port>[/<rel>]"; -1 if too long. */
-static int port_path(char *buf, size_t size, const char *sysfs,
-		     const char *dev, unsigned port, const char *rel)
+static int port_path(char *buf, size_t size, const char *sysfs, const char *dev,
+		     unsigned port, const char *rel)
 {
 	int n = snprintf(buf, size, "%s/class/infiniband/%s/ports/%u%s%s",
 			 sysfs, dev, port, rel ? "/" : "", rel ? rel : "");
@@ -63,8 +65,14 @@ static const char *const state_names[] = {
 };
 
 static const char *const phys_names[] = {
-	NULL, "Sleep", "Polling", "Disabled", "PortConfigurationTraining",
-	"LinkUp", "LinkErrorRecovery", "Phy Test",
+	NULL,
+	"Sleep",
+	"Polling",
+	"Disabled",
+	"PortConfigurationTraining",
+	"LinkUp",
+	"LinkErrorRecovery",
+	"Phy Test",
 };
 
 #define N_STATES (sizeof(state_names) / sizeof(state_names[0]))
@@ -106,7 +114,8 @@ static long digits(const char **s, int max_digits)
 }
 
 /* "N: NAME" or "N"; the name gets the kernel's when absent. */
-static int parse_numbered(const char *text, long *num, char name[SN_IB_NAME_MAX],
+static int parse_numbered(const char *text, long *num,
+			  char name[SN_IB_NAME_MAX],
 			  const char *(*kernel_name)(long))
 {
 	const char *s = text;
@@ -147,8 +156,7 @@ int sn_ib_parse_state(const char *text, int *num, char name[SN_IB_NAME_MAX])
 	return 0;
 }
 
-int sn_ib_parse_phys(const char *text, unsigned *num,
-		     char name[SN_IB_NAME_MAX])
+int sn_ib_parse_phys(const char *text, unsigned *num, char name[SN_IB_NAME_MAX])
 {
 	long n;
 
@@ -302,18 +310,21 @@ int sn_ib_gid_read(const char *sysfs, const char *dev, unsigned port,
 		return -1;
 	}
 	snprintf(rel, sizeof(rel), "gids/%u", index);
-	out->status = port_path(path, sizeof(path), sysfs, dev, port, rel) ?
-		      SN_ATTR_UNREADABLE :
-		      sn_attr_read_line(path, out->gid, sizeof(out->gid));
+	out->status =
+		port_path(path, sizeof(path), sysfs, dev, port, rel) ?
+			SN_ATTR_UNREADABLE :
+			sn_attr_read_line(path, out->gid, sizeof(out->gid));
 	out->empty = out->status == SN_ATTR_OK && gid_all_zero(out->gid);
 	snprintf(rel, sizeof(rel), "gid_attrs/types/%u", index);
-	out->type_status = port_path(path, sizeof(path), sysfs, dev, port, rel) ?
-			   SN_ATTR_UNREADABLE :
-			   sn_attr_read_line(path, out->type, sizeof(out->type));
+	out->type_status =
+		port_path(path, sizeof(path), sysfs, dev, port, rel) ?
+			SN_ATTR_UNREADABLE :
+			sn_attr_read_line(path, out->type, sizeof(out->type));
 	snprintf(rel, sizeof(rel), "gid_attrs/ndevs/%u", index);
-	out->ndev_status = port_path(path, sizeof(path), sysfs, dev, port, rel) ?
-			   SN_ATTR_UNREADABLE :
-			   sn_attr_read_line(path, out->ndev, sizeof(out->ndev));
+	out->ndev_status =
+		port_path(path, sizeof(path), sysfs, dev, port, rel) ?
+			SN_ATTR_UNREADABLE :
+			sn_attr_read_line(path, out->ndev, sizeof(out->ndev));
 	if (out->ndev_status == SN_ATTR_OK && !ifname_ok(out->ndev)) {
 		out->ndev_status = SN_ATTR_BAD;
 		out->ndev[0] = '\0';
@@ -356,7 +367,8 @@ static enum sn_attr device_net(const char *sysfs, const char *dev,
 	DIR *d;
 
 	if (snprintf(path, sizeof(path), "%s/class/infiniband/%s/device/net",
-		     sysfs, dev) >= (int)sizeof(path) || !(d = opendir(path)))
+		     sysfs, dev) >= (int)sizeof(path) ||
+	    !(d = opendir(path)))
 		return SN_ATTR_MISSING;
 	while (n < NET_ENTRIES_MAX && (de = readdir(d)))
 		if (de->d_name[0] != '.' && ifname_ok(de->d_name))
@@ -399,13 +411,14 @@ enum sn_attr sn_ib_port_netdev(const char *sysfs, const char *dev,
 	    gid_netdev(sysfs, dev, port, (unsigned)gid_index,
 		       (unsigned)gid_index + 1, ifname) == SN_ATTR_OK)
 		return SN_ATTR_OK;
-	if (gid_netdev(sysfs, dev, port, 0, SN_IB_GID_MAX, ifname) == SN_ATTR_OK)
+	if (gid_netdev(sysfs, dev, port, 0, SN_IB_GID_MAX, ifname) ==
+	    SN_ATTR_OK)
 		return SN_ATTR_OK;
 	return device_net(sysfs, dev, ifname);
 }
 
-enum sn_attr sn_net_operstate(const char *sysfs, const char *ifname,
-			      char *buf, size_t size)
+enum sn_attr sn_net_operstate(const char *sysfs, const char *ifname, char *buf,
+			      size_t size)
 {
 	char path[PATH_MAX];
 
@@ -461,7 +474,8 @@ static int verbs_query(struct ibv_device *d, unsigned port,
 	out->state = (int)attr.state;
 	out->phys = attr.phys_state;
 	out->layer = attr.link_layer == IBV_LINK_LAYER_ETHERNET ?
-		     SN_LINK_ETHERNET : SN_LINK_INFINIBAND;
+			     SN_LINK_ETHERNET :
+			     SN_LINK_INFINIBAND;
 	out->width = verbs_width(attr.active_width);
 out:
 	ibv_close_device(ctx);
@@ -519,10 +533,11 @@ static json_object *counter_value(const char *dir, const char *name)
 	char path[PATH_MAX], text[SN_IB_TEXT_MAX];
 	uint64_t v;
 
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path) ||
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+		    (int)sizeof(path) ||
 	    sn_attr_read_line(path, text, sizeof(text)) != SN_ATTR_OK ||
 	    parse_u64(text, &v))
-		return NULL;	/* JSON null */
+		return NULL; /* JSON null */
 	return json_object_new_uint64(v);
 }
 
@@ -558,7 +573,7 @@ static size_t counter_names(const char *dir, char (*names)[NAME_MAX + 1])
 
 static json_object *counters_dir(const char *dir)
 {
-	char (*names)[NAME_MAX + 1] = calloc(SN_IB_COUNTERS_MAX, sizeof(*names));
+	char(*names)[NAME_MAX + 1] = calloc(SN_IB_COUNTERS_MAX, sizeof(*names));
 	json_object *obj = json_object_new_object();
 	size_t n;
 

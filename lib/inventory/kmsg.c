@@ -14,8 +14,8 @@
 
 #include "inventory/sn_kmsg.h"
 
-#define FILE_CHUNK 65536	/* read(2) size for regular files */
-#define HEADER_FIELD_MAX 64	/* bytes of FLAGS[,...] before ';' */
+#define FILE_CHUNK 65536    /* read(2) size for regular files */
+#define HEADER_FIELD_MAX 64 /* bytes of FLAGS[,...] before ';' */
 
 static ssize_t (*read_hook)(int fd, void *buf, size_t len);
 
@@ -27,11 +27,11 @@ void sn_kmsg_set_read_hook(ssize_t (*hook)(int fd, void *buf, size_t len))
 /* A source being read: a device, a record file or a text file. */
 struct kmsg_src {
 	int fd;
-	int device;		/* one record per read(2) */
-	int text;		/* files: 1 text lines, 0 records, -1 undecided */
-	uint64_t line;		/* files: physical line number */
-	uint64_t file_bytes;	/* files: bytes read so far */
-	size_t fill, pos;	/* files: chunk[pos..fill) is unread */
+	int device;	     /* one record per read(2) */
+	int text;	     /* files: 1 text lines, 0 records, -1 undecided */
+	uint64_t line;	     /* files: physical line number */
+	uint64_t file_bytes; /* files: bytes read so far */
+	size_t fill, pos;    /* files: chunk[pos..fill) is unread */
 	char chunk[FILE_CHUNK];
 	char rec[SN_KMSG_RECORD_MAX + 1];
 };
@@ -41,7 +41,7 @@ struct kmsg_scan {
 	uint64_t since;
 	sn_kmsg_line_fn fn;
 	void *arg;
-	int any;		/* a record was seen */
+	int any; /* a record was seen */
 	uint64_t first_seq, last_seq;
 	size_t scanned, handed, bytes;
 	int flags;
@@ -115,25 +115,25 @@ static int record_from(char *rec, size_t len, struct sn_kmsg_record *r)
 /* ---- reading ---------------------------------------------------------- */
 
 /* Next device record: 1 = got one, 0 = end (EAGAIN/EOF), -errno. */
-static int device_next(struct kmsg_src *s, struct sn_kmsg_record *r,
-		       int *lost)
+static int device_next(struct kmsg_src *s, struct sn_kmsg_record *r, int *lost)
 {
 	for (;;) {
-		ssize_t n = read_hook ? read_hook(s->fd, s->rec, SN_KMSG_RECORD_MAX)
-				      : read(s->fd, s->rec, SN_KMSG_RECORD_MAX);
+		ssize_t n = read_hook ? read_hook(s->fd, s->rec,
+						  SN_KMSG_RECORD_MAX) :
+					read(s->fd, s->rec, SN_KMSG_RECORD_MAX);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EPIPE) {
-			*lost = 1;	/* position moved to the oldest record */
-			return 2;	/* counted against the scan bound */
+			*lost = 1; /* position moved to the oldest record */
+			return 2;  /* counted against the scan bound */
 		}
 		if (n < 0)
 			return errno == EAGAIN ? 0 : -errno;
 		if (n == 0)
 			return 0;
 		if (record_from(s->rec, (size_t)n, r))
-			return -EINVAL;	/* not a kmsg device */
+			return -EINVAL; /* not a kmsg device */
 		return 1;
 	}
 }
@@ -199,7 +199,7 @@ static int file_next(struct kmsg_src *s, struct sn_kmsg_record *r)
 			r->level = -1;
 			r->facility = -1;
 			r->msg = s->rec;
-			r->len = strlen(s->rec);	/* a NUL byte ends it */
+			r->len = strlen(s->rec); /* a NUL byte ends it */
 			return 1;
 		}
 		if (s->text == 0 && s->rec[0] != ' ' &&

@@ -41,7 +41,8 @@ struct sn_nvml {
 	/* nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device) */
 	sn_nvml_return_t (*handle)(unsigned int, sn_nvml_device_t *);
 	/* nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci) */
-	sn_nvml_return_t (*pci_info)(sn_nvml_device_t, struct sn_nvml_pci_info *);
+	sn_nvml_return_t (*pci_info)(sn_nvml_device_t,
+				     struct sn_nvml_pci_info *);
 	/* nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length) */
 	sn_nvml_return_t (*name)(sn_nvml_device_t, char *, unsigned int);
 	/* nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned int length) */
@@ -97,8 +98,10 @@ struct nvml_symbol {
 	int required;
 };
 
-#define SYM(field, name, required) \
-	{ name, offsetof(struct sn_nvml, field), required }
+#define SYM(field, name, required)                              \
+	{                                                       \
+		name, offsetof(struct sn_nvml, field), required \
+	}
 
 static const struct nvml_symbol nvml_symbols[] = {
 	SYM(init, "nvmlInit_v2", 1),
@@ -150,8 +153,10 @@ static const struct {
 	{ SN_NVML_ERROR_CORRUPTED_INFOROM, "Corrupted infoROM" },
 	{ SN_NVML_ERROR_GPU_IS_LOST, "GPU is lost" },
 	{ SN_NVML_ERROR_RESET_REQUIRED, "GPU requires reset" },
-	{ SN_NVML_ERROR_OPERATING_SYSTEM, "GPU access blocked by the operating system" },
-	{ SN_NVML_ERROR_LIB_RM_VERSION_MISMATCH, "Driver/library version mismatch" },
+	{ SN_NVML_ERROR_OPERATING_SYSTEM,
+	  "GPU access blocked by the operating system" },
+	{ SN_NVML_ERROR_LIB_RM_VERSION_MISMATCH,
+	  "Driver/library version mismatch" },
 	{ SN_NVML_ERROR_IN_USE, "In use by another client" },
 	{ SN_NVML_ERROR_MEMORY, "Insufficient Memory" },
 	{ SN_NVML_ERROR_NO_DATA, "No data" },
@@ -173,8 +178,9 @@ const char *sn_nvml_error_string(const struct sn_nvml *nvml,
 {
 	const char *s;
 
-	if (rc != SN_NVML_NOT_QUERIED && rc != SN_NVML_ERROR_FUNCTION_NOT_FOUND &&
-	    nvml && nvml->error_string) {
+	if (rc != SN_NVML_NOT_QUERIED &&
+	    rc != SN_NVML_ERROR_FUNCTION_NOT_FOUND && nvml &&
+	    nvml->error_string) {
 		s = nvml->error_string(rc);
 		if (s && *s)
 			return s;
@@ -193,13 +199,16 @@ bool sn_nvml_rc_is_failure(sn_nvml_return_t rc)
 static int resolve_symbols(struct sn_nvml *nvml, const char *path,
 			   struct sn_error *err)
 {
-	for (size_t i = 0; i < sizeof(nvml_symbols) / sizeof(nvml_symbols[0]); i++) {
+	for (size_t i = 0; i < sizeof(nvml_symbols) / sizeof(nvml_symbols[0]);
+	     i++) {
 		const struct nvml_symbol *s = &nvml_symbols[i];
 		void *p = dlsym(nvml->dl, s->name);
 
 		if (!p && s->required) {
-			sn_error_set(err, "no symbol %s: not an NVML library, or too old: %s",
-				     s->name, path);
+			sn_error_set(
+				err,
+				"no symbol %s: not an NVML library, or too old: %s",
+				s->name, path);
 			return -1;
 		}
 		memcpy((char *)nvml + s->offset, &p, sizeof(p));
@@ -286,8 +295,7 @@ void sn_nvml_close(struct sn_nvml *nvml)
 	free(nvml);
 }
 
-sn_nvml_return_t sn_nvml_device_count(struct sn_nvml *nvml,
-				      unsigned int *count)
+sn_nvml_return_t sn_nvml_device_count(struct sn_nvml *nvml, unsigned int *count)
 {
 	*count = 0;
 	return nvml->count(count);
@@ -328,8 +336,10 @@ static int hex_field(const char **p, unsigned int max_digits, char end,
 	while (n < max_digits && isxdigit((unsigned char)s[n])) {
 		char c = (char)tolower((unsigned char)s[n]);
 
-		*value = *value * 16 + (unsigned long)(isdigit((unsigned char)c) ?
-						       c - '0' : c - 'a' + 10);
+		*value = *value * 16 +
+			 (unsigned long)(isdigit((unsigned char)c) ?
+						 c - '0' :
+						 c - 'a' + 10);
 		n++;
 	}
 	if (!n || s[n] != end)
@@ -346,9 +356,9 @@ int sn_pci_bdf_normalize(const char *in, char *out, size_t size)
 
 	if (size)
 		out[0] = '\0';
-	if (!in || hex_field(&p, 8, ':', &domain) || hex_field(&p, 2, ':', &bus) ||
-	    hex_field(&p, 2, '.', &dev) || hex_field(&p, 1, '\0', &fn) ||
-	    dev > 31 || fn > 7)
+	if (!in || hex_field(&p, 8, ':', &domain) ||
+	    hex_field(&p, 2, ':', &bus) || hex_field(&p, 2, '.', &dev) ||
+	    hex_field(&p, 1, '\0', &fn) || dev > 31 || fn > 7)
 		return -1;
 	n = snprintf(out, size, "%04lx:%02lx:%02lx.%lx", domain, bus, dev, fn);
 	if (n < 0 || (size_t)n >= size) {
@@ -401,24 +411,26 @@ static void read_pci(struct sn_nvml *nvml, sn_nvml_device_t dev,
 		gpu->pci_rc = SN_NVML_ERROR_FUNCTION_NOT_FOUND;
 		return;
 	}
-	gpu->pci_rc = note(gpu, nvml->pci_info(dev, &pci),
-			   "nvmlDeviceGetPciInfo_v3");
+	gpu->pci_rc =
+		note(gpu, nvml->pci_info(dev, &pci), "nvmlDeviceGetPciInfo_v3");
 	if (gpu->pci_rc != SN_NVML_SUCCESS)
 		return;
 	gpu->pci_device_id = pci.pci_device_id;
 	copy_text(bus_id, sizeof(bus_id), pci.bus_id, sizeof(pci.bus_id));
 	if (sn_pci_bdf_normalize(bus_id, gpu->bus_id, sizeof(gpu->bus_id)))
 		snprintf(gpu->bus_id, sizeof(gpu->bus_id), "%04x:%02x:%02x.0",
-			 pci.domain & 0xffffu, pci.bus & 0xffu, pci.device & 0x1fu);
+			 pci.domain & 0xffffu, pci.bus & 0xffu,
+			 pci.device & 0x1fu);
 }
 
-static void read_text(struct sn_nvml_gpu *gpu, sn_nvml_device_t dev,
-		      sn_nvml_return_t (*fn)(sn_nvml_device_t, char *, unsigned int),
-		      const char *call, sn_nvml_return_t *rc, char *out,
-		      size_t size)
+static void
+read_text(struct sn_nvml_gpu *gpu, sn_nvml_device_t dev,
+	  sn_nvml_return_t (*fn)(sn_nvml_device_t, char *, unsigned int),
+	  const char *call, sn_nvml_return_t *rc, char *out, size_t size)
 {
-	char tmp[SN_NVML_NAME_SIZE > SN_NVML_UUID_SIZE ?
-		 SN_NVML_NAME_SIZE : SN_NVML_UUID_SIZE] = "";
+	char tmp[SN_NVML_NAME_SIZE > SN_NVML_UUID_SIZE ? SN_NVML_NAME_SIZE :
+							 SN_NVML_UUID_SIZE] =
+		"";
 
 	out[0] = '\0';
 	if (lost(gpu)) {
@@ -444,20 +456,22 @@ static void read_health(struct sn_nvml *nvml, sn_nvml_device_t dev,
 	else if (!nvml->remapped_rows)
 		gpu->remap_rc = SN_NVML_ERROR_FUNCTION_NOT_FOUND;
 	else
-		gpu->remap_rc = note(gpu,
-				     nvml->remapped_rows(dev, &gpu->remap_correctable,
-							 &gpu->remap_uncorrectable,
-							 &gpu->remap_pending,
-							 &gpu->remap_failure),
-				     "nvmlDeviceGetRemappedRows");
+		gpu->remap_rc =
+			note(gpu,
+			     nvml->remapped_rows(dev, &gpu->remap_correctable,
+						 &gpu->remap_uncorrectable,
+						 &gpu->remap_pending,
+						 &gpu->remap_failure),
+			     "nvmlDeviceGetRemappedRows");
 
 	if (lost(gpu))
 		gpu->retired_pending.rc = SN_NVML_NOT_QUERIED;
 	else if (!nvml->retired_pending)
 		gpu->retired_pending.rc = SN_NVML_ERROR_FUNCTION_NOT_FOUND;
 	else
-		gpu->retired_pending.rc = note(gpu, nvml->retired_pending(dev, &pending),
-					       "nvmlDeviceGetRetiredPagesPendingStatus");
+		gpu->retired_pending.rc =
+			note(gpu, nvml->retired_pending(dev, &pending),
+			     "nvmlDeviceGetRetiredPagesPendingStatus");
 	gpu->retired_pending.value = pending == SN_NVML_FEATURE_ENABLED;
 }
 
@@ -470,8 +484,9 @@ static void read_ecc(struct sn_nvml *nvml, sn_nvml_device_t dev, int type,
 	else if (!nvml->total_ecc)
 		out->rc = SN_NVML_ERROR_FUNCTION_NOT_FOUND;
 	else
-		out->rc = note(gpu, nvml->total_ecc(dev, type, SN_NVML_VOLATILE_ECC,
-						    &out->value),
+		out->rc = note(gpu,
+			       nvml->total_ecc(dev, type, SN_NVML_VOLATILE_ECC,
+					       &out->value),
 			       "nvmlDeviceGetTotalEccErrors");
 }
 
@@ -489,7 +504,9 @@ static void read_link_counters(struct sn_nvml *nvml, sn_nvml_device_t dev,
 		else if (!nvml->nvlink_error)
 			v->rc = SN_NVML_ERROR_FUNCTION_NOT_FOUND;
 		else
-			v->rc = note(gpu, nvml->nvlink_error(dev, link, c, &v->value),
+			v->rc = note(gpu,
+				     nvml->nvlink_error(dev, link, c,
+							&v->value),
 				     "nvmlDeviceGetNvLinkErrorCounter");
 	}
 }
@@ -501,9 +518,9 @@ static void read_links(struct sn_nvml *nvml, sn_nvml_device_t dev,
 	sn_nvml_return_t rc;
 
 	gpu->n_links = 0;
-	gpu->links_rc = lost(gpu) ? SN_NVML_NOT_QUERIED :
+	gpu->links_rc = lost(gpu)	    ? SN_NVML_NOT_QUERIED :
 			!nvml->nvlink_state ? SN_NVML_ERROR_FUNCTION_NOT_FOUND :
-			SN_NVML_ERROR_NOT_SUPPORTED;
+					      SN_NVML_ERROR_NOT_SUPPORTED;
 	if (lost(gpu) || !nvml->nvlink_state)
 		return;
 	for (link = 0; link < SN_MANIFEST_MAX_NVLINKS && !lost(gpu); link++) {
@@ -513,7 +530,7 @@ static void read_links(struct sn_nvml *nvml, sn_nvml_device_t dev,
 		rc = note(gpu, nvml->nvlink_state(dev, link, &state),
 			  "nvmlDeviceGetNvLinkState");
 		if (rc == SN_NVML_ERROR_INVALID_ARGUMENT)
-			break;		/* no such link */
+			break; /* no such link */
 		if (link == 0)
 			gpu->links_rc = rc;
 		l->state_rc = rc;

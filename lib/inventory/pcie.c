@@ -96,7 +96,8 @@ const char *sn_attr_name(enum sn_attr s)
 static int is_hex(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		      (s[i] >= 'a' && s[i] <= 'f')))
 			return 0;
 	return 1;
 }
@@ -120,8 +121,8 @@ bool sn_pcie_bdf_valid(const char *s)
 }
 
 static const char *const gen_speed[] = {
-	NULL, "2.5 GT/s", "5.0 GT/s", "8.0 GT/s", "16.0 GT/s", "32.0 GT/s",
-	"64.0 GT/s",
+	NULL,	     "2.5 GT/s",  "5.0 GT/s",  "8.0 GT/s",
+	"16.0 GT/s", "32.0 GT/s", "64.0 GT/s",
 };
 
 #define GEN_MAX (sizeof(gen_speed) / sizeof(gen_speed[0]) - 1)
@@ -133,9 +134,9 @@ uint32_t sn_pcie_speed_gen(const char *text)
 		const char *num;
 		uint32_t gen;
 	} tab[] = {
-		{ "2.5", 1 }, { "5.0", 2 }, { "5", 2 }, { "8.0", 3 }, { "8", 3 },
-		{ "16.0", 4 }, { "16", 4 }, { "32.0", 5 }, { "32", 5 },
-		{ "64.0", 6 }, { "64", 6 },
+		{ "2.5", 1 }, { "5.0", 2 },  { "5", 2 },  { "8.0", 3 },
+		{ "8", 3 },   { "16.0", 4 }, { "16", 4 }, { "32.0", 5 },
+		{ "32", 5 },  { "64.0", 6 }, { "64", 6 },
 	};
 	const char *rest;
 	size_t n;
@@ -165,7 +166,13 @@ static uint32_t lanes(const char *text)
 	if (!sn_number_parse(text, &n))
 		return 0;
 	switch (n) {
-	case 1: case 2: case 4: case 8: case 12: case 16: case 32:
+	case 1:
+	case 2:
+	case 4:
+	case 8:
+	case 12:
+	case 16:
+	case 32:
 		return (uint32_t)n;
 	default:
 		return 0;
@@ -178,7 +185,8 @@ static void value_read(const char *dir, const char *attr, bool speed,
 	char path[PATH_MAX];
 
 	memset(v, 0, sizeof(*v));
-	if (snprintf(path, sizeof(path), "%s/%s", dir, attr) >= (int)sizeof(path)) {
+	if (snprintf(path, sizeof(path), "%s/%s", dir, attr) >=
+	    (int)sizeof(path)) {
 		v->status = SN_ATTR_UNREADABLE;
 		return;
 	}
@@ -223,7 +231,7 @@ int sn_pcie_path_read(const char *sysfs, const char *bdf,
 	sn_pcie_dev_read(real, bdf, &out->dev[0]);
 	out->n = 1;
 	while ((slash = strrchr(real, '/')) && slash != real) {
-		*slash = '\0';	/* real is now the parent directory */
+		*slash = '\0'; /* real is now the parent directory */
 		slash = strrchr(real, '/');
 		if (!slash || !sn_pcie_bdf_valid(slash + 1))
 			break;
@@ -243,10 +251,13 @@ static bool dev_name_ok(const char *s)
 	size_t n = strnlen(s, 64);
 
 	return n && n < 64 && s[0] != '.' &&
-	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == n;
+	       strspn(s,
+		      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+		       n;
 }
 
-int sn_rdma_device_bdf(const char *sysfs, const char *dev, char bdf[SN_BDF_SIZE])
+int sn_rdma_device_bdf(const char *sysfs, const char *dev,
+		       char bdf[SN_BDF_SIZE])
 {
 	char link[PATH_MAX], real[PATH_MAX];
 	const char *base;

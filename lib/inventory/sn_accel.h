@@ -36,17 +36,17 @@
 #include "config/sn_manifest.h"
 #include "inventory/sn_nvml.h"
 
-#define SN_ACCEL_MAX_DEVICES	256	/* accelerators kept per scan */
-#define SN_ACCEL_MAX_SCAN	16384	/* directory entries examined */
-#define SN_ACCEL_NODE_MAX	64	/* a device node path under paths.dev */
-#define SN_ACCEL_MAX_BAD	16	/* unreadable functions kept per scan */
+#define SN_ACCEL_MAX_DEVICES 256 /* accelerators kept per scan */
+#define SN_ACCEL_MAX_SCAN 16384	 /* directory entries examined */
+#define SN_ACCEL_NODE_MAX 64	 /* a device node path under paths.dev */
+#define SN_ACCEL_MAX_BAD 16	 /* unreadable functions kept per scan */
 
 /* One accelerator PCI function. */
 struct sn_accel_pci {
-	char bdf[SN_BDF_SIZE];	/* "0000:1b:00.0", as sysfs names it */
-	uint16_t vendor;		/* 0x10de */
-	uint16_t device;		/* 0x2335 */
-	uint32_t pci_class;		/* 24-bit class code: 0x030200 */
+	char bdf[SN_BDF_SIZE]; /* "0000:1b:00.0", as sysfs names it */
+	uint16_t vendor;       /* 0x10de */
+	uint16_t device;       /* 0x2335 */
+	uint32_t pci_class;    /* 24-bit class code: 0x030200 */
 };
 
 /*
@@ -56,19 +56,19 @@ struct sn_accel_pci {
  * <sysfs>/bus/pci/devices/<bdf>/<attr>.
  */
 struct sn_accel_pci_bad {
-	char bdf[SN_BDF_SIZE];	/* "0000:1b:00.0" */
-	char attr[8];			/* "vendor", "class", "device" */
-	char why[SN_FILE_WHY_MAX];	/* "not a regular file (fifo)" */
+	char bdf[SN_BDF_SIZE];	   /* "0000:1b:00.0" */
+	char attr[8];		   /* "vendor", "class", "device" */
+	char why[SN_FILE_WHY_MAX]; /* "not a regular file (fifo)" */
 };
 
 /* The accelerators of one sysfs tree, sorted by bdf. */
 struct sn_accel_pci_list {
 	size_t count;
-	bool truncated;		/* more than SN_ACCEL_MAX_DEVICES, or the scan
+	bool truncated; /* more than SN_ACCEL_MAX_DEVICES, or the scan
 				 * stopped after SN_ACCEL_MAX_SCAN entries */
-	size_t n_bad;		/* functions not classified (see bad[]); when
+	size_t n_bad;	/* functions not classified (see bad[]); when
 				 * non-zero, count may miss accelerators */
-	struct sn_accel_pci_bad bad[SN_ACCEL_MAX_BAD];	/* the first
+	struct sn_accel_pci_bad bad[SN_ACCEL_MAX_BAD]; /* the first
 				 * SN_ACCEL_MAX_BAD of them, sorted by bdf */
 	struct sn_accel_pci items[SN_ACCEL_MAX_DEVICES];
 };
@@ -76,8 +76,9 @@ struct sn_accel_pci_list {
 /* Device nodes matched by a glob, relative to paths.dev, natural order. */
 struct sn_accel_nodes {
 	size_t count;
-	bool truncated;		/* more than SN_ACCEL_MAX_DEVICES matched */
-	char names[SN_ACCEL_MAX_DEVICES][SN_ACCEL_NODE_MAX];	/* "nvidia0", "dri/renderD128" */
+	bool truncated; /* more than SN_ACCEL_MAX_DEVICES matched */
+	char names[SN_ACCEL_MAX_DEVICES]
+		  [SN_ACCEL_NODE_MAX]; /* "nvidia0", "dri/renderD128" */
 };
 
 /* sn_accel_vendor_name - "none", "nvidia", "amd", "ascend", "other". */

@@ -35,22 +35,22 @@
 #include "config/sn_manifest.h"
 #include "inventory/sn_pcie.h"
 
-#define SN_IB_DEV_MAX 64	/* RDMA device name, with NUL */
-#define SN_IB_NAME_MAX 32	/* a state / phys_state name, with NUL */
-#define SN_IB_SPEED_MAX 8	/* "SDR".."XDR", "FDR10", with NUL */
-#define SN_IB_TEXT_MAX 64	/* first line of an attribute, as read */
-#define SN_IB_GID_MAX 256	/* GID table entries looked at, at most */
-#define SN_IB_COUNTERS_MAX 256	/* files per counters directory, at most */
-#define SN_IFNAME_MAX 16	/* IFNAMSIZ */
+#define SN_IB_DEV_MAX 64       /* RDMA device name, with NUL */
+#define SN_IB_NAME_MAX 32      /* a state / phys_state name, with NUL */
+#define SN_IB_SPEED_MAX 8      /* "SDR".."XDR", "FDR10", with NUL */
+#define SN_IB_TEXT_MAX 64      /* first line of an attribute, as read */
+#define SN_IB_GID_MAX 256      /* GID table entries looked at, at most */
+#define SN_IB_COUNTERS_MAX 256 /* files per counters directory, at most */
+#define SN_IFNAME_MAX 16       /* IFNAMSIZ */
 
-#define SN_IB_STATE_ACTIVE 4	/* state number of an ACTIVE port */
+#define SN_IB_STATE_ACTIVE 4 /* state number of an ACTIVE port */
 #define SN_IB_STATE_INIT 2
 #define SN_IB_PHYS_POLLING 2
-#define SN_IB_PHYS_LINKUP 5	/* phys_state number of a trained link */
+#define SN_IB_PHYS_LINKUP 5 /* phys_state number of a trained link */
 
 /* One attribute as read: status and its first line ("" unless read). */
 struct sn_ib_attr {
-	enum sn_attr status;	/* SN_ATTR_BAD: read but not parsable */
+	enum sn_attr status; /* SN_ATTR_BAD: read but not parsable */
 	char text[SN_IB_TEXT_MAX];
 };
 
@@ -59,26 +59,26 @@ struct sn_ib_attr {
  * the status of its attribute is SN_ATTR_OK.  No pointers; no cleanup.
  */
 struct sn_ib_port {
-	char dev[SN_IB_DEV_MAX];	/* "mlx5_2" */
-	unsigned port;			/* 1-based */
-	bool dev_present;		/* class/infiniband/<dev>/ is a directory */
-	bool present;			/* .../ports/<port>/ is a directory */
+	char dev[SN_IB_DEV_MAX]; /* "mlx5_2" */
+	unsigned port;		 /* 1-based */
+	bool dev_present;	 /* class/infiniband/<dev>/ is a directory */
+	bool present;		 /* .../ports/<port>/ is a directory */
 
-	struct sn_ib_attr state;	/* "4: ACTIVE"; BAD for "9: ACTIVE" */
-	int state_num;			/* 4 */
-	char state_name[SN_IB_NAME_MAX];	/* "ACTIVE" */
+	struct sn_ib_attr state;	 /* "4: ACTIVE"; BAD for "9: ACTIVE" */
+	int state_num;			 /* 4 */
+	char state_name[SN_IB_NAME_MAX]; /* "ACTIVE" */
 
 	struct sn_ib_attr phys;		/* "5: LinkUp" */
 	unsigned phys_num;		/* 5 */
-	char phys_name[SN_IB_NAME_MAX];	/* "LinkUp", "<unknown>" */
+	char phys_name[SN_IB_NAME_MAX]; /* "LinkUp", "<unknown>" */
 
-	struct sn_ib_attr rate;		/* "400 Gb/sec (4X NDR)" */
-	double rate_gbps;		/* 400.0, 2.5; Gb/s (10^9 bit/s) */
-	unsigned width;			/* lanes: 1, 2, 4, 8 or 12 */
-	char speed[SN_IB_SPEED_MAX];	/* "NDR"; "" on old kernels */
+	struct sn_ib_attr rate;	     /* "400 Gb/sec (4X NDR)" */
+	double rate_gbps;	     /* 400.0, 2.5; Gb/s (10^9 bit/s) */
+	unsigned width;		     /* lanes: 1, 2, 4, 8 or 12 */
+	char speed[SN_IB_SPEED_MAX]; /* "NDR"; "" on old kernels */
 
-	struct sn_ib_attr link_layer;	/* "InfiniBand" */
-	enum sn_link_layer layer;	/* BAD for "Unknown" */
+	struct sn_ib_attr link_layer; /* "InfiniBand" */
+	enum sn_link_layer layer;     /* BAD for "Unknown" */
 };
 
 /*
@@ -125,13 +125,13 @@ int sn_ib_port_read(const char *sysfs, const char *dev, unsigned port,
 /* One GID table entry and its attributes. */
 struct sn_ib_gid {
 	unsigned index;
-	enum sn_attr status;		/* gids/<i> */
-	bool empty;			/* all-zero GID: unused entry */
-	char gid[SN_IB_TEXT_MAX];	/* as read */
-	enum sn_attr type_status;	/* gid_attrs/types/<i> */
-	char type[SN_IB_NAME_MAX];	/* "IB/RoCE v1", "RoCE v2" */
-	enum sn_attr ndev_status;	/* gid_attrs/ndevs/<i> */
-	char ndev[SN_IFNAME_MAX];	/* "bond0" */
+	enum sn_attr status;	   /* gids/<i> */
+	bool empty;		   /* all-zero GID: unused entry */
+	char gid[SN_IB_TEXT_MAX];  /* as read */
+	enum sn_attr type_status;  /* gid_attrs/types/<i> */
+	char type[SN_IB_NAME_MAX]; /* "IB/RoCE v1", "RoCE v2" */
+	enum sn_attr ndev_status;  /* gid_attrs/ndevs/<i> */
+	char ndev[SN_IFNAME_MAX];  /* "bond0" */
 };
 
 /* sn_ib_gid_read - read GID entry index of a port; returns 0, -1 (EINVAL). */
@@ -165,15 +165,15 @@ enum sn_attr sn_ib_port_netdev(const char *sysfs, const char *dev,
  * sn_net_operstate - <sysfs>/class/net/<ifname>/operstate ("up", "down",
  * "lowerlayerdown", "dormant", "unknown", ...) into buf of size bytes.
  */
-enum sn_attr sn_net_operstate(const char *sysfs, const char *ifname,
-			      char *buf, size_t size);
+enum sn_attr sn_net_operstate(const char *sysfs, const char *ifname, char *buf,
+			      size_t size);
 
 /* A port as libibverbs sees it (ibv_query_port). */
 struct sn_ib_verbs {
-	int state;			/* enum ibv_port_state: same numbers as sysfs */
-	unsigned phys;			/* phys_state: same numbers as sysfs */
-	enum sn_link_layer layer;	/* IBV_LINK_LAYER_UNSPECIFIED counts as IB */
-	unsigned width;			/* lanes, from active_width */
+	int state;     /* enum ibv_port_state: same numbers as sysfs */
+	unsigned phys; /* phys_state: same numbers as sysfs */
+	enum sn_link_layer layer; /* IBV_LINK_LAYER_UNSPECIFIED counts as IB */
+	unsigned width;		  /* lanes, from active_width */
 };
 
 /*

@@ -31,11 +31,15 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define SN_KMSG_RECORD_MAX 16384	/* bytes of one record/line kept; longer are cut */
-#define SN_KMSG_MAX_RECORDS 100000u	/* records handed to the callback per call */
-#define SN_KMSG_MAX_BYTES (16u << 20)	/* message bytes handed to the callback per call */
-#define SN_KMSG_MAX_SCAN (4u << 20)	/* records read (incl. skipped) per call */
-#define SN_KMSG_FILE_MAX_BYTES (256u << 20)	/* bytes read from a regular file per call */
+#define SN_KMSG_RECORD_MAX \
+	16384 /* bytes of one record/line kept; longer are cut */
+#define SN_KMSG_MAX_RECORDS \
+	100000u /* records handed to the callback per call */
+#define SN_KMSG_MAX_BYTES \
+	(16u << 20) /* message bytes handed to the callback per call */
+#define SN_KMSG_MAX_SCAN (4u << 20) /* records read (incl. skipped) per call */
+#define SN_KMSG_FILE_MAX_BYTES \
+	(256u << 20) /* bytes read from a regular file per call */
 
 /*
  * Flags returned by sn_kmsg_read_since() (0 or more, OR-ed):
@@ -54,14 +58,14 @@
 
 /* One record, as handed to the callback; valid only during the call. */
 struct sn_kmsg_record {
-	uint64_t seq;		/* kmsg sequence number, or 1-based line number */
-	uint64_t usec;		/* microseconds since boot; 0 for text lines */
-	int level;		/* syslog level 0 (emerg) .. 7 (debug); -1 for text */
-	int facility;		/* 0 = kernel; -1 for text */
-	const char *msg;	/* the message, NUL-terminated, without header,
+	uint64_t seq;	 /* kmsg sequence number, or 1-based line number */
+	uint64_t usec;	 /* microseconds since boot; 0 for text lines */
+	int level;	 /* syslog level 0 (emerg) .. 7 (debug); -1 for text */
+	int facility;	 /* 0 = kernel; -1 for text */
+	const char *msg; /* the message, NUL-terminated, without header,
 				 * dictionary or newline; at most
 				 * SN_KMSG_RECORD_MAX bytes (longer are cut) */
-	size_t len;		/* strlen(msg) */
+	size_t len;	 /* strlen(msg) */
 };
 
 /* Called once per record; return 0 to go on, non-zero to stop. */

@@ -34,67 +34,69 @@
 /* nvmlReturn_t: a C enum, passed and returned as int (nvml.h). */
 typedef int sn_nvml_return_t;
 
-#define SN_NVML_SUCCESS				0
-#define SN_NVML_ERROR_UNINITIALIZED		1
-#define SN_NVML_ERROR_INVALID_ARGUMENT		2
-#define SN_NVML_ERROR_NOT_SUPPORTED		3
-#define SN_NVML_ERROR_NO_PERMISSION		4
-#define SN_NVML_ERROR_ALREADY_INITIALIZED	5
-#define SN_NVML_ERROR_NOT_FOUND			6
-#define SN_NVML_ERROR_INSUFFICIENT_SIZE		7
-#define SN_NVML_ERROR_INSUFFICIENT_POWER	8
-#define SN_NVML_ERROR_DRIVER_NOT_LOADED		9
-#define SN_NVML_ERROR_TIMEOUT			10
-#define SN_NVML_ERROR_IRQ_ISSUE			11
-#define SN_NVML_ERROR_LIBRARY_NOT_FOUND		12
-#define SN_NVML_ERROR_FUNCTION_NOT_FOUND	13
-#define SN_NVML_ERROR_CORRUPTED_INFOROM		14
-#define SN_NVML_ERROR_GPU_IS_LOST		15
-#define SN_NVML_ERROR_RESET_REQUIRED		16
-#define SN_NVML_ERROR_OPERATING_SYSTEM		17
-#define SN_NVML_ERROR_LIB_RM_VERSION_MISMATCH	18
-#define SN_NVML_ERROR_IN_USE			19
-#define SN_NVML_ERROR_MEMORY			20
-#define SN_NVML_ERROR_NO_DATA			21
-#define SN_NVML_ERROR_UNKNOWN			999
+#define SN_NVML_SUCCESS 0
+#define SN_NVML_ERROR_UNINITIALIZED 1
+#define SN_NVML_ERROR_INVALID_ARGUMENT 2
+#define SN_NVML_ERROR_NOT_SUPPORTED 3
+#define SN_NVML_ERROR_NO_PERMISSION 4
+#define SN_NVML_ERROR_ALREADY_INITIALIZED 5
+#define SN_NVML_ERROR_NOT_FOUND 6
+#define SN_NVML_ERROR_INSUFFICIENT_SIZE 7
+#define SN_NVML_ERROR_INSUFFICIENT_POWER 8
+#define SN_NVML_ERROR_DRIVER_NOT_LOADED 9
+#define SN_NVML_ERROR_TIMEOUT 10
+#define SN_NVML_ERROR_IRQ_ISSUE 11
+#define SN_NVML_ERROR_LIBRARY_NOT_FOUND 12
+#define SN_NVML_ERROR_FUNCTION_NOT_FOUND 13
+#define SN_NVML_ERROR_CORRUPTED_INFOROM 14
+#define SN_NVML_ERROR_GPU_IS_LOST 15
+#define SN_NVML_ERROR_RESET_REQUIRED 16
+#define SN_NVML_ERROR_OPERATING_SYSTEM 17
+#define SN_NVML_ERROR_LIB_RM_VERSION_MISMATCH 18
+#define SN_NVML_ERROR_IN_USE 19
+#define SN_NVML_ERROR_MEMORY 20
+#define SN_NVML_ERROR_NO_DATA 21
+#define SN_NVML_ERROR_UNKNOWN 999
 
 /*
  * Ours, never returned by NVML: the query was not made because an earlier
  * query on the same GPU found it lost (GPU_IS_LOST or UNKNOWN).
  */
-#define SN_NVML_NOT_QUERIED			(-1)
+#define SN_NVML_NOT_QUERIED (-1)
 
 /* nvmlDevice_t: an opaque handle owned by the library. */
 typedef struct sn_nvml_device_st *sn_nvml_device_t;
 
 /* nvmlEnableState_t (nvml.h): NVML_FEATURE_DISABLED 0, _ENABLED 1. */
-#define SN_NVML_FEATURE_DISABLED		0
-#define SN_NVML_FEATURE_ENABLED			1
+#define SN_NVML_FEATURE_DISABLED 0
+#define SN_NVML_FEATURE_ENABLED 1
 
 /* nvmlMemoryErrorType_t and nvmlEccCounterType_t (nvml.h). */
-#define SN_NVML_MEMORY_ERROR_TYPE_CORRECTED	0
-#define SN_NVML_MEMORY_ERROR_TYPE_UNCORRECTED	1
-#define SN_NVML_VOLATILE_ECC			0
+#define SN_NVML_MEMORY_ERROR_TYPE_CORRECTED 0
+#define SN_NVML_MEMORY_ERROR_TYPE_UNCORRECTED 1
+#define SN_NVML_VOLATILE_ECC 0
 
 /* Buffer sizes (nvml.h, the _V2 sizes of current headers). */
-#define SN_NVML_PCI_BUS_ID_LEGACY_SIZE	16	/* NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE */
-#define SN_NVML_PCI_BUS_ID_SIZE		32	/* NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE */
-#define SN_NVML_NAME_SIZE		96	/* NVML_DEVICE_NAME_V2_BUFFER_SIZE */
-#define SN_NVML_UUID_SIZE		96	/* NVML_DEVICE_UUID_V2_BUFFER_SIZE */
-#define SN_NVML_DRIVER_VERSION_SIZE	80	/* NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE */
+#define SN_NVML_PCI_BUS_ID_LEGACY_SIZE \
+	16			   /* NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE */
+#define SN_NVML_PCI_BUS_ID_SIZE 32 /* NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE */
+#define SN_NVML_NAME_SIZE 96	   /* NVML_DEVICE_NAME_V2_BUFFER_SIZE */
+#define SN_NVML_UUID_SIZE 96	   /* NVML_DEVICE_UUID_V2_BUFFER_SIZE */
+#define SN_NVML_DRIVER_VERSION_SIZE \
+	80 /* NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE */
 
 /*
  * nvmlPciInfo_t as filled by nvmlDeviceGetPciInfo_v3 (nvml.h, 68 bytes).
  * busId is "DDDDDDDD:BB:DD.F" with an 8-digit domain.
  */
 struct sn_nvml_pci_info {
-	char bus_id_legacy[SN_NVML_PCI_BUS_ID_LEGACY_SIZE];	/* busIdLegacy */
+	char bus_id_legacy[SN_NVML_PCI_BUS_ID_LEGACY_SIZE]; /* busIdLegacy */
 	unsigned int domain;
 	unsigned int bus;
 	unsigned int device;
-	unsigned int pci_device_id;	/* pciDeviceId: device << 16 | vendor */
-	unsigned int pci_subsystem_id;	/* pciSubSystemId */
-	char bus_id[SN_NVML_PCI_BUS_ID_SIZE];	/* busId */
+	unsigned int pci_device_id;    /* pciDeviceId: device << 16 | vendor */
+	unsigned int pci_subsystem_id; /* pciSubSystemId */
+	char bus_id[SN_NVML_PCI_BUS_ID_SIZE]; /* busId */
 };
 
 /*
@@ -111,16 +113,16 @@ struct sn_nvml_pci_info {
 
 /* nvmlNvLinkErrorCounter_t (nvml.h): NVML_NVLINK_ERROR_DL_REPLAY = 0, ... */
 enum sn_nvlink_counter {
-	SN_NVLINK_ERR_REPLAY = 0,	/* data link transmit replay */
-	SN_NVLINK_ERR_RECOVERY = 1,	/* data link transmit recovery */
-	SN_NVLINK_ERR_CRC_FLIT = 2,	/* receive flow-control digit CRC */
-	SN_NVLINK_ERR_CRC_DATA = 3,	/* receive data CRC */
+	SN_NVLINK_ERR_REPLAY = 0,   /* data link transmit replay */
+	SN_NVLINK_ERR_RECOVERY = 1, /* data link transmit recovery */
+	SN_NVLINK_ERR_CRC_FLIT = 2, /* receive flow-control digit CRC */
+	SN_NVLINK_ERR_CRC_DATA = 3, /* receive data CRC */
 	SN_NVLINK_ERR_COUNT = 4,
 };
 
 /* One unsigned NVML value and the code its query returned. */
 struct sn_nvml_u32 {
-	sn_nvml_return_t rc;	/* value is valid only when rc == SUCCESS */
+	sn_nvml_return_t rc; /* value is valid only when rc == SUCCESS */
 	unsigned int value;
 };
 
@@ -132,9 +134,10 @@ struct sn_nvml_u64 {
 
 /* One NVLink of one GPU. */
 struct sn_nvml_link {
-	sn_nvml_return_t state_rc;	/* nvmlDeviceGetNvLinkState */
-	bool active;			/* NVML_FEATURE_ENABLED */
-	struct sn_nvml_u64 errors[SN_NVLINK_ERR_COUNT];	/* SN_NVML_READ_COUNTERS */
+	sn_nvml_return_t state_rc; /* nvmlDeviceGetNvLinkState */
+	bool active;		   /* NVML_FEATURE_ENABLED */
+	struct sn_nvml_u64
+		errors[SN_NVLINK_ERR_COUNT]; /* SN_NVML_READ_COUNTERS */
 };
 
 /*
@@ -143,34 +146,35 @@ struct sn_nvml_link {
  * code of its own query; SN_NVML_NOT_QUERIED after the GPU was found lost.
  */
 struct sn_nvml_gpu {
-	unsigned int index;		/* NVML index */
-	sn_nvml_return_t handle_rc;	/* nvmlDeviceGetHandleByIndex_v2 */
+	unsigned int index;	    /* NVML index */
+	sn_nvml_return_t handle_rc; /* nvmlDeviceGetHandleByIndex_v2 */
 	/* First GPU_IS_LOST or UNKNOWN from any query, and which query. */
 	sn_nvml_return_t lost_rc;
-	const char *lost_call;		/* static string; NULL while healthy */
+	const char *lost_call; /* static string; NULL while healthy */
 
-	sn_nvml_return_t pci_rc;	/* nvmlDeviceGetPciInfo_v3 */
-	char bus_id[SN_BDF_SIZE];	/* sysfs form "0000:1b:00.0"; "" unknown */
-	uint32_t pci_device_id;		/* device << 16 | vendor */
+	sn_nvml_return_t pci_rc;  /* nvmlDeviceGetPciInfo_v3 */
+	char bus_id[SN_BDF_SIZE]; /* sysfs form "0000:1b:00.0"; "" unknown */
+	uint32_t pci_device_id;	  /* device << 16 | vendor */
 	sn_nvml_return_t name_rc;
 	char name[SN_NVML_NAME_SIZE];
 	sn_nvml_return_t uuid_rc;
 	char uuid[SN_NVML_UUID_SIZE];
 
-	struct sn_nvml_u32 gen_cur;	/* nvmlDeviceGetCurrPcieLinkGeneration */
-	struct sn_nvml_u32 gen_max;	/* ..MaxPcieLinkGeneration (device and system) */
-	struct sn_nvml_u32 width_cur;	/* ..CurrPcieLinkWidth, lanes */
-	struct sn_nvml_u32 width_max;	/* ..MaxPcieLinkWidth (device and system) */
-	struct sn_nvml_u32 replay;	/* ..PcieReplayCounter */
+	struct sn_nvml_u32 gen_cur; /* nvmlDeviceGetCurrPcieLinkGeneration */
+	struct sn_nvml_u32
+		gen_max; /* ..MaxPcieLinkGeneration (device and system) */
+	struct sn_nvml_u32 width_cur; /* ..CurrPcieLinkWidth, lanes */
+	struct sn_nvml_u32 width_max; /* ..MaxPcieLinkWidth (device and system) */
+	struct sn_nvml_u32 replay;    /* ..PcieReplayCounter */
 
 	sn_nvml_return_t remap_rc;	/* nvmlDeviceGetRemappedRows */
-	unsigned int remap_correctable;	/* rows remapped for correctable errors */
+	unsigned int remap_correctable; /* rows remapped for correctable errors */
 	unsigned int remap_uncorrectable;
-	unsigned int remap_pending;	/* non-zero: a reset/reboot is needed */
-	unsigned int remap_failure;	/* non-zero: a remapping failed: RMA */
+	unsigned int remap_pending; /* non-zero: a reset/reboot is needed */
+	unsigned int remap_failure; /* non-zero: a remapping failed: RMA */
 
-	struct sn_nvml_u32 retired_pending;	/* ..RetiredPagesPendingStatus */
-	struct sn_nvml_u64 ecc_uncorrected;	/* ..TotalEccErrors, volatile */
+	struct sn_nvml_u32 retired_pending; /* ..RetiredPagesPendingStatus */
+	struct sn_nvml_u64 ecc_uncorrected; /* ..TotalEccErrors, volatile */
 	struct sn_nvml_u64 ecc_corrected;
 
 	/*
@@ -187,7 +191,7 @@ struct sn_nvml_gpu {
 };
 
 /* Flags for sn_nvml_read_gpu. */
-#define SN_NVML_READ_COUNTERS	0x1u	/* also the NVLink error counters */
+#define SN_NVML_READ_COUNTERS 0x1u /* also the NVLink error counters */
 
 struct sn_nvml;
 

@@ -25,19 +25,19 @@
 
 /* ---- reading one sysfs attribute --------------------------------------- */
 
-#define SN_ATTR_READ_MAX 4096	/* bytes read from one attribute file, at most */
+#define SN_ATTR_READ_MAX 4096 /* bytes read from one attribute file, at most */
 
 /* What became of reading (and parsing) one attribute file. */
 enum sn_attr {
-	SN_ATTR_OK = 0,		/* read; the parsed values are valid */
-	SN_ATTR_MISSING,	/* no such file (ENOENT, ENOTDIR) */
-	SN_ATTR_EMPTY,		/* zero bytes, or white space only */
-	SN_ATTR_UNREADABLE,	/* open/read failed otherwise (EACCES, the driver's
+	SN_ATTR_OK = 0,	     /* read; the parsed values are valid */
+	SN_ATTR_MISSING,     /* no such file (ENOENT, ENOTDIR) */
+	SN_ATTR_EMPTY,	     /* zero bytes, or white space only */
+	SN_ATTR_UNREADABLE,  /* open/read failed otherwise (EACCES, the driver's
 				 * EINVAL/EIO), or a first line longer than the
 				 * caller's buffer */
-	SN_ATTR_BAD,		/* read, but not in the documented format
+	SN_ATTR_BAD,	     /* read, but not in the documented format
 				 * (includes the kernel's "Unknown") */
-	SN_ATTR_NOT_REGULAR,	/* a FIFO, folder, socket, device or symbolic
+	SN_ATTR_NOT_REGULAR, /* a FIFO, folder, socket, device or symbolic
 				 * link (dangling or not): refused unread */
 };
 
@@ -72,24 +72,24 @@ const char *sn_attr_name(enum sn_attr s);
 
 /* ---- one device's link attributes -------------------------------------- */
 
-#define SN_PCIE_PATH_MAX 16	/* devices from an endpoint up to its root port */
-#define SN_PCIE_TEXT_MAX 32	/* a speed string as the kernel wrote it */
+#define SN_PCIE_PATH_MAX 16 /* devices from an endpoint up to its root port */
+#define SN_PCIE_TEXT_MAX 32 /* a speed string as the kernel wrote it */
 
 /* One link attribute: how reading went, the value and the text it came from. */
 struct sn_pcie_value {
-	enum sn_attr status;		/* OK: value is valid */
-	uint32_t value;			/* generation 1..6 (speeds), lanes (widths);
+	enum sn_attr status; /* OK: value is valid */
+	uint32_t value;	     /* generation 1..6 (speeds), lanes (widths);
 					 * 0 unless status is SN_ATTR_OK */
-	char text[SN_PCIE_TEXT_MAX];	/* first line of the file ("16.0 GT/s PCIe") */
+	char text[SN_PCIE_TEXT_MAX]; /* first line of the file ("16.0 GT/s PCIe") */
 };
 
 /* The four link attributes of one PCI device (one sysfs directory). */
 struct sn_pcie_dev {
 	char bdf[SN_BDF_SIZE];		/* "0000:5a:00.0" */
-	struct sn_pcie_value cur_speed;	/* current_link_speed -> generation */
-	struct sn_pcie_value max_speed;	/* max_link_speed -> generation */
-	struct sn_pcie_value cur_width;	/* current_link_width, lanes */
-	struct sn_pcie_value max_width;	/* max_link_width, lanes */
+	struct sn_pcie_value cur_speed; /* current_link_speed -> generation */
+	struct sn_pcie_value max_speed; /* max_link_speed -> generation */
+	struct sn_pcie_value cur_width; /* current_link_width, lanes */
+	struct sn_pcie_value max_width; /* max_link_width, lanes */
 };
 
 /*
@@ -130,7 +130,8 @@ const char *sn_pcie_gen_speed(uint32_t gen);
  * width that is not a lane count (1, 2, 4, 8, 12, 16, 32) or an unknown
  * speed gives SN_ATTR_BAD.
  */
-void sn_pcie_dev_read(const char *dir, const char *bdf, struct sn_pcie_dev *out);
+void sn_pcie_dev_read(const char *dir, const char *bdf,
+		      struct sn_pcie_dev *out);
 
 /*
  * sn_pcie_path_read - read a device and every bridge above it.
@@ -140,7 +141,8 @@ void sn_pcie_dev_read(const char *dir, const char *bdf, struct sn_pcie_dev *out)
  * not under <sysfs>/bus/pci/devices (ENOENT, ...) or a path does not fit
  * (ENAMETOOLONG).
  */
-int sn_pcie_path_read(const char *sysfs, const char *bdf, struct sn_pcie_path *out);
+int sn_pcie_path_read(const char *sysfs, const char *bdf,
+		      struct sn_pcie_path *out);
 
 /*
  * sn_rdma_device_bdf - PCI address of an RDMA device, from the
@@ -151,6 +153,7 @@ int sn_pcie_path_read(const char *sysfs, const char *bdf, struct sn_pcie_path *o
  * EINVAL (bad name, or the link does not end in a PCI address, e.g. a
  * software device such as rxe or siw), ENAMETOOLONG.
  */
-int sn_rdma_device_bdf(const char *sysfs, const char *dev, char bdf[SN_BDF_SIZE]);
+int sn_rdma_device_bdf(const char *sysfs, const char *dev,
+		       char bdf[SN_BDF_SIZE]);
 
 #endif

@@ -33,34 +33,34 @@
 #include "config/sn_manifest.h"
 #include "inventory/sn_pcie.h"
 
-#define SN_TOPO_MAX_NICS 256		/* RDMA devices incl. VFs; more are ignored */
-#define SN_TOPO_NAME_MAX 64		/* NIC / netdev name incl. NUL */
-#define SN_TOPO_WHY_MAX 160		/* a sn_topo_near() explanation incl. NUL */
-#define SN_TOPO_XML_MAX_BYTES (64u << 20)	/* XML files larger are refused */
+#define SN_TOPO_MAX_NICS 256 /* RDMA devices incl. VFs; more are ignored */
+#define SN_TOPO_NAME_MAX 64  /* NIC / netdev name incl. NUL */
+#define SN_TOPO_WHY_MAX 160  /* a sn_topo_near() explanation incl. NUL */
+#define SN_TOPO_XML_MAX_BYTES (64u << 20) /* XML files larger are refused */
 
-struct sn_topo;		/* opaque; sn_topo_open() / sn_topo_close() */
+struct sn_topo; /* opaque; sn_topo_open() / sn_topo_close() */
 
 /* One accelerator (a PCI function). */
 struct sn_topo_accel {
-	unsigned index;			/* 0..n-1, PCI bus order */
-	char busid[SN_BDF_SIZE];	/* "0000:07:00.0", lower case */
-	uint16_t vendor;		/* PCI vendor id, 0x10de */
-	uint16_t device;		/* PCI device id */
-	uint16_t pci_class;		/* PCI class and subclass, 0x0302 */
-	int numa;			/* NUMA node (OS index), -1 if not exactly one */
+	unsigned index;		 /* 0..n-1, PCI bus order */
+	char busid[SN_BDF_SIZE]; /* "0000:07:00.0", lower case */
+	uint16_t vendor;	 /* PCI vendor id, 0x10de */
+	uint16_t device;	 /* PCI device id */
+	uint16_t pci_class;	 /* PCI class and subclass, 0x0302 */
+	int numa; /* NUMA node (OS index), -1 if not exactly one */
 };
 
 /* One NIC (an RDMA device, or an IPoIB netdev without one). */
 struct sn_topo_nic {
-	char name[SN_TOPO_NAME_MAX];	/* "mlx5_0" (RDMA), else the netdev */
-	char netdev[SN_TOPO_NAME_MAX];	/* "ib0", "ibp94s0"; "" if none */
-	char busid[SN_BDF_SIZE];	/* of its PCI function; "" if unknown */
-	int numa;			/* NUMA node (OS index), -1 if not exactly one */
+	char name[SN_TOPO_NAME_MAX];   /* "mlx5_0" (RDMA), else the netdev */
+	char netdev[SN_TOPO_NAME_MAX]; /* "ib0", "ibp94s0"; "" if none */
+	char busid[SN_BDF_SIZE];       /* of its PCI function; "" if unknown */
+	int numa; /* NUMA node (OS index), -1 if not exactly one */
 };
 
 /* The answer of sn_topo_near(). */
 enum sn_topo_answer {
-	SN_TOPO_UNKNOWN = -1,	/* cannot tell: device absent, locality unknown */
+	SN_TOPO_UNKNOWN = -1, /* cannot tell: device absent, locality unknown */
 	SN_TOPO_NO = 0,
 	SN_TOPO_YES = 1,
 };

@@ -23,20 +23,19 @@
 #include "util/sn_file.h"
 #include "inventory/sn_topo.h"
 
-#define TOPO_MAX_DEPTH 128	/* ancestors walked per object; trees are ~15 deep */
+#define TOPO_MAX_DEPTH 128 /* ancestors walked per object; trees are ~15 deep */
 
 struct sn_topo {
 	hwloc_topology_t hw;
 	struct sn_topo_accel accels[SN_MANIFEST_MAX_ACCELS];
-	hwloc_obj_t accel_obj[SN_MANIFEST_MAX_ACCELS];	/* PCI functions */
+	hwloc_obj_t accel_obj[SN_MANIFEST_MAX_ACCELS]; /* PCI functions */
 	size_t n_accels;
 	struct sn_topo_nic nics[SN_TOPO_MAX_NICS];
-	hwloc_obj_t nic_obj[SN_TOPO_MAX_NICS];	/* PCI function (or OS device) */
+	hwloc_obj_t nic_obj[SN_TOPO_MAX_NICS]; /* PCI function (or OS device) */
 	size_t n_nics;
 };
 
 /* ---- reading and translating XML -------------------------------------- */
-
 
 /* The major of <topology version="M.m">; 1 when the attribute is absent. */
 static unsigned xml_major(const char *buf)
@@ -66,7 +65,7 @@ static unsigned osdev_v3_to_v2(unsigned long mask)
 		return HWLOC_OBJ_OSDEV_NETWORK;
 	if (mask & 64)
 		return HWLOC_OBJ_OSDEV_DMA;
-	return HWLOC_OBJ_OSDEV_BLOCK;	/* STORAGE, MEMORY */
+	return HWLOC_OBJ_OSDEV_BLOCK; /* STORAGE, MEMORY */
 }
 
 /*
@@ -94,8 +93,10 @@ static size_t xml_downgrade_v3(char *buf, size_t len)
 			buf[out++] = buf[in++];
 			continue;
 		}
-		while (digits < 10 && isdigit((unsigned char)buf[in + klen + digits]))
-			mask = mask * 10 + (unsigned long)(buf[in + klen + digits++] - '0');
+		while (digits < 10 &&
+		       isdigit((unsigned char)buf[in + klen + digits]))
+			mask = mask * 10 +
+			       (unsigned long)(buf[in + klen + digits++] - '0');
 		if (!digits || buf[in + klen + digits] != '"') {
 			buf[out++] = buf[in++];
 			continue;
@@ -103,8 +104,8 @@ static size_t xml_downgrade_v3(char *buf, size_t len)
 		/* key + one digit replaces key + at least one digit */
 		memmove(buf + out, key, klen);
 		out += klen;
-		buf[out++] = (char)('0' + osdev_v3_to_v2(mask));	/* 0..5 */
-		in += klen + digits;	/* the closing quote is copied next */
+		buf[out++] = (char)('0' + osdev_v3_to_v2(mask)); /* 0..5 */
+		in += klen + digits; /* the closing quote is copied next */
 	}
 	buf[out] = '\0';
 	return out;
@@ -165,11 +166,14 @@ static int distances_bad(const char *buf, size_t len, char *why, size_t size)
 	const char *p = buf, *stop = buf + len;
 
 	while ((p = memmem(p, (size_t)(stop - p), key, sizeof(key) - 1))) {
-		long long n = tag_number(p, stop, key);	/* key is at p */
+		long long n = tag_number(p, stop, key); /* key is at p */
 
-		if (n < 0 || (unsigned long long)n * (unsigned long long)n > len / 2) {
-			snprintf(why, size, "distances of %lld objects do not fit in %zu bytes at byte %zu",
-				 n, len, (size_t)(p - buf));
+		if (n < 0 ||
+		    (unsigned long long)n * (unsigned long long)n > len / 2) {
+			snprintf(
+				why, size,
+				"distances of %lld objects do not fit in %zu bytes at byte %zu",
+				n, len, (size_t)(p - buf));
 			return -1;
 		}
 		p += sizeof(key) - 1;
@@ -200,7 +204,7 @@ static int xml_sane(const char *buf, size_t len, char *why, size_t size)
 		const char *end = memchr(tag, '>', (size_t)(stop - tag));
 
 		if (!end)
-			break;	/* truncated: hwloc reports it */
+			break; /* truncated: hwloc reports it */
 		const char *set = NULL;
 
 		if (tag_has(tag, end, " cpuset=\"") &&
@@ -210,13 +214,16 @@ static int xml_sane(const char *buf, size_t len, char *why, size_t size)
 			 !tag_has(tag, end, " complete_nodeset=\""))
 			set = "nodeset";
 		if (set) {
-			snprintf(why, size, "%s without complete_%s at byte %zu",
-				 set, set, (size_t)(tag - buf));
+			snprintf(why, size,
+				 "%s without complete_%s at byte %zu", set, set,
+				 (size_t)(tag - buf));
 			return -1;
 		}
 		if (os_index_bad(tag, end)) {
-			snprintf(why, size, "PU or NUMANode without an os_index below %u at byte %zu",
-				 TOPO_MAX_OS_INDEX, (size_t)(tag - buf));
+			snprintf(
+				why, size,
+				"PU or NUMANode without an os_index below %u at byte %zu",
+				TOPO_MAX_OS_INDEX, (size_t)(tag - buf));
 			return -1;
 		}
 		tag = end + 1;
@@ -234,8 +241,7 @@ static int xml_bad(struct sn_error *err, const char *why, const char *path)
 	return -1;
 }
 
-static int load_xml(hwloc_topology_t hw, const char *path,
-		    struct sn_error *err)
+static int load_xml(hwloc_topology_t hw, const char *path, struct sn_error *err)
 {
 	char why[SN_FILE_WHY_MAX + 64];
 	size_t len = 0;
@@ -258,8 +264,9 @@ static int load_xml(hwloc_topology_t hw, const char *path,
 	if (len > (size_t)0x7fffffff ||
 	    hwloc_topology_set_xmlbuffer(hw, buf, (int)len + 1) ||
 	    hwloc_topology_load(hw)) {
-		snprintf(why, sizeof(why), "hwloc %s refused it (format %u): %s",
-			 HWLOC_VERSION, major, errno ? strerror(errno) : "invalid");
+		snprintf(why, sizeof(why),
+			 "hwloc %s refused it (format %u): %s", HWLOC_VERSION,
+			 major, errno ? strerror(errno) : "invalid");
 		xml_bad(err, why, path);
 		goto out;
 	}
@@ -284,12 +291,14 @@ static const char *const live_skip[] = {
 static int load_live(hwloc_topology_t hw, struct sn_error *err)
 {
 	for (size_t i = 0; i < sizeof(live_skip) / sizeof(live_skip[0]); i++)
-		hwloc_topology_set_components(hw,
-					      HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST,
-					      live_skip[i]);
-	if (hwloc_topology_set_flags(hw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) ||
+		hwloc_topology_set_components(
+			hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST,
+			live_skip[i]);
+	if (hwloc_topology_set_flags(hw,
+				     HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) ||
 	    hwloc_topology_load(hw)) {
-		sn_error_set(err, "hwloc %s: discovering this machine failed: %s",
+		sn_error_set(err,
+			     "hwloc %s: discovering this machine failed: %s",
 			     HWLOC_VERSION, strerror(errno));
 		return -1;
 	}
@@ -338,8 +347,9 @@ static int has_coproc_osdev(hwloc_obj_t pci)
 			continue;
 		if (c->attr->osdev.type == HWLOC_OBJ_OSDEV_COPROC)
 			return 1;
-		for (size_t i = 0; c->subtype &&
-		     i < sizeof(subtypes) / sizeof(subtypes[0]); i++)
+		for (size_t i = 0;
+		     c->subtype && i < sizeof(subtypes) / sizeof(subtypes[0]);
+		     i++)
 			if (!strcmp(c->subtype, subtypes[i]))
 				return 1;
 	}
@@ -468,12 +478,13 @@ static void collect_nics(struct sn_topo *t)
 		if (!os->name || !parent)
 			continue;
 		if (os->attr->osdev.type == HWLOC_OBJ_OSDEV_OPENFABRICS)
-			add_nic(t, os, child_osdev(parent,
-						   HWLOC_OBJ_OSDEV_NETWORK,
-						   NULL));
+			add_nic(t, os,
+				child_osdev(parent, HWLOC_OBJ_OSDEV_NETWORK,
+					    NULL));
 		else if (os->attr->osdev.type == HWLOC_OBJ_OSDEV_NETWORK &&
 			 !strncmp(os->name, "ib", 2) &&
-			 !child_osdev(parent, HWLOC_OBJ_OSDEV_OPENFABRICS, NULL))
+			 !child_osdev(parent, HWLOC_OBJ_OSDEV_OPENFABRICS,
+				      NULL))
 			add_nic(t, os, os);
 	}
 	sort_nics(t);
@@ -500,12 +511,14 @@ struct sn_topo *sn_topo_open(const char *xml_path, uint16_t pci_vendor,
 	}
 	hwloc_topology_set_io_types_filter(t->hw, HWLOC_TYPE_FILTER_KEEP_ALL);
 	errno = 0;
-	if (xml_path && *xml_path ? load_xml(t->hw, xml_path, err)
-				  : load_live(t->hw, err))
+	if (xml_path && *xml_path ? load_xml(t->hw, xml_path, err) :
+				    load_live(t->hw, err))
 		goto fail;
 	if (!collect_accels(t, pci_vendor)) {
-		sn_error_set(err, "the topology holds no PCI devices (exported without I/O, or /sys/bus/pci not visible): %s",
-			     what);
+		sn_error_set(
+			err,
+			"the topology holds no PCI devices (exported without I/O, or /sys/bus/pci not visible): %s",
+			what);
 		errno = ENODATA;
 		goto fail;
 	}
@@ -566,8 +579,7 @@ const struct sn_topo_nic *sn_topo_find_nic(const struct sn_topo *topo,
  * The lowest common ancestor of a and b; *hops = how many parents up from
  * a it is.  NULL if they share none within TOPO_MAX_DEPTH levels.
  */
-static hwloc_obj_t common_ancestor(hwloc_obj_t a, hwloc_obj_t b,
-				   unsigned *hops)
+static hwloc_obj_t common_ancestor(hwloc_obj_t a, hwloc_obj_t b, unsigned *hops)
 {
 	unsigned i = 0;
 
@@ -639,9 +651,8 @@ static void describe(hwloc_obj_t obj, char *out, size_t size)
 	}
 }
 
-static enum sn_topo_answer near_switch(const struct sn_topo *topo,
-				       unsigned a, size_t n, char *why,
-				       size_t size)
+static enum sn_topo_answer near_switch(const struct sn_topo *topo, unsigned a,
+				       size_t n, char *why, size_t size)
 {
 	const struct sn_topo_accel *acc = &topo->accels[a];
 	const struct sn_topo_nic *nic = &topo->nics[n];
@@ -656,8 +667,9 @@ static enum sn_topo_answer near_switch(const struct sn_topo *topo,
 			 acc->busid, nic->name, nic->busid, where);
 		return SN_TOPO_YES;
 	}
-	snprintf(why, size, "gpu%u %s and %s %s share no PCIe switch (they meet at %s)",
-		 a, acc->busid, nic->name, nic->busid, where);
+	snprintf(why, size,
+		 "gpu%u %s and %s %s share no PCIe switch (they meet at %s)", a,
+		 acc->busid, nic->name, nic->busid, where);
 	return SN_TOPO_NO;
 }
 
@@ -674,8 +686,10 @@ static enum sn_topo_answer near_numa(const struct sn_topo *topo, unsigned a,
 	if (nn)
 		hwloc_bitmap_list_snprintf(ns, sizeof(ns), nn);
 	if (!an || !nn || hwloc_bitmap_iszero(an) || hwloc_bitmap_iszero(nn)) {
-		snprintf(why, size, "NUMA locality unknown: gpu%u on NUMA %s, %s on NUMA %s",
-			 a, as, nic, ns);
+		snprintf(
+			why, size,
+			"NUMA locality unknown: gpu%u on NUMA %s, %s on NUMA %s",
+			a, as, nic, ns);
 		return SN_TOPO_UNKNOWN;
 	}
 	if (hwloc_bitmap_isequal(an, nn)) {
@@ -699,8 +713,9 @@ enum sn_topo_answer sn_topo_near(const struct sn_topo *topo,
 		why_size = sizeof(scratch);
 	}
 	if (accel_index >= topo->n_accels) {
-		snprintf(why, why_size, "no accelerator %u (%zu in the topology)",
-			 accel_index, topo->n_accels);
+		snprintf(why, why_size,
+			 "no accelerator %u (%zu in the topology)", accel_index,
+			 topo->n_accels);
 		return SN_TOPO_UNKNOWN;
 	}
 	if (n < 0) {

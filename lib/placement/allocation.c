@@ -18,8 +18,8 @@
 struct walk {
 	const struct sn_config *cfg;
 	struct sn_allocation *out;
-	uint32_t *held;		/* per supernode: nodes of it in the list */
-	unsigned char *seen;	/* per config node (cfg->nodes order) */
+	uint32_t *held;	     /* per supernode: nodes of it in the list */
+	unsigned char *seen; /* per config node (cfg->nodes order) */
 };
 
 static void problem_add(struct sn_allocation *out,
@@ -47,8 +47,8 @@ static void problem_add(struct sn_allocation *out,
 static void hosts_walk(struct walk *w, const struct sn_names *hosts)
 {
 	for (size_t i = 0; i < hosts->count; i++) {
-		const struct sn_node *n = sn_config_find_node(w->cfg,
-							      hosts->names[i]);
+		const struct sn_node *n =
+			sn_config_find_node(w->cfg, hosts->names[i]);
 		size_t idx;
 
 		if (!n) {
@@ -80,8 +80,8 @@ static void missing_text(const struct walk *w, size_t sn, char *buf,
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < s->size; i++) {
-		const struct sn_node *n = sn_config_find_node(w->cfg,
-							      s->members[i]);
+		const struct sn_node *n =
+			sn_config_find_node(w->cfg, s->members[i]);
 
 		if (!n || w->seen[n - w->cfg->nodes])
 			continue;
@@ -113,10 +113,10 @@ static void supernodes_judge(struct walk *w, char *names, size_t size)
 		if (w->held[i] == cfg->supernodes[i].size) {
 			w->out->whole++;
 			if (used < size)
-				used += (size_t)snprintf(names + used,
-							 size - used, "%s%s",
-							 used ? "," : "",
-							 cfg->supernodes[i].name);
+				used += (size_t)snprintf(
+					names + used, size - used, "%s%s",
+					used ? "," : "",
+					cfg->supernodes[i].name);
 			continue;
 		}
 		w->out->partial++;
@@ -138,8 +138,9 @@ static void summary_build(struct sn_allocation *out, const char *whole)
 			 out->want, out->want == 1 ? "" : "s", whole);
 		return;
 	}
-	used = (size_t)snprintf(out->summary, size, "not %u whole supernode%s:",
-				out->want, out->want == 1 ? "" : "s");
+	used = (size_t)snprintf(out->summary, size,
+				"not %u whole supernode%s:", out->want,
+				out->want == 1 ? "" : "s");
 	for (size_t i = 0; i < out->n_problems && used < size; i++)
 		used += (size_t)snprintf(out->summary + used, size - used,
 					 "%s %s", i ? ";" : "",
@@ -181,11 +182,11 @@ int sn_allocation_check(const struct sn_config *cfg, const char *nodelist,
 	hosts_walk(&w, &hosts);
 	supernodes_judge(&w, whole, sizeof(whole));
 	if (out->whole != want)
-		problem_add(out, SN_ALLOC_COUNT,
-			    "%zu node%s touch %zu supernode%s, %zu of them whole; the job asked for %u whole",
-			    out->hosts, out->hosts == 1 ? "" : "s",
-			    out->touched, out->touched == 1 ? "" : "s",
-			    out->whole, want);
+		problem_add(
+			out, SN_ALLOC_COUNT,
+			"%zu node%s touch %zu supernode%s, %zu of them whole; the job asked for %u whole",
+			out->hosts, out->hosts == 1 ? "" : "s", out->touched,
+			out->touched == 1 ? "" : "s", out->whole, want);
 	summary_build(out, whole);
 	rc = out->n_problems || out->dropped ? 1 : 0;
 out:

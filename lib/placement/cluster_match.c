@@ -25,7 +25,7 @@ static void mismatch(struct sn_mismatches *r, const char *fmt, ...)
 	sn_strbuf_vappendf(&line, fmt, ap);
 	va_end(ap);
 	r->add(r->arg, sn_strbuf_failed(&line) ? "out of memory" :
-		       sn_strbuf_str(&line));
+						 sn_strbuf_str(&line));
 	sn_strbuf_free(&line);
 	r->count++;
 }
@@ -71,9 +71,9 @@ static int name_cmp(const void *a, const void *b)
  * Walk one node's feature list: is want among them, and which supernode
  * names does it carry (into names, comma-separated)?  Returns how many.
  */
-static size_t features_scan(const char *features, char **sn_sorted,
-			    size_t n_sn, const char *want, bool *has_want,
-			    char *names, size_t size)
+static size_t features_scan(const char *features, char **sn_sorted, size_t n_sn,
+			    const char *want, bool *has_want, char *names,
+			    size_t size)
 {
 	char *copy = strdup(features ? features : ""), *save = NULL, *tok;
 	size_t count = 0, used = 0;
@@ -117,12 +117,15 @@ size_t sn_cluster_match_nodes(const struct sn_config *cfg,
 	for (size_t i = 0; i < cfg->n_nodes; i++) {
 		const struct sn_node *c = &cfg->nodes[i];
 		const char *want = cfg->supernodes[c->supernode].name;
-		const struct sn_cluster_node *s = node_find(idx, n_idx, c->name);
+		const struct sn_cluster_node *s =
+			node_find(idx, n_idx, c->name);
 		size_t k;
 
 		if (!s) {
-			mismatch(r, "%s: not a Slurm node (expected: a node of supernode %s)",
-				 c->name, want);
+			mismatch(
+				r,
+				"%s: not a Slurm node (expected: a node of supernode %s)",
+				c->name, want);
 			continue;
 		}
 		if (!want_features)
@@ -133,8 +136,10 @@ size_t sn_cluster_match_nodes(const struct sn_config *cfg,
 			mismatch(r, "%s: feature: expected %s, found '%s'",
 				 c->name, want, s->features ? s->features : "");
 		else if (k > 1)
-			mismatch(r, "%s: feature: expected only supernode %s, found supernode features %s",
-				 c->name, want, names);
+			mismatch(
+				r,
+				"%s: feature: expected only supernode %s, found supernode features %s",
+				c->name, want, names);
 	}
 	if (!want_features)
 		goto out;
@@ -144,8 +149,10 @@ size_t sn_cluster_match_nodes(const struct sn_config *cfg,
 		if (features_scan(idx[i]->features, sn_sorted,
 				  cfg->n_supernodes, NULL, &has, names,
 				  sizeof(names)))
-			mismatch(r, "%s: feature: expected no supernode feature (in no supernode of the config), found %s",
-				 idx[i]->name, names);
+			mismatch(
+				r,
+				"%s: feature: expected no supernode feature (in no supernode of the config), found %s",
+				idx[i]->name, names);
 	}
 out:
 	free(sn_sorted);
@@ -175,8 +182,8 @@ static void parents_fill(const struct sn_cluster_switch *t, size_t n_sw,
 		struct sn_names kids;
 
 		if (!t[i].switches || !*t[i].switches ||
-		    sn_hostlist_expand(t[i].switches,
-				       SN_HOSTLIST_MAX, &kids, NULL))
+		    sn_hostlist_expand(t[i].switches, SN_HOSTLIST_MAX, &kids,
+				       NULL))
 			continue;
 		for (size_t k = 0; k < kids.count; k++) {
 			int j = switch_find(t, n_sw, kids.names[k]);
@@ -215,8 +222,8 @@ static void leaves_fill(const struct sn_config *cfg,
 			continue;
 		count[i] = hosts.count;
 		for (size_t h = 0; h < hosts.count; h++) {
-			const struct sn_node *n = sn_config_find_node(cfg,
-							hosts.names[h]);
+			const struct sn_node *n =
+				sn_config_find_node(cfg, hosts.names[h]);
 
 			if (n)
 				leaf[n - cfg->nodes] = (int)i;
@@ -235,30 +242,35 @@ static int supernode_switch_check(const struct sn_config *cfg, size_t sn,
 	int first = -1;
 
 	for (size_t m = 0; m < s->size; m++) {
-		const struct sn_node *n = sn_config_find_node(cfg,
-							      s->members[m]);
+		const struct sn_node *n =
+			sn_config_find_node(cfg, s->members[m]);
 		int l = leaf[n - cfg->nodes];
 
 		if (l < 0) {
-			mismatch(r, "%s: switch: node %s is under no leaf switch (expected: one leaf switch with Nodes=%s)",
-				 s->name, n->name, s->nodes);
+			mismatch(
+				r,
+				"%s: switch: node %s is under no leaf switch (expected: one leaf switch with Nodes=%s)",
+				s->name, n->name, s->nodes);
 			return -1;
 		}
 		if (first < 0) {
 			first = l;
 		} else if (l != first) {
-			mismatch(r, "%s: switch: expected all of %s under one leaf switch, found %s under %s and %s under %s",
-				 s->name, s->nodes, s->members[0],
-				 t[first].name, n->name,
-				 t[l].name);
+			mismatch(
+				r,
+				"%s: switch: expected all of %s under one leaf switch, found %s under %s and %s under %s",
+				s->name, s->nodes, s->members[0], t[first].name,
+				n->name, t[l].name);
 			return -1;
 		}
 	}
 	if (count[first] != s->size) {
-		mismatch(r, "%s: switch: expected leaf switch %s to hold exactly %s (%zu node%s), found Nodes=%s (%zu node%s)",
-			 s->name, t[first].name, s->nodes, s->size,
-			 s->size == 1 ? "" : "s", t[first].nodes,
-			 count[first], count[first] == 1 ? "" : "s");
+		mismatch(
+			r,
+			"%s: switch: expected leaf switch %s to hold exactly %s (%zu node%s), found Nodes=%s (%zu node%s)",
+			s->name, t[first].name, s->nodes, s->size,
+			s->size == 1 ? "" : "s", t[first].nodes, count[first],
+			count[first] == 1 ? "" : "s");
 		return -1;
 	}
 	return first;
@@ -267,8 +279,7 @@ static int supernode_switch_check(const struct sn_config *cfg, size_t sn,
 /* Jobs of N > 1 supernodes need the leaf switches under one root. */
 static void roots_check(const struct sn_config *cfg,
 			const struct sn_cluster_switch *t, size_t n_sw,
-			const int *sn_leaf,
-			struct sn_mismatches *r)
+			const int *sn_leaf, struct sn_mismatches *r)
 {
 	int *parent = calloc(n_sw, sizeof(*parent));
 	int root0 = -1;
@@ -287,12 +298,13 @@ static void roots_check(const struct sn_config *cfg,
 			root0 = root;
 			first = i;
 		} else if (root != root0) {
-			mismatch(r, "%s: switch: expected a common parent switch with %s (jobs may ask for %u supernodes), found top switches %s and %s",
-				 cfg->supernodes[i].name,
-				 cfg->supernodes[first].name,
-				 sn_config_effective_max(cfg),
-				 t[root0].name,
-				 t[root].name);
+			mismatch(
+				r,
+				"%s: switch: expected a common parent switch with %s (jobs may ask for %u supernodes), found top switches %s and %s",
+				cfg->supernodes[i].name,
+				cfg->supernodes[first].name,
+				sn_config_effective_max(cfg), t[root0].name,
+				t[root].name);
 		}
 	}
 	free(parent);
@@ -326,7 +338,9 @@ size_t sn_cluster_match_switches(const struct sn_config *cfg,
 				 struct sn_mismatches *out)
 {
 	if (!n)
-		mismatch(out, "switch: expected one leaf switch per supernode (TopologyPlugin=topology/tree and topology.conf), found no switches");
+		mismatch(
+			out,
+			"switch: expected one leaf switch per supernode (TopologyPlugin=topology/tree and topology.conf), found no switches");
 	else
 		switches_check(cfg, sw, n, out);
 	return out->count;

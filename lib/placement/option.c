@@ -24,30 +24,38 @@ int sn_supernode_count_parse(const char *arg, uint32_t max, uint32_t *out,
 	long long v;
 
 	if (!arg) {
-		sn_error_set(err, "--supernode requires a value: a whole number from 1 to %u",
-			     max);
+		sn_error_set(
+			err,
+			"--supernode requires a value: a whole number from 1 to %u",
+			max);
 		return -1;
 	}
 	if (!*arg) {
-		sn_error_set(err, "--supernode= is empty: give a whole number from 1 to %u",
-			     max);
+		sn_error_set(
+			err,
+			"--supernode= is empty: give a whole number from 1 to %u",
+			max);
 		return -1;
 	}
 	if (!looks_numeric(arg)) {
-		sn_error_set(err, "--supernode=%.40s is not a whole number (allowed: 1 to %u)",
-			     arg, max);
+		sn_error_set(
+			err,
+			"--supernode=%.40s is not a whole number (allowed: 1 to %u)",
+			arg, max);
 		return -1;
 	}
 	if (!sn_number_parse(arg, &v) || v < 1 || v > (long long)max) {
-		sn_error_set(err, "--supernode=%.40s is out of range (allowed: 1 to %u)",
-			     arg, max);
+		sn_error_set(
+			err,
+			"--supernode=%.40s is out of range (allowed: 1 to %u)",
+			arg, max);
 		return -1;
 	}
 	*out = (uint32_t)v;
 	return 0;
 }
 
-#define CMDLINE_FIRST (64u << 10)	/* the buffer's first size */
+#define CMDLINE_FIRST (64u << 10) /* the buffer's first size */
 
 /*
  * Read fd to its end into a buffer grown up to SN_CMDLINE_MAX bytes (and
@@ -72,7 +80,8 @@ static int read_all(int fd, char **buf, size_t *len)
 					break;
 				goto done;
 			}
-			cap = cap * 2 < SN_CMDLINE_MAX ? cap * 2 : SN_CMDLINE_MAX;
+			cap = cap * 2 < SN_CMDLINE_MAX ? cap * 2 :
+							 SN_CMDLINE_MAX;
 			if (!(grown = realloc(b, cap + 1)))
 				break;
 			b = grown;
@@ -171,8 +180,10 @@ int sn_option_count_check(const struct sn_config *cfg, const char *arg,
 		return -1;
 	}
 	if (cfg->method == SN_PLACE_FEATURE && *n > 1) {
-		sn_error_set(err, "%s--supernode=%u: this cluster's placement.method is 'feature', which places one supernode per job: use --supernode=1 (the admin can switch to placement.method 'switch' for jobs of several supernodes)",
-			     source, *n);
+		sn_error_set(
+			err,
+			"%s--supernode=%u: this cluster's placement.method is 'feature', which places one supernode per job: use --supernode=1 (the admin can switch to placement.method 'switch' for jobs of several supernodes)",
+			source, *n);
 		return -1;
 	}
 	return 0;

@@ -31,14 +31,16 @@ static int hostlist_supernodes(const struct sn_config *cfg, const char *expr,
 		return -1;
 	}
 	for (size_t i = 0; i < names.count; i++) {
-		const struct sn_node *node = sn_config_find_node(cfg,
-								 names.names[i]);
+		const struct sn_node *node =
+			sn_config_find_node(cfg, names.names[i]);
 
 		if (!node && !in_supernode)
 			continue;
 		if (!node) {
-			sn_error_set(err, "%s: node %.64s is in no supernode, so it cannot be part of a --supernode job",
-				     option, names.names[i]);
+			sn_error_set(
+				err,
+				"%s: node %.64s is in no supernode, so it cannot be part of a --supernode job",
+				option, names.names[i]);
 			sn_names_free(&names);
 			return -1;
 		}
@@ -95,9 +97,11 @@ static int nodes_check(const struct sn_config *cfg,
 		snprintf(given, sizeof(given), "%u-%u", lo, hi);
 	else
 		snprintf(given, sizeof(given), "%u", lo);
-	sn_error_set(err, "--nodes=%s cannot be combined with --supernode=%u: that is %u whole supernode(s) of %zu nodes = %u nodes (leave out --nodes, or give --nodes=%u)",
-		     given, req->supernodes, req->supernodes,
-		     cfg->supernode_size, need, need);
+	sn_error_set(
+		err,
+		"--nodes=%s cannot be combined with --supernode=%u: that is %u whole supernode(s) of %zu nodes = %u nodes (leave out --nodes, or give --nodes=%u)",
+		given, req->supernodes, req->supernodes, cfg->supernode_size,
+		need, need);
 	return -1;
 }
 
@@ -134,13 +138,17 @@ static int tasks_check(const struct sn_job_request *req,
 	if (k != SN_UNSET16 && k != 0 && given < p &&
 	    (uint64_t)given * k == t) {
 		if (req->client == SN_CLIENT_SRUN) {
-			sn_error_set(err, "--ntasks-per-node=%u cannot be combined with --supernode=%u here: srun counted %u task(s) for %u node(s) before the allocation became %u nodes (give --nodes=%u)",
-				     k, req->supernodes, t, given, p, p);
+			sn_error_set(
+				err,
+				"--ntasks-per-node=%u cannot be combined with --supernode=%u here: srun counted %u task(s) for %u node(s) before the allocation became %u nodes (give --nodes=%u)",
+				k, req->supernodes, t, given, p, p);
 			return -1;
 		}
 		if ((uint64_t)p * k >= SN_UNSET32) {
-			sn_error_set(err, "--ntasks-per-node=%u with --supernode=%u is more than %u tasks",
-				     k, req->supernodes, SN_UNSET32 - 1);
+			sn_error_set(
+				err,
+				"--ntasks-per-node=%u with --supernode=%u is more than %u tasks",
+				k, req->supernodes, SN_UNSET32 - 1);
 			return -1;
 		}
 		plan->num_tasks = p * k;
@@ -149,19 +157,25 @@ static int tasks_check(const struct sn_job_request *req,
 	if (t >= p || req->client == SN_CLIENT_BATCH)
 		return 0;
 	if (req->client == SN_CLIENT_SRUN)
-		sn_error_set(err, "--ntasks=%u cannot be combined with --supernode=%u: that is %u nodes, and srun would start its job step with nodes that have no task (give --ntasks=%u or more, or run this srun inside 'salloc --supernode=%u')",
-			     t, req->supernodes, p, p, req->supernodes);
+		sn_error_set(
+			err,
+			"--ntasks=%u cannot be combined with --supernode=%u: that is %u nodes, and srun would start its job step with nodes that have no task (give --ntasks=%u or more, or run this srun inside 'salloc --supernode=%u')",
+			t, req->supernodes, p, p, req->supernodes);
 	else
-		sn_error_set(err, "--ntasks=%u cannot be combined with --supernode=%u: that is %u nodes, and Slurm raises the job's task count to its node count, so its steps would run %u tasks (give --ntasks=%u or more, or use sbatch)",
-			     t, req->supernodes, p, p, p);
+		sn_error_set(
+			err,
+			"--ntasks=%u cannot be combined with --supernode=%u: that is %u nodes, and Slurm raises the job's task count to its node count, so its steps would run %u tasks (give --ntasks=%u or more, or use sbatch)",
+			t, req->supernodes, p, p, p);
 	return -1;
 }
 
 static int shared_check(const struct sn_job_request *req, struct sn_error *err)
 {
 	if (req->shared == SN_SHARED_OK) {
-		sn_error_set(err, "--oversubscribe cannot be combined with --supernode=%u: a supernode job has its supernodes to itself (exclusive)",
-			     req->supernodes);
+		sn_error_set(
+			err,
+			"--oversubscribe cannot be combined with --supernode=%u: a supernode job has its supernodes to itself (exclusive)",
+			req->supernodes);
 		return -1;
 	}
 	return 0;
@@ -188,13 +202,17 @@ static int features_check(const char *features, struct sn_error *err)
 	if (!features || !*features)
 		return 0;
 	if (strchr(features, '(') && or_at_top(features)) {
-		sn_error_set(err, "--constraint=%.200s cannot be combined with --supernode: it has parentheses and a top-level '|', and Slurm refuses the nested parentheses needed to AND it with the supernode choice (write it as one parenthesised group)",
-			     features);
+		sn_error_set(
+			err,
+			"--constraint=%.200s cannot be combined with --supernode: it has parentheses and a top-level '|', and Slurm refuses the nested parentheses needed to AND it with the supernode choice (write it as one parenthesised group)",
+			features);
 		return -1;
 	}
 	if (strpbrk(features, "[]*")) {
-		sn_error_set(err, "--constraint=%.200s cannot be combined with --supernode: it uses brackets or counts, and the supernode choice needs Slurm's one bracket group (use a plain feature expression such as 'a&b')",
-			     features);
+		sn_error_set(
+			err,
+			"--constraint=%.200s cannot be combined with --supernode: it uses brackets or counts, and the supernode choice needs Slurm's one bracket group (use a plain feature expression such as 'a&b')",
+			features);
 		return -1;
 	}
 	return 0;
@@ -237,7 +255,6 @@ static char *features_build(const struct sn_config *cfg,
 	return out;
 }
 
-
 /* Feature method, N = 1: one supernode among the allowed alternatives. */
 static int plan_feature(const struct sn_config *cfg,
 			const struct sn_job_request *req,
@@ -248,8 +265,10 @@ static int plan_feature(const struct sn_config *cfg,
 	int rc = -1, n;
 
 	if (req->supernodes > 1) {
-		sn_error_set(err, "--supernode=%u: this cluster's placement.method is 'feature', which places one supernode per job; ask for --supernode=1, or the admin can switch to placement.method 'switch' for jobs of several supernodes",
-			     req->supernodes);
+		sn_error_set(
+			err,
+			"--supernode=%u: this cluster's placement.method is 'feature', which places one supernode per job; ask for --supernode=1, or the admin can switch to placement.method 'switch' for jobs of several supernodes",
+			req->supernodes);
 		return -1;
 	}
 	if (features_check(req->features, err))
@@ -262,13 +281,15 @@ static int plan_feature(const struct sn_config *cfg,
 	}
 	memset(allowed, 1, cfg->n_supernodes);
 	if (req->req_nodes && *req->req_nodes) {
-		n = hostlist_supernodes(cfg, req->req_nodes, "--nodelist",
-					true, touched, err);
+		n = hostlist_supernodes(cfg, req->req_nodes, "--nodelist", true,
+					touched, err);
 		if (n < 0)
 			goto out;
 		if (n > 1) {
-			sn_error_set(err, "--nodelist=%.200s spans %d supernodes, but --supernode=1 gets exactly one",
-				     req->req_nodes, n);
+			sn_error_set(
+				err,
+				"--nodelist=%.200s spans %d supernodes, but --supernode=1 gets exactly one",
+				req->req_nodes, n);
 			goto out;
 		}
 		for (size_t i = 0; i < cfg->n_supernodes; i++)
@@ -276,8 +297,8 @@ static int plan_feature(const struct sn_config *cfg,
 		memset(touched, 0, cfg->n_supernodes);
 	}
 	if (req->exc_nodes && *req->exc_nodes) {
-		if (hostlist_supernodes(cfg, req->exc_nodes, "--exclude",
-					false, touched, err) < 0)
+		if (hostlist_supernodes(cfg, req->exc_nodes, "--exclude", false,
+					touched, err) < 0)
 			goto out;
 		for (size_t i = 0; i < cfg->n_supernodes; i++)
 			if (touched[i])
@@ -286,11 +307,13 @@ static int plan_feature(const struct sn_config *cfg,
 	for (size_t i = 0; i < cfg->n_supernodes; i++)
 		nallowed += allowed[i];
 	if (!nallowed) {
-		sn_error_set(err, "--nodelist/--exclude leave no whole supernode for --supernode=1 (excluding one node of a supernode excludes the supernode)");
+		sn_error_set(
+			err,
+			"--nodelist/--exclude leave no whole supernode for --supernode=1 (excluding one node of a supernode excludes the supernode)");
 		goto out;
 	}
-	if (!(plan->features = features_build(cfg, allowed, nallowed,
-					      req->features))) {
+	if (!(plan->features =
+		      features_build(cfg, allowed, nallowed, req->features))) {
 		sn_error_set(err, "out of memory");
 		goto out;
 	}
@@ -309,8 +332,10 @@ static int plan_switch(const struct sn_config *cfg,
 	(void)cfg;
 	if (req->req_switch != SN_UNSET32 && req->req_switch != 0 &&
 	    req->req_switch != req->supernodes) {
-		sn_error_set(err, "--switches=%u cannot be combined with --supernode=%u: each supernode is one leaf switch, so the job needs exactly %u",
-			     req->req_switch, req->supernodes, req->supernodes);
+		sn_error_set(
+			err,
+			"--switches=%u cannot be combined with --supernode=%u: each supernode is one leaf switch, so the job needs exactly %u",
+			req->req_switch, req->supernodes, req->supernodes);
 		return -1;
 	}
 	if (req->req_nodes && *req->req_nodes) {
@@ -327,9 +352,11 @@ static int plan_switch(const struct sn_config *cfg,
 		if (n < 0)
 			return -1;
 		if ((uint32_t)n > req->supernodes) {
-			sn_error_set(err, "--nodelist=%.200s spans %d supernodes, but --supernode=%u gets exactly %u",
-				     req->req_nodes, n, req->supernodes,
-				     req->supernodes);
+			sn_error_set(
+				err,
+				"--nodelist=%.200s spans %d supernodes, but --supernode=%u gets exactly %u",
+				req->req_nodes, n, req->supernodes,
+				req->supernodes);
 			return -1;
 		}
 	}
@@ -349,8 +376,10 @@ int sn_placement_plan(const struct sn_config *cfg,
 	plan->wait4switch = SN_UNSET32;
 	plan->num_tasks = SN_UNSET32;
 	if (req->supernodes < 1 || req->supernodes > max) {
-		sn_error_set(err, "--supernode=%u is out of range (allowed: 1 to %u)",
-			     req->supernodes, max);
+		sn_error_set(
+			err,
+			"--supernode=%u is out of range (allowed: 1 to %u)",
+			req->supernodes, max);
 		return -1;
 	}
 	plan->nodes = req->supernodes * (uint32_t)cfg->supernode_size;

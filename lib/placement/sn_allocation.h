@@ -15,10 +15,10 @@
 
 /* What is wrong with one part of an allocation. */
 enum sn_alloc_problem_kind {
-	SN_ALLOC_PARTIAL,	/* a supernode only partly allocated */
-	SN_ALLOC_FOREIGN,	/* a node that is in no supernode */
-	SN_ALLOC_TWICE,		/* a node listed more than once */
-	SN_ALLOC_COUNT,		/* whole supernodes, but not N of them */
+	SN_ALLOC_PARTIAL, /* a supernode only partly allocated */
+	SN_ALLOC_FOREIGN, /* a node that is in no supernode */
+	SN_ALLOC_TWICE,	  /* a node listed more than once */
+	SN_ALLOC_COUNT,	  /* whole supernodes, but not N of them */
 };
 
 /* One problem: its kind and a line naming supernode or node. */
@@ -32,17 +32,17 @@ struct sn_alloc_problem {
  * release needed.
  */
 struct sn_allocation {
-	uint32_t want;			/* N asked for */
-	size_t hosts;			/* nodes in the allocation */
-	size_t touched;			/* distinct supernodes it touches */
-	size_t whole;			/* ... of which complete */
-	size_t partial;			/* ... of which incomplete */
-	size_t foreign;			/* nodes in no supernode */
-	size_t twice;			/* nodes listed again */
+	uint32_t want;	/* N asked for */
+	size_t hosts;	/* nodes in the allocation */
+	size_t touched; /* distinct supernodes it touches */
+	size_t whole;	/* ... of which complete */
+	size_t partial; /* ... of which incomplete */
+	size_t foreign; /* nodes in no supernode */
+	size_t twice;	/* nodes listed again */
 	struct sn_alloc_problem problems[SN_ALLOC_MAX_PROBLEMS];
-	size_t n_problems;		/* kept in problems[] */
-	size_t dropped;			/* problems beyond SN_ALLOC_MAX_PROBLEMS */
-	char summary[1024];		/* one line: the verdict, for logs */
+	size_t n_problems;  /* kept in problems[] */
+	size_t dropped;	    /* problems beyond SN_ALLOC_MAX_PROBLEMS */
+	char summary[1024]; /* one line: the verdict, for logs */
 };
 
 /*

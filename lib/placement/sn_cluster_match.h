@@ -32,9 +32,9 @@ struct sn_cluster_node {
 /* One switch of topology/tree, as slurm_load_topo() gives it. */
 struct sn_cluster_switch {
 	const char *name;
-	uint16_t level;		/* 0: a leaf switch */
-	const char *nodes;	/* Nodes= hostlist; NULL or "" = none */
-	const char *switches;	/* Switches= hostlist of children; NULL = none */
+	uint16_t level;	      /* 0: a leaf switch */
+	const char *nodes;    /* Nodes= hostlist; NULL or "" = none */
+	const char *switches; /* Switches= hostlist of children; NULL = none */
 };
 
 /* Where mismatches go: add() gets each line (no newline); count counts. */

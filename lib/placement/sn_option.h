@@ -82,7 +82,8 @@ int sn_cmdline_supernode(const char *path, char **value, struct sn_error *err);
  * "SBATCH_SUPERNODE: " for the environment).  Returns 0 with *n, or -1 with err set.
  */
 int sn_option_count_check(const struct sn_config *cfg, const char *arg,
-			  const char *source, uint32_t *n, struct sn_error *err);
+			  const char *source, uint32_t *n,
+			  struct sn_error *err);
 
 /*
  * sn_option_env_name - the environment variable that stands for

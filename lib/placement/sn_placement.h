@@ -12,19 +12,19 @@
 #define SN_UNSET16 0xfffeu
 
 /* Values of Slurm's job_desc_msg_t.shared we care about. */
-#define SN_SHARED_NONE 0	/* --exclusive */
-#define SN_SHARED_OK 1		/* --oversubscribe */
-#define SN_SHARED_USER 2	/* --exclusive=user */
-#define SN_SHARED_MCS 3		/* --exclusive=mcs */
-#define SN_SHARED_TOPO 5	/* --exclusive=topo (Slurm >= 24.05) */
+#define SN_SHARED_NONE 0 /* --exclusive */
+#define SN_SHARED_OK 1	 /* --oversubscribe */
+#define SN_SHARED_USER 2 /* --exclusive=user */
+#define SN_SHARED_MCS 3	 /* --exclusive=mcs */
+#define SN_SHARED_TOPO 5 /* --exclusive=topo (Slurm >= 24.05) */
 
 /* Which client submitted: decides how a task count meets the allocation. */
 enum sn_job_client {
-	SN_CLIENT_BATCH = 0,	/* sbatch (a script): its own counts reach the
+	SN_CLIENT_BATCH = 0, /* sbatch (a script): its own counts reach the
 				 * job's steps through SLURM_NTASKS */
-	SN_CLIENT_ALLOC,	/* salloc: Slurm raises the job's task count to
+	SN_CLIENT_ALLOC,     /* salloc: Slurm raises the job's task count to
 				 * its node count, and the steps inherit that */
-	SN_CLIENT_SRUN,		/* srun creating the allocation: its first job
+	SN_CLIENT_SRUN,	     /* srun creating the allocation: its first job
 				 * step follows at once, from srun's own count */
 };
 
@@ -34,15 +34,15 @@ enum sn_job_client {
  * Strings are borrowed; NULL means not given.
  */
 struct sn_job_request {
-	uint32_t supernodes;	/* N from SUPERNODE=N */
-	uint32_t min_nodes;	/* -N min, SN_UNSET32 if not given */
-	uint32_t max_nodes;	/* -N ...-max, SN_UNSET32 if not given */
-	uint16_t shared;	/* SN_SHARED_*, SN_UNSET16 if not given */
-	uint32_t req_switch;	/* --switches, SN_UNSET32 if not given */
-	const char *features;	/* --constraint */
-	const char *req_nodes;	/* --nodelist */
-	const char *exc_nodes;	/* --exclude */
-	uint32_t num_tasks;	/* --ntasks (given or counted by the client), SN_UNSET32 */
+	uint32_t supernodes;   /* N from SUPERNODE=N */
+	uint32_t min_nodes;    /* -N min, SN_UNSET32 if not given */
+	uint32_t max_nodes;    /* -N ...-max, SN_UNSET32 if not given */
+	uint16_t shared;       /* SN_SHARED_*, SN_UNSET16 if not given */
+	uint32_t req_switch;   /* --switches, SN_UNSET32 if not given */
+	const char *features;  /* --constraint */
+	const char *req_nodes; /* --nodelist */
+	const char *exc_nodes; /* --exclude */
+	uint32_t num_tasks; /* --ntasks (given or counted by the client), SN_UNSET32 */
 	uint16_t ntasks_per_node; /* --ntasks-per-node, SN_UNSET16 if not given */
 	enum sn_job_client client;
 };
@@ -52,13 +52,13 @@ struct sn_job_request {
  * features is malloc()ed (caller frees) or NULL to leave it as it is.
  */
 struct sn_job_plan {
-	uint32_t nodes;		/* min_nodes = max_nodes = N x size */
-	uint16_t shared;	/* SN_SHARED_NONE, or SN_SHARED_TOPO for block */
-	char *features;		/* new --constraint, or NULL */
-	uint32_t req_switch;	/* switch method: N; else SN_UNSET32 */
-	uint32_t wait4switch;	/* switch method: seconds; else SN_UNSET32 */
-	uint32_t segment_size;	/* block method: nodes; else 0 */
-	uint32_t num_tasks;	/* new --ntasks, or SN_UNSET32 to leave it */
+	uint32_t nodes;	       /* min_nodes = max_nodes = N x size */
+	uint16_t shared;       /* SN_SHARED_NONE, or SN_SHARED_TOPO for block */
+	char *features;	       /* new --constraint, or NULL */
+	uint32_t req_switch;   /* switch method: N; else SN_UNSET32 */
+	uint32_t wait4switch;  /* switch method: seconds; else SN_UNSET32 */
+	uint32_t segment_size; /* block method: nodes; else 0 */
+	uint32_t num_tasks;    /* new --ntasks, or SN_UNSET32 to leave it */
 };
 
 /*

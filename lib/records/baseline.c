@@ -37,13 +37,17 @@ static void port_attrs_add(json_object *port, const char *sysfs,
 	struct sn_ib_port p;
 	bool ok = !sn_ib_port_read(sysfs, dev, num, &p);
 
-	json_object_object_add(port, "link_layer",
-			       !ok || p.link_layer.status != SN_ATTR_OK ? NULL :
-			       json_object_new_string(p.layer == SN_LINK_ETHERNET ?
-						      "Ethernet" : "InfiniBand"));
+	json_object_object_add(
+		port, "link_layer",
+		!ok || p.link_layer.status != SN_ATTR_OK ?
+			NULL :
+			json_object_new_string(p.layer == SN_LINK_ETHERNET ?
+						       "Ethernet" :
+						       "InfiniBand"));
 	json_object_object_add(port, "rate_gbps",
-			       !ok || p.rate.status != SN_ATTR_OK ? NULL :
-			       json_object_new_double(p.rate_gbps));
+			       !ok || p.rate.status != SN_ATTR_OK ?
+				       NULL :
+				       json_object_new_double(p.rate_gbps));
 }
 
 /* Every port of every RDMA device in sysfs (bounded). */
@@ -69,14 +73,16 @@ static json_object *ports_collect(const struct sn_check_ctx *ctx)
 
 			if ((size_t)snprintf(path, sizeof(path),
 					     "%s/class/infiniband/%s/ports/%u",
-					     ctx->sysfs, d->d_name, p) >= sizeof(path) ||
+					     ctx->sysfs, d->d_name,
+					     p) >= sizeof(path) ||
 			    access(path, F_OK))
 				continue;
 			c = sn_ib_port_counters_json(ctx->sysfs, d->d_name, p);
 			if (c)
 				port_attrs_add(c, ctx->sysfs, d->d_name, p);
 			snprintf(key, sizeof(key), "%s/%u", d->d_name, p);
-			json_object_object_add(ports, key, c ? c : json_object_new_null());
+			json_object_object_add(ports, key,
+					       c ? c : json_object_new_null());
 		}
 	}
 	closedir(dir);
@@ -90,13 +96,17 @@ static json_object *fabric_collect(const struct sn_check_ctx *ctx,
 	json_object *doc = json_object_new_object();
 	uint64_t seq = 0;
 
-	json_object_object_add(doc, "schema", json_object_new_int(SN_BASELINE_SCHEMA));
+	json_object_object_add(doc, "schema",
+			       json_object_new_int(SN_BASELINE_SCHEMA));
 	json_object_object_add(doc, "job_id", json_object_new_int64(job_id));
-	json_object_object_add(doc, "node", json_object_new_string(ctx->nodename));
-	json_object_object_add(doc, "time", json_object_new_int64((int64_t)time(NULL)));
+	json_object_object_add(doc, "node",
+			       json_object_new_string(ctx->nodename));
+	json_object_object_add(doc, "time",
+			       json_object_new_int64((int64_t)time(NULL)));
 	json_object_object_add(doc, "kmsg_seq",
-			       sn_kmsg_position(ctx->kmsg, &seq) ? NULL :
-			       json_object_new_uint64(seq));
+			       sn_kmsg_position(ctx->kmsg, &seq) ?
+				       NULL :
+				       json_object_new_uint64(seq));
 	json_object_object_add(doc, "ports", ports_collect(ctx));
 	json_object_object_add(doc, "accelerators", NULL);
 	return doc;
@@ -104,7 +114,8 @@ static json_object *fabric_collect(const struct sn_check_ctx *ctx,
 
 static char *doc_string(json_object *doc)
 {
-	char *out = strdup(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
+	char *out = strdup(
+		json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
 
 	json_object_put(doc);
 	return out;
@@ -120,16 +131,18 @@ char *sn_baseline_collect(const struct sn_check_ctx *ctx, uint32_t job_id)
 	return doc_string(doc);
 }
 
-int sn_baseline_path(const struct sn_check_ctx *ctx, uint32_t job_id,
-		     char *buf, size_t size)
+int sn_baseline_path(const struct sn_check_ctx *ctx, uint32_t job_id, char *buf,
+		     size_t size)
 {
 	return (size_t)snprintf(buf, size, "%s/baseline/%u.json",
-				ctx->state_dir, job_id) >= size ? -1 : 0;
+				ctx->state_dir, job_id) >= size ?
+		       -1 :
+		       0;
 }
 
 enum collect_part {
-	COLLECT_FABRIC,		/* ports and kernel log: sysfs only */
-	COLLECT_ACCEL,		/* accelerators: NVML, which can hang */
+	COLLECT_FABRIC, /* ports and kernel log: sysfs only */
+	COLLECT_ACCEL,	/* accelerators: NVML, which can hang */
 };
 
 struct collect_arg {
@@ -149,7 +162,8 @@ static int collect_child(void *arg, int fd)
 	} else {
 		json_object *acc = sn_accel_counters_json(a->ctx);
 
-		doc = strdup(acc ? json_object_to_json_string_ext(acc, JSON_C_TO_STRING_PLAIN) :
+		doc = strdup(acc ? json_object_to_json_string_ext(
+					   acc, JSON_C_TO_STRING_PLAIN) :
 				   "null");
 		json_object_put(acc);
 	}
@@ -184,8 +198,7 @@ static json_object *part_collect(const struct sn_check_ctx *ctx,
 	else if (len > SN_BASELINE_MAX_BYTES)
 		sn_error_set(err, "%s: document larger than %u bytes", what,
 			     SN_BASELINE_MAX_BYTES);
-	else if (!(doc = json_tokener_parse(text)) &&
-		 strcmp(text, "null"))
+	else if (!(doc = json_tokener_parse(text)) && strcmp(text, "null"))
 		sn_error_set(err, "%s: not JSON", what);
 	free(text);
 	return doc;
@@ -216,8 +229,9 @@ char *sn_baseline_snapshot(const struct sn_check_ctx *ctx, uint32_t job_id,
 		if (acc)
 			json_object_object_add(doc, "accelerators", acc);
 		else if (aerr.msg[0] && strcmp(aerr.msg, ""))
-			json_object_object_add(doc, "accelerators_error",
-					       json_object_new_string(aerr.msg));
+			json_object_object_add(
+				doc, "accelerators_error",
+				json_object_new_string(aerr.msg));
 	}
 	out = doc_string(doc);
 	if (!out) {
@@ -232,13 +246,15 @@ char *sn_baseline_snapshot(const struct sn_check_ctx *ctx, uint32_t job_id,
  * state_dir/baseline as a trusted folder (sn_safedir: no link followed, no
  * folder of a user), created 0700 when create; its path into dir.
  */
-static int baseline_dir(const struct sn_check_ctx *ctx, bool create,
-			char *dir, size_t size, struct sn_error *err)
+static int baseline_dir(const struct sn_check_ctx *ctx, bool create, char *dir,
+			size_t size, struct sn_error *err)
 {
 	int sfd, fd;
 
-	if ((size_t)snprintf(dir, size, "%s/baseline", ctx->state_dir) >= size) {
-		sn_error_set(err, "baseline folder path too long: %s", ctx->state_dir);
+	if ((size_t)snprintf(dir, size, "%s/baseline", ctx->state_dir) >=
+	    size) {
+		sn_error_set(err, "baseline folder path too long: %s",
+			     ctx->state_dir);
 		return -1;
 	}
 	sfd = sn_safedir_open(ctx->state_dir, 0700, create, err);
@@ -289,7 +305,8 @@ int sn_baseline_remove(const struct sn_check_ctx *ctx, uint32_t job_id,
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
 	if (unlinkat(fd, name, 0) && errno != ENOENT) {
-		sn_error_set(err, "cannot remove: %s: %s/%s", strerror(errno), dir, name);
+		sn_error_set(err, "cannot remove: %s: %s/%s", strerror(errno),
+			     dir, name);
 		rc = -1;
 	}
 	close(fd);

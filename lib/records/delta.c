@@ -10,7 +10,8 @@ struct sn_delta sn_delta_unknown(const char *why)
 {
 	struct sn_delta d = { .known = false };
 
-	snprintf(d.why_unknown, sizeof(d.why_unknown), "%s", why ? why : "unknown");
+	snprintf(d.why_unknown, sizeof(d.why_unknown), "%s",
+		 why ? why : "unknown");
 	return d;
 }
 
@@ -47,7 +48,8 @@ static const char *sample_why(enum sn_sample_state st, bool at_start)
 	case SN_SAMPLE_UNREADABLE:
 		return at_start ? "unreadable at start" : "unreadable at end";
 	case SN_SAMPLE_NOT_NUMBER:
-		return at_start ? "not a number at start" : "not a number at end";
+		return at_start ? "not a number at start" :
+				  "not a number at end";
 	case SN_SAMPLE_OK:
 		break;
 	}
@@ -99,10 +101,11 @@ static bool beyond_width(const char *name, uint64_t v, const char *side,
 
 	if (bits < 64 && v > max_of(bits)) {
 		*d = unknown(NULL);
-		snprintf(d->why_unknown, sizeof(d->why_unknown),
-			 "value %llu at %s exceeds the counter's %u-bit width%s",
-			 (unsigned long long)v, side, bits,
-			 ones ? " (all-ones: a dead device read)" : "");
+		snprintf(
+			d->why_unknown, sizeof(d->why_unknown),
+			"value %llu at %s exceeds the counter's %u-bit width%s",
+			(unsigned long long)v, side, bits,
+			ones ? " (all-ones: a dead device read)" : "");
 		return true;
 	}
 	if (v != UINT64_MAX)
@@ -144,8 +147,9 @@ uint64_t sn_delta_ceiling(const char *name, int64_t seconds, double gbps)
 	if (gbps > SN_ACCEL_MAX_GBPS)
 		gbps = SN_ACCEL_MAX_GBPS;
 	bits = s * gbps * SN_DELTA_RATE_MARGIN * 1e9;
-	max = sn_counter_word_bytes(name) > 1 ? bits / 8 / sn_counter_word_bytes(name)
-					      : bits;
+	max = sn_counter_word_bytes(name) > 1 ?
+		      bits / 8 / sn_counter_word_bytes(name) :
+		      bits;
 	/* 2^64 as a double; anything at or above it saturates */
 	return max >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)max;
 }
@@ -163,11 +167,12 @@ struct sn_delta sn_delta_plausible(const char *name, struct sn_delta d,
 	if (gbps > SN_ACCEL_MAX_GBPS)
 		gbps = SN_ACCEL_MAX_GBPS;
 	u = unknown(NULL);
-	snprintf(u.why_unknown, sizeof(u.why_unknown),
-		 words ? "delta %llu words in %lld s is more than a %g Gb/s line can carry (physically impossible)"
-		       : "delta %llu in %lld s is more than one event per bit at %g Gb/s (physically impossible)",
-		 (unsigned long long)d.value, (long long)(seconds > 0 ? seconds : 0),
-		 gbps);
+	snprintf(
+		u.why_unknown, sizeof(u.why_unknown),
+		words ? "delta %llu words in %lld s is more than a %g Gb/s line can carry (physically impossible)" :
+			"delta %llu in %lld s is more than one event per bit at %g Gb/s (physically impossible)",
+		(unsigned long long)d.value,
+		(long long)(seconds > 0 ? seconds : 0), gbps);
 	return u;
 }
 
@@ -241,7 +246,8 @@ static struct sn_delta nvlink_sum(const char *field, const json_object *ls,
 	for (int side = 0; side < 2; side++) {
 		if (!sides[side])
 			continue;
-		json_object_object_foreach((json_object *)sides[side], key, val) {
+		json_object_object_foreach((json_object *)sides[side], key, val)
+		{
 			struct sn_sample s, e;
 			struct sn_delta d;
 
@@ -277,7 +283,8 @@ bool sn_delta_accel(const char *name, const json_object *start_dev,
 	if (!c->per_link) {
 		s = sn_sample_get(start_dev, c->key);
 		e = sn_sample_get(end_dev, c->key);
-		if (s.state == SN_SAMPLE_MISSING && e.state == SN_SAMPLE_MISSING)
+		if (s.state == SN_SAMPLE_MISSING &&
+		    e.state == SN_SAMPLE_MISSING)
 			return false;
 		*out = sn_delta_rule(name, s, e);
 		return true;
@@ -295,7 +302,8 @@ json_object *sn_json_get(const json_object *o, const char *key, json_type t)
 	json_object *v = NULL;
 
 	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, t))
+	    !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, t))
 		return NULL;
 	return v;
 }

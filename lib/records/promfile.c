@@ -18,7 +18,7 @@
 #include "util/sn_strbuf.h"
 
 #define MAX_PORTS 512
-#define MAX_NAMES 1024		/* distinct counter names over all ports */
+#define MAX_NAMES 1024 /* distinct counter names over all ports */
 #define FAMILY_MAX 128
 
 /* A label value, escaped per the exposition format: \\, \" and \n. */
@@ -60,7 +60,8 @@ static size_t keys_sorted(const json_object *o, const char **out, size_t max,
 
 	if (!o || !json_object_is_type(o, json_type_object))
 		return 0;
-	json_object_object_foreach((json_object *)o, key, val) {
+	json_object_object_foreach((json_object *)o, key, val)
+	{
 		(void)val;
 		if (n >= max)
 			break;
@@ -76,7 +77,8 @@ static size_t names_merge(const json_object *o, const char **names, size_t n,
 {
 	if (!o || !json_object_is_type(o, json_type_object))
 		return n;
-	json_object_object_foreach((json_object *)o, key, val) {
+	json_object_object_foreach((json_object *)o, key, val)
+	{
 		size_t i;
 
 		(void)val;
@@ -121,8 +123,8 @@ static void family_name(const char *counter, char *buf, size_t size)
 static void family_head(struct sn_strbuf *s, const char *name, const char *type,
 			const char *help)
 {
-	sn_strbuf_appendf(s, "# HELP %s %s\n# TYPE %s %s\n",
-			  name, help, name, type);
+	sn_strbuf_appendf(s, "# HELP %s %s\n# TYPE %s %s\n", name, help, name,
+			  type);
 }
 
 struct ports {
@@ -141,7 +143,8 @@ static struct sn_sample any_group(const json_object *port, const char *counter)
 
 	for (size_t g = 0; g < 3 && v.state == SN_SAMPLE_MISSING; g++)
 		v = sn_sample_get(sn_json_get(port, port_groups[g],
-					      json_type_object), counter);
+					      json_type_object),
+				  counter);
 	return v;
 }
 
@@ -166,29 +169,32 @@ static struct sn_sample port_sample(const json_object *port, const char *group,
 }
 
 /* One port family: every port with a number for counter in group. */
-static void port_family(struct sn_strbuf *s,
-			const struct ports *p, const char *group,
-			const char *counter, const char *family)
+static void port_family(struct sn_strbuf *s, const struct ports *p,
+			const char *group, const char *counter,
+			const char *family)
 {
 	unsigned k = sn_counter_word_bytes(counter);
 	bool head = false;
 	char help[256];
 
 	if (k > 1)
-		snprintf(help, sizeof(help),
-			 "Bytes the port %s (sysfs port_%s_data_64 if the port has it, else port_%s_data; 4-byte words, x 4).",
-			 strstr(counter, "xmit") ? "transmitted" : "received",
-			 strstr(counter, "xmit") ? "xmit" : "rcv",
-			 strstr(counter, "xmit") ? "xmit" : "rcv");
+		snprintf(
+			help, sizeof(help),
+			"Bytes the port %s (sysfs port_%s_data_64 if the port has it, else port_%s_data; 4-byte words, x 4).",
+			strstr(counter, "xmit") ? "transmitted" : "received",
+			strstr(counter, "xmit") ? "xmit" : "rcv",
+			strstr(counter, "xmit") ? "xmit" : "rcv");
 	else
-		snprintf(help, sizeof(help), "RDMA port counter %s (sysfs %s/%s).",
-			 counter, group, counter);
+		snprintf(help, sizeof(help),
+			 "RDMA port counter %s (sysfs %s/%s).", counter, group,
+			 counter);
 	for (size_t i = 0; i < p->n; i++) {
 		struct sn_sample v = port_sample(p->objs[i], group, counter);
 		const char *slash = strrchr(p->keys[i], '/');
 		char dev[128];
 
-		if (v.state != SN_SAMPLE_OK || !slash || v.value > UINT64_MAX / k)
+		if (v.state != SN_SAMPLE_OK || !slash ||
+		    v.value > UINT64_MAX / k)
 			continue;
 		if (!head)
 			family_head(s, family, "counter", help);
@@ -205,9 +211,9 @@ static void port_family(struct sn_strbuf *s,
 }
 
 /* Families of one group; done holds family names already written. */
-static void port_group(struct sn_strbuf *s,
-		       const struct ports *p, const char *group,
-		       char (*done)[FAMILY_MAX], size_t *ndone)
+static void port_group(struct sn_strbuf *s, const struct ports *p,
+		       const char *group, char (*done)[FAMILY_MAX],
+		       size_t *ndone)
 {
 	const char **names = calloc(MAX_NAMES, sizeof(*names));
 	size_t n = 0;
@@ -217,7 +223,8 @@ static void port_group(struct sn_strbuf *s,
 		return;
 	}
 	for (size_t i = 0; i < p->n; i++)
-		n = names_merge(sn_json_get(p->objs[i], group, json_type_object),
+		n = names_merge(sn_json_get(p->objs[i], group,
+					    json_type_object),
 				names, n, MAX_NAMES);
 	qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n; i++) {
@@ -238,7 +245,7 @@ static void port_group(struct sn_strbuf *s,
 static void render_ports(struct sn_strbuf *s, const json_object *snapshot)
 {
 	json_object *all = sn_json_get(snapshot, "ports", json_type_object);
-	char (*done)[FAMILY_MAX] = calloc(MAX_NAMES, FAMILY_MAX);
+	char(*done)[FAMILY_MAX] = calloc(MAX_NAMES, FAMILY_MAX);
 	struct ports *p = calloc(1, sizeof(*p));
 	size_t ndone = 0;
 
@@ -256,9 +263,9 @@ cleanup:
 	free(p);
 }
 
-static void gpu_sample(struct sn_strbuf *s,
-		       bool *head, const struct sn_counter *c,
-		       const char *bus, const char *link, struct sn_sample v)
+static void gpu_sample(struct sn_strbuf *s, bool *head,
+		       const struct sn_counter *c, const char *bus,
+		       const char *link, struct sn_sample v)
 {
 	if (v.state != SN_SAMPLE_OK)
 		return;
@@ -295,7 +302,7 @@ static void gpu_family(struct sn_strbuf *s, const struct sn_counter *c,
 		for (size_t l = 0; l < nl; l++)
 			gpu_sample(s, &head, c, bus[i], links[l],
 				   sn_sample_get(sn_json_get(nv, links[l],
-							   json_type_object),
+							     json_type_object),
 						 c->key));
 	}
 }
@@ -303,8 +310,8 @@ static void gpu_family(struct sn_strbuf *s, const struct sn_counter *c,
 static void render_gpus(struct sn_strbuf *s, const json_object *snapshot)
 {
 	json_object *devs = sn_json_get(sn_json_get(snapshot, "accelerators",
-						json_type_object),
-				      "devices", json_type_object);
+						    json_type_object),
+					"devices", json_type_object);
 	const char *bus[SN_MANIFEST_MAX_ACCELS];
 	size_t n = keys_sorted(devs, bus, SN_MANIFEST_MAX_ACCELS, cmp_str);
 
@@ -320,8 +327,8 @@ static uint64_t state_u64(const json_object *state, const char *key)
 	return v.state == SN_SAMPLE_OK ? v.value : 0;
 }
 
-static void render_state(struct sn_strbuf *s,
-			 const json_object *state, int64_t now)
+static void render_state(struct sn_strbuf *s, const json_object *state,
+			 int64_t now)
 {
 	json_object *xid = sn_json_get(state, "xid", json_type_object);
 	const char **keys = calloc(SN_PROM_MAX_XIDS, sizeof(*keys));
@@ -350,7 +357,8 @@ static void render_state(struct sn_strbuf *s,
 			  (unsigned long long)state_u64(state, "drains"));
 	family_head(s, "supernode_epilog_last_run_timestamp_seconds", "gauge",
 		    "When the epilog last ran, seconds since the epoch.");
-	sn_strbuf_appendf(s, "supernode_epilog_last_run_timestamp_seconds %lld\n",
+	sn_strbuf_appendf(s,
+			  "supernode_epilog_last_run_timestamp_seconds %lld\n",
 			  (long long)now);
 	free(keys);
 }
@@ -364,7 +372,7 @@ char *sn_promfile_render(const json_object *snapshot, const json_object *state,
 	render_ports(&s, snapshot);
 	render_gpus(&s, snapshot);
 	render_state(&s, state, now);
-	if (!s.buf)		/* failed (ENOMEM, E2BIG: text dropped) */
+	if (!s.buf) /* failed (ENOMEM, E2BIG: text dropped) */
 		return NULL;
 	return sn_strbuf_take(&s, NULL);
 }
@@ -387,13 +395,14 @@ static int add_xids(json_object *xid, const json_object *record)
 	int bad = 0;
 
 	for (size_t i = 0; evs && i < json_object_array_length(evs); i++) {
-		json_object *x = sn_json_get(json_object_array_get_idx(evs, i), "xid",
-					   json_type_int);
+		json_object *x = sn_json_get(json_object_array_get_idx(evs, i),
+					     "xid", json_type_int);
 		char key[24];
 
 		if (!x || json_object_get_int64(x) < 0)
 			continue;
-		snprintf(key, sizeof(key), "%lld", (long long)json_object_get_int64(x));
+		snprintf(key, sizeof(key), "%lld",
+			 (long long)json_object_get_int64(x));
 		if (!json_object_object_get_ex(xid, key, NULL) &&
 		    json_object_object_length(xid) >= SN_PROM_MAX_XIDS)
 			continue;
@@ -413,13 +422,16 @@ json_object *sn_promfile_state_add(const json_object *state,
 		return NULL;
 	old = sn_json_get(state, "xid", json_type_object);
 	if (old ? json_object_deep_copy(old, &xid, NULL) :
-	    !(xid = json_object_new_object()))
+		  !(xid = json_object_new_object()))
 		goto fail;
 	bad |= set_u64(out, "schema", 1);
-	bad |= set_u64(out, "jobs", state_u64(state, "jobs") + (record ? 1 : 0));
+	bad |= set_u64(out, "jobs",
+		       state_u64(state, "jobs") + (record ? 1 : 0));
 	json_object_object_get_ex(record, "drain_reason", &reason);
-	bad |= set_u64(out, "drains", state_u64(state, "drains") +
-		       (record && json_object_is_type(reason, json_type_string)));
+	bad |= set_u64(out, "drains",
+		       state_u64(state, "drains") +
+			       (record &&
+				json_object_is_type(reason, json_type_string)));
 	bad |= add_xids(xid, record);
 	if (json_object_object_add(out, "xid", xid)) {
 		json_object_put(xid);

@@ -23,10 +23,10 @@ struct build {
 	const struct sn_config *cfg;
 	const struct sn_record_input *in;
 	const char *why_no_baseline;	/* NULL when the baseline is OK */
-	enum sn_baseline_status status;	/* as judged here */
+	enum sn_baseline_status status; /* as judged here */
 	int64_t start;			/* baseline time */
 	json_object *verdicts;
-	int bad;			/* out of memory somewhere */
+	int bad; /* out of memory somewhere */
 };
 
 static int put(json_object *obj, const char *key, json_object *val)
@@ -115,14 +115,17 @@ static enum sn_baseline_status parse_why(const char *text, size_t len,
 	used = json_tokener_get_parse_end(tok);
 	if (e != json_tokener_success) {
 		snprintf(why, size, "not JSON: %s (at byte %zu)",
-			 e == json_tokener_continue ? "cut short" :
-			 json_tokener_error_desc(e), used);
+			 e == json_tokener_continue ?
+				 "cut short" :
+				 json_tokener_error_desc(e),
+			 used);
 		goto cleanup;
 	}
 	while (used < len && isspace((unsigned char)text[used]))
 		used++;
 	if (used != len) {
-		snprintf(why, size, "text after the JSON document (at byte %zu)", used);
+		snprintf(why, size,
+			 "text after the JSON document (at byte %zu)", used);
 		goto cleanup;
 	}
 	if ((bad = baseline_invalid(doc, job_id))) {
@@ -153,12 +156,14 @@ static const char *path_split(const char *path, char *dir)
 
 	if (!slash)
 		return NULL;
-	snprintf(dir, PATH_MAX, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	snprintf(dir, PATH_MAX, "%.*s", slash == path ? 1 : (int)(slash - path),
+		 path);
 	return slash + 1;
 }
 
 enum sn_baseline_status sn_baseline_read(const char *path, uint32_t job_id,
-					 json_object **out, struct sn_error *err)
+					 json_object **out,
+					 struct sn_error *err)
 {
 	enum sn_baseline_status st = SN_BASELINE_CORRUPT;
 	char dir[PATH_MAX], why[160];
@@ -174,7 +179,8 @@ enum sn_baseline_status sn_baseline_read(const char *path, uint32_t job_id,
 	}
 	fd = sn_safedir_open(dir, 0, false, err);
 	if (fd >= 0) {
-		buf = sn_safedir_load(fd, dir, name, SN_BASELINE_MAX_BYTES, &len, err);
+		buf = sn_safedir_load(fd, dir, name, SN_BASELINE_MAX_BYTES,
+				      &len, err);
 		close(fd);
 	}
 	if (!buf)
@@ -210,7 +216,8 @@ static size_t keys_union(const json_object *a, const json_object *b,
 	for (int i = 0; i < 2; i++) {
 		if (!objs[i] || !json_object_is_type(objs[i], json_type_object))
 			continue;
-		json_object_object_foreach((json_object *)objs[i], key, val) {
+		json_object_object_foreach((json_object *)objs[i], key, val)
+		{
 			(void)val;
 			if (n >= max)
 				break;
@@ -242,7 +249,8 @@ static json_object *limit_json(bool has, uint64_t v)
 static void judge(struct build *b, const char *counter, const char *device,
 		  uint64_t v)
 {
-	const struct sn_threshold *t = sn_threshold_find(&b->cfg->epilog, counter);
+	const struct sn_threshold *t =
+		sn_threshold_find(&b->cfg->epilog, counter);
 	json_object *o;
 
 	if (!t)
@@ -261,14 +269,16 @@ static void judge(struct build *b, const char *counter, const char *device,
 }
 
 /* Put one delta into deltas/unknown (and judge it when known). */
-static void add_delta(struct build *b, json_object *deltas, json_object *unknown,
-		      const char *name, const char *device, struct sn_delta d)
+static void add_delta(struct build *b, json_object *deltas,
+		      json_object *unknown, const char *name,
+		      const char *device, struct sn_delta d)
 {
 	if (json_object_object_get_ex(deltas, name, NULL))
-		return;		/* counters/ wins over hw_counters/ */
+		return; /* counters/ wins over hw_counters/ */
 	if (!d.known) {
 		b->bad |= put(deltas, name, NULL);
-		b->bad |= put(unknown, name, json_object_new_string(d.why_unknown));
+		b->bad |= put(unknown, name,
+			      json_object_new_string(d.why_unknown));
 		return;
 	}
 	b->bad |= put(deltas, name, json_object_new_uint64(d.value));
@@ -330,10 +340,12 @@ static void port_group(struct build *b, const json_object *sp,
 		       SN_RECORD_MAX_COUNTERS);
 	for (size_t i = 0; i < n; i++)
 		add_delta(b, deltas, unknown, names[i], device,
-			  b->why_no_baseline ? no_baseline(b) :
-			  sn_delta_plausible(names[i],
-					     sn_delta_counter(names[i], sm, em),
-					     duration(b), rate));
+			  b->why_no_baseline ?
+				  no_baseline(b) :
+				  sn_delta_plausible(names[i],
+						     sn_delta_counter(names[i],
+								      sm, em),
+						     duration(b), rate));
 	free(names);
 }
 
@@ -378,9 +390,12 @@ static void port_traffic(struct build *b, json_object *o, json_object *deltas)
 	uint64_t tx, rx, n;
 	bool ktx, krx, k;
 
-	b->bad |= put(o, "bytes_sent", moved(deltas, "port_xmit_data", &tx, &ktx));
-	b->bad |= put(o, "bytes_received", moved(deltas, "port_rcv_data", &rx, &krx));
-	b->bad |= put(o, "packets_sent", moved(deltas, "port_xmit_packets", &n, &k));
+	b->bad |= put(o, "bytes_sent",
+		      moved(deltas, "port_xmit_data", &tx, &ktx));
+	b->bad |= put(o, "bytes_received",
+		      moved(deltas, "port_rcv_data", &rx, &krx));
+	b->bad |= put(o, "packets_sent",
+		      moved(deltas, "port_xmit_packets", &n, &k));
 	b->bad |= put(o, "packets_received",
 		      moved(deltas, "port_rcv_packets", &n, &k));
 	b->bad |= put(o, "mean_tx_gbps", gbps(b, ktx, tx));
@@ -407,14 +422,18 @@ static json_object *port_entry(struct build *b, const char *key,
 
 	if (!o || !deltas || !unknown)
 		goto oom;
-	snprintf(dev, sizeof(dev), "%.*s", slash ? (int)(slash - key) : (int)strlen(key),
-		 key);
+	snprintf(dev, sizeof(dev), "%.*s",
+		 slash ? (int)(slash - key) : (int)strlen(key), key);
 	b->bad |= put(o, "device", json_object_new_string(dev));
-	b->bad |= put(o, "port", slash ? json_object_new_int64(strtol(slash + 1, NULL, 10))
-				       : NULL);
+	b->bad |=
+		put(o, "port",
+		    slash ? json_object_new_int64(strtol(slash + 1, NULL, 10)) :
+			    NULL);
 	b->bad |= put(o, "link_layer", link_layer(sp, ep));
-	b->bad |= put(o, "rate_gbps", port_rate(sp, ep) > 0 ?
-		      json_object_new_double(port_rate(sp, ep)) : NULL);
+	b->bad |= put(o, "rate_gbps",
+		      port_rate(sp, ep) > 0 ?
+			      json_object_new_double(port_rate(sp, ep)) :
+			      NULL);
 	port_group(b, sp, ep, "counters", key, deltas, unknown);
 	port_group(b, sp, ep, "counters_ext", key, deltas, unknown);
 	port_group(b, sp, ep, "hw_counters", key, deltas, unknown);
@@ -433,8 +452,10 @@ oom:
 
 static json_object *ports_json(struct build *b)
 {
-	json_object *sports = sn_json_get(b->in->baseline, "ports", json_type_object);
-	json_object *eports = sn_json_get(b->in->end, "ports", json_type_object);
+	json_object *sports =
+		sn_json_get(b->in->baseline, "ports", json_type_object);
+	json_object *eports =
+		sn_json_get(b->in->end, "ports", json_type_object);
 	const char **keys = calloc(2 * SN_RECORD_MAX_PORTS, sizeof(*keys));
 	json_object *arr = json_object_new_array();
 	size_t n;
@@ -465,7 +486,7 @@ oom:
 static json_object *accel_devices(const json_object *snap)
 {
 	return sn_json_get(sn_json_get(snap, "accelerators", json_type_object),
-			 "devices", json_type_object);
+			   "devices", json_type_object);
 }
 
 static json_object *accel_entry(struct build *b, const char *bus,
@@ -481,19 +502,22 @@ static json_object *accel_entry(struct build *b, const char *bus,
 	if (!idx)
 		idx = sn_json_get(sd, "index", json_type_int);
 	b->bad |= put(o, "bus_id", json_object_new_string(bus));
-	b->bad |= put(o, "index", idx ? json_object_new_int64(json_object_get_int64(idx))
-				      : NULL);
+	b->bad |= put(o, "index",
+		      idx ? json_object_new_int64(json_object_get_int64(idx)) :
+			    NULL);
 	for (size_t i = 0; i < sn_counters_count; i++) {
 		const char *name = sn_counters[i].name;
 		struct sn_delta d;
 
 		if (sn_counters[i].source != SN_COUNTER_ACCEL ||
-		    !sn_delta_accel(name, b->why_no_baseline ? NULL : sd, ed, &d))
+		    !sn_delta_accel(name, b->why_no_baseline ? NULL : sd, ed,
+				    &d))
 			continue;
 		add_delta(b, deltas, unknown, name, bus,
-			  b->why_no_baseline ? no_baseline(b) :
-			  sn_delta_plausible(name, d, duration(b),
-					     SN_ACCEL_MAX_GBPS));
+			  b->why_no_baseline ?
+				  no_baseline(b) :
+				  sn_delta_plausible(name, d, duration(b),
+						     SN_ACCEL_MAX_GBPS));
 	}
 	b->bad |= put(o, "deltas", deltas);
 	b->bad |= put(o, "unknown", unknown);
@@ -508,7 +532,8 @@ oom:
 
 static json_object *accels_json(struct build *b)
 {
-	json_object *sdevs = b->why_no_baseline ? NULL : accel_devices(b->in->baseline);
+	json_object *sdevs =
+		b->why_no_baseline ? NULL : accel_devices(b->in->baseline);
 	json_object *edevs = accel_devices(b->in->end);
 	const char **keys = calloc(2 * SN_MANIFEST_MAX_ACCELS, sizeof(*keys));
 	json_object *arr = json_object_new_array();
@@ -518,9 +543,12 @@ static json_object *accels_json(struct build *b)
 		goto oom;
 	n = keys_union(sdevs, edevs, keys, 2 * SN_MANIFEST_MAX_ACCELS);
 	for (size_t i = 0; i < n && i < SN_MANIFEST_MAX_ACCELS; i++)
-		b->bad |= append(arr, accel_entry(b, keys[i],
-						  sn_json_get(sdevs, keys[i], json_type_object),
-						  sn_json_get(edevs, keys[i], json_type_object)));
+		b->bad |=
+			append(arr, accel_entry(b, keys[i],
+						sn_json_get(sdevs, keys[i],
+							    json_type_object),
+						sn_json_get(edevs, keys[i],
+							    json_type_object)));
 	free(keys);
 	return arr;
 oom:
@@ -548,13 +576,21 @@ static void xid_verdict(struct build *b, const json_object *ev)
 		return;
 	}
 	b->bad |= put(o, "counter", json_object_new_string("xid"));
-	b->bad |= put(o, "device", json_object_new_string(bus ? json_object_get_string(bus) : "?"));
+	b->bad |= put(o, "device",
+		      json_object_new_string(bus ? json_object_get_string(bus) :
+						   "?"));
 	b->bad |= put(o, "delta", json_object_new_int(1));
 	b->bad |= put(o, "warn", NULL);
 	b->bad |= put(o, "crit", NULL);
-	b->bad |= put(o, "grade", json_object_new_string(strcmp(s, "drain") ? "WARN" : "CRIT"));
-	b->bad |= put(o, "xid", json_object_new_int64(xid ? json_object_get_int64(xid) : 0));
-	b->bad |= put(o, "meaning", str_or_null(meaning ? json_object_get_string(meaning) : NULL));
+	b->bad |= put(o, "grade",
+		      json_object_new_string(strcmp(s, "drain") ? "WARN" :
+								  "CRIT"));
+	b->bad |= put(o, "xid",
+		      json_object_new_int64(xid ? json_object_get_int64(xid) :
+						  0));
+	b->bad |= put(o, "meaning",
+		      str_or_null(meaning ? json_object_get_string(meaning) :
+					    NULL));
 	b->bad |= put(o, "kind", json_object_new_string(str_of(ev, "kind")));
 	b->bad |= append(b->verdicts, o);
 }
@@ -570,7 +606,8 @@ static json_object *xids_json(struct build *b)
 		return arr;
 	n = json_object_array_length(in);
 	for (size_t i = 0; i < n && i < SN_RECORD_MAX_XID; i++) {
-		json_object *ev = json_object_array_get_idx(in, i), *copy = NULL;
+		json_object *ev = json_object_array_get_idx(in, i),
+			    *copy = NULL;
 
 		if (json_object_deep_copy(ev, &copy, NULL)) {
 			b->bad = 1;
@@ -608,8 +645,9 @@ static const char *worst_of(const json_object *verdicts)
 	size_t n = json_object_array_length(verdicts);
 
 	for (size_t i = 0; i < n; i++) {
-		json_object *g = sn_json_get(json_object_array_get_idx(verdicts, i),
-					   "grade", json_type_string);
+		json_object *g =
+			sn_json_get(json_object_array_get_idx(verdicts, i),
+				    "grade", json_type_string);
 		const char *s = g ? json_object_get_string(g) : "";
 
 		if (!strcmp(s, "CRIT"))
@@ -630,15 +668,19 @@ static void header(struct build *b, json_object *rec)
 	b->bad |= put(rec, "user", str_or_null(in->user));
 	b->bad |= put(rec, "node", str_or_null(in->node));
 	b->bad |= put(rec, "supernode", str_or_null(in->supernode));
-	b->bad |= put(rec, "start", b->why_no_baseline ? NULL :
-		      json_object_new_int64(b->start));
+	b->bad |= put(rec, "start",
+		      b->why_no_baseline ? NULL :
+					   json_object_new_int64(b->start));
 	b->bad |= put(rec, "end", json_object_new_int64(in->end_time));
-	b->bad |= put(rec, "exit_code", in->has_exit_code ?
-		      json_object_new_int(in->exit_code) : NULL);
-	b->bad |= put(rec, "baseline", json_object_new_string(
-			      sn_baseline_status_name(b->status)));
-	b->bad |= put(rec, "xid_scan", json_object_new_string(
-			      xid_scan_text(b, buf, sizeof(buf))));
+	b->bad |= put(rec, "exit_code",
+		      in->has_exit_code ? json_object_new_int(in->exit_code) :
+					  NULL);
+	b->bad |=
+		put(rec, "baseline",
+		    json_object_new_string(sn_baseline_status_name(b->status)));
+	b->bad |=
+		put(rec, "xid_scan",
+		    json_object_new_string(xid_scan_text(b, buf, sizeof(buf))));
 }
 
 static void setup(struct build *b, const struct sn_config *cfg,
@@ -679,13 +721,16 @@ json_object *sn_record_build(const struct sn_config *cfg,
 		xid_verdict(&b, json_object_array_get_idx(xids, i));
 	b.bad |= put(rec, "xid_events", xids);
 	b.bad |= put(rec, "xid_events_dropped",
-		     json_object_new_uint64(b.why_no_baseline ? 0 : in->xid_dropped));
+		     json_object_new_uint64(
+			     b.why_no_baseline ? 0 : in->xid_dropped));
 	b.bad |= put(rec, "verdicts", json_object_get(b.verdicts));
-	b.bad |= put(rec, "worst", json_object_new_string(worst_of(b.verdicts)));
-	sn_record_drain_reason(rec, cfg->drain_tag ? cfg->drain_tag : DEFAULT_TAG,
+	b.bad |=
+		put(rec, "worst", json_object_new_string(worst_of(b.verdicts)));
+	sn_record_drain_reason(rec,
+			       cfg->drain_tag ? cfg->drain_tag : DEFAULT_TAG,
 			       reason, sizeof(reason));
-	b.bad |= put(rec, "drain_reason", reason[0] ? json_object_new_string(reason)
-						    : NULL);
+	b.bad |= put(rec, "drain_reason",
+		     reason[0] ? json_object_new_string(reason) : NULL);
 	if (b.bad)
 		goto fail;
 	json_object_put(b.verdicts);
@@ -701,7 +746,8 @@ fail:
 static const char *action_name(enum sn_xid_action a)
 {
 	return a == SN_XID_ACTION_DRAIN ? "drain" :
-	       a == SN_XID_ACTION_WARN ? "warn" : "record";
+	       a == SN_XID_ACTION_WARN	? "warn" :
+					  "record";
 }
 
 static const struct sn_xid_override *xid_override(const struct sn_config *cfg,
@@ -718,8 +764,8 @@ static const char *remap_decide(const json_object *end, const char *bus,
 				const char **meaning)
 {
 	json_object *rr = sn_json_get(sn_json_get(accel_devices(end), bus,
-					      json_type_object),
-				    "remapped_rows", json_type_object);
+						  json_type_object),
+				      "remapped_rows", json_type_object);
 	json_object *f = sn_json_get(rr, "failure", json_type_boolean);
 	json_object *p = sn_json_get(rr, "pending", json_type_boolean);
 
@@ -756,9 +802,11 @@ json_object *sn_record_xid_event(const struct sn_config *cfg,
 		sev = sn_xid_severity_name(info->severity);
 	bad |= put(o, "bus_id", json_object_new_string(ev->busid));
 	bad |= put(o, "xid", json_object_new_int64(ev->xid));
-	bad |= put(o, "kind", json_object_new_string(
-			   ev->kind == SN_XID_NVSWITCH ? "sxid" :
-			   ev->kind == SN_XID_OFF_BUS ? "off_bus" : "xid"));
+	bad |= put(
+		o, "kind",
+		json_object_new_string(ev->kind == SN_XID_NVSWITCH ? "sxid" :
+				       ev->kind == SN_XID_OFF_BUS  ? "off_bus" :
+								     "xid"));
 	bad |= put(o, "severity", json_object_new_string(sev));
 	bad |= put(o, "meaning", json_object_new_string(meaning));
 	bad |= put(o, "text", json_object_new_string(ev->text));
@@ -872,8 +920,8 @@ static void format_reason(const json_object *v, const char *tag, char *buf,
 	if (is_xid(v)) {
 		snprintf(buf, size, "%s %s%llu %s %s", tag,
 			 strcmp(str_of(v, "kind"), "sxid") ? "XID" : "SXID",
-			 (unsigned long long)u64_of(v, "xid"), str_of(v, "device"),
-			 str_of(v, "meaning"));
+			 (unsigned long long)u64_of(v, "xid"),
+			 str_of(v, "device"), str_of(v, "meaning"));
 		return;
 	}
 	snprintf(counter, sizeof(counter), "%s", str_of(v, "counter"));
@@ -887,14 +935,16 @@ static void format_reason(const json_object *v, const char *tag, char *buf,
 size_t sn_record_drain_reason(const json_object *record, const char *tag,
 			      char *buf, size_t size)
 {
-	json_object *verdicts = sn_json_get(record, "verdicts", json_type_array);
+	json_object *verdicts =
+		sn_json_get(record, "verdicts", json_type_array);
 	const json_object *first = NULL;
 	char line[SN_REASON_LINE_SIZE];
 	size_t n = 0;
 
 	if (size)
 		buf[0] = '\0';
-	for (size_t i = 0; verdicts && i < json_object_array_length(verdicts); i++) {
+	for (size_t i = 0; verdicts && i < json_object_array_length(verdicts);
+	     i++) {
 		json_object *v = json_object_array_get_idx(verdicts, i);
 
 		if (!is_crit(v))

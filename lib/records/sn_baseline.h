@@ -33,8 +33,8 @@
 char *sn_baseline_collect(const struct sn_check_ctx *ctx, uint32_t job_id);
 
 /* sn_baseline_path - state_dir/baseline/<jobid>.json into buf; 0 or -1. */
-int sn_baseline_path(const struct sn_check_ctx *ctx, uint32_t job_id,
-		     char *buf, size_t size);
+int sn_baseline_path(const struct sn_check_ctx *ctx, uint32_t job_id, char *buf,
+		     size_t size);
 
 /*
  * sn_baseline_snapshot - sn_baseline_collect() in a child limited to

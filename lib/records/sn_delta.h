@@ -37,7 +37,7 @@
 
 #include "config/sn_counters.h"
 
-#define SN_DELTA_WHY_MAX 160	/* a reason, with its NUL */
+#define SN_DELTA_WHY_MAX 160 /* a reason, with its NUL */
 
 /*
  * struct sn_delta - one counter's change over the job.  A plain value: no
@@ -63,10 +63,10 @@ struct sn_delta sn_delta_unknown(const char *why);
 
 /* How one side of a counter reads in a snapshot. */
 enum sn_sample_state {
-	SN_SAMPLE_OK = 0,	/* a non-negative integer */
-	SN_SAMPLE_MISSING,	/* the key is absent (or the map is) */
-	SN_SAMPLE_UNREADABLE,	/* JSON null: the file/NVML call failed */
-	SN_SAMPLE_NOT_NUMBER,	/* any other JSON type, or negative */
+	SN_SAMPLE_OK = 0,     /* a non-negative integer */
+	SN_SAMPLE_MISSING,    /* the key is absent (or the map is) */
+	SN_SAMPLE_UNREADABLE, /* JSON null: the file/NVML call failed */
+	SN_SAMPLE_NOT_NUMBER, /* any other JSON type, or negative */
 };
 
 /* One side of a counter: state and value (value valid when SN_SAMPLE_OK). */

@@ -51,10 +51,10 @@
 #define SN_PROM_FILE "supernode.prom"
 #define SN_PROM_STATE_FILE ".supernode-state.json"
 #define SN_PROM_LOCK_FILE ".supernode-state.lock"
-#define SN_PROM_MAX_BYTES (8u << 20)	/* rendered text, at most */
+#define SN_PROM_MAX_BYTES (8u << 20) /* rendered text, at most */
 #define SN_PROM_STATE_MAX_BYTES (1u << 20)
-#define SN_PROM_STATE_DEPTH 8		/* JSON nesting of the state file */
-#define SN_PROM_MAX_XIDS 1024		/* distinct Xid numbers kept in the state */
+#define SN_PROM_STATE_DEPTH 8 /* JSON nesting of the state file */
+#define SN_PROM_MAX_XIDS 1024 /* distinct Xid numbers kept in the state */
 #define SN_PROM_LOCK_WAIT_MS 5000
 
 /*

@@ -85,18 +85,18 @@
 #define SN_RECORD_MAX_PORTS 512
 #define SN_RECORD_MAX_COUNTERS 512
 #define SN_RECORD_MAX_XID 256
-#define SN_RECORD_KMSG_CALLS 8	/* sn_kmsg_read_since() calls per epilog */
+#define SN_RECORD_KMSG_CALLS 8 /* sn_kmsg_read_since() calls per epilog */
 
 enum sn_baseline_status {
 	SN_BASELINE_OK = 0,
-	SN_BASELINE_MISSING,	/* no file: the prolog did not run or failed */
-	SN_BASELINE_CORRUPT,	/* unreadable, not JSON, wrong schema or job */
+	SN_BASELINE_MISSING, /* no file: the prolog did not run or failed */
+	SN_BASELINE_CORRUPT, /* unreadable, not JSON, wrong schema or job */
 };
 
 /* sn_baseline_status_name - "ok", "missing", "corrupt". */
 const char *sn_baseline_status_name(enum sn_baseline_status s);
 
-#define SN_BASELINE_JSON_DEPTH 32	/* nesting a baseline may have */
+#define SN_BASELINE_JSON_DEPTH 32 /* nesting a baseline may have */
 
 /*
  * sn_baseline_parse - parse and check a baseline document in memory (text
@@ -123,7 +123,8 @@ enum sn_baseline_status sn_baseline_parse(const char *text, size_t len,
  * job's baseline: PATH", ...  err may be NULL.
  */
 enum sn_baseline_status sn_baseline_read(const char *path, uint32_t job_id,
-					 json_object **out, struct sn_error *err);
+					 json_object **out,
+					 struct sn_error *err);
 
 /* sn_baseline_load - sn_baseline_read() without the message. */
 enum sn_baseline_status sn_baseline_load(const char *path, uint32_t job_id,
@@ -135,20 +136,20 @@ enum sn_baseline_status sn_baseline_load(const char *path, uint32_t job_id,
  */
 struct sn_record_input {
 	uint32_t job_id;
-	const char *user;		/* NULL: null */
-	const char *node;		/* this node's Slurm name */
-	const char *supernode;		/* NULL: null (node in no supernode) */
+	const char *user;      /* NULL: null */
+	const char *node;      /* this node's Slurm name */
+	const char *supernode; /* NULL: null (node in no supernode) */
 	bool has_exit_code;
-	int exit_code;			/* as Slurm gives it */
-	int64_t end_time;		/* seconds since the epoch */
+	int exit_code;	  /* as Slurm gives it */
+	int64_t end_time; /* seconds since the epoch */
 	enum sn_baseline_status baseline_status;
-	const json_object *baseline;	/* the parsed baseline when OK, else NULL */
-	const json_object *end;		/* end snapshot: sn_baseline_collect()
+	const json_object *baseline; /* the parsed baseline when OK, else NULL */
+	const json_object *end;	     /* end snapshot: sn_baseline_collect()
 					 * format; NULL = nothing read */
-	const json_object *xid_events;	/* array from sn_record_collect_xids();
+	const json_object *xid_events; /* array from sn_record_collect_xids();
 					 * NULL = none */
-	int xid_rc;			/* its return value */
-	size_t xid_dropped;		/* its *dropped */
+	int xid_rc;		       /* its return value */
+	size_t xid_dropped;	       /* its *dropped */
 };
 
 /*

@@ -17,10 +17,10 @@
 
 #include "util/sn_error.h"
 
-#define SN_STORE_SUFFIX ".json"		/* <node>.json */
-#define SN_STORE_NODE_MAX 255		/* bytes of a node name in a file name */
-#define SN_STORE_PENDING_DIR "records-pending"	/* in state_dir */
-#define SN_STORE_PENDING_MAX 16	/* notes looked at per sn_store_write() */
+#define SN_STORE_SUFFIX ".json" /* <node>.json */
+#define SN_STORE_NODE_MAX 255	/* bytes of a node name in a file name */
+#define SN_STORE_PENDING_DIR "records-pending" /* in state_dir */
+#define SN_STORE_PENDING_MAX 16 /* notes looked at per sn_store_write() */
 
 /*
  * sn_store_dir - record_dir (a config template) expanded for node on host

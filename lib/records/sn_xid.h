@@ -26,24 +26,24 @@
 
 #include "inventory/sn_pcie.h"
 
-#define SN_XID_NAME_MAX 64	/* process name incl. NUL */
-#define SN_XID_TEXT_MAX 256	/* the rest of the message incl. NUL */
+#define SN_XID_NAME_MAX 64  /* process name incl. NUL */
+#define SN_XID_TEXT_MAX 256 /* the rest of the message incl. NUL */
 
 enum sn_xid_kind {
-	SN_XID_GPU = 0,		/* "NVRM: Xid (...): N, ..." */
-	SN_XID_NVSWITCH,	/* "nvidia-nvswitchN: SXid (...): N, ..." */
-	SN_XID_OFF_BUS,		/* "fallen off the bus" without an Xid: xid = 79 */
+	SN_XID_GPU = 0,	 /* "NVRM: Xid (...): N, ..." */
+	SN_XID_NVSWITCH, /* "nvidia-nvswitchN: SXid (...): N, ..." */
+	SN_XID_OFF_BUS,	 /* "fallen off the bus" without an Xid: xid = 79 */
 };
 
 /* One parsed event.  Strings are NUL-terminated, truncated to fit. */
 struct sn_xid_event {
 	enum sn_xid_kind kind;
-	unsigned xid;			/* Xid / SXid number; 79 for OFF_BUS */
-	char busid[SN_BDF_SIZE];	/* "0000:1b:00.0", lower case; the
+	unsigned xid;		    /* Xid / SXid number; 79 for OFF_BUS */
+	char busid[SN_BDF_SIZE];    /* "0000:1b:00.0", lower case; the
 					 * function is .0 when the line omits it */
-	long pid;			/* -1 when absent or '<unknown>' */
-	char name[SN_XID_NAME_MAX];	/* process name; "" when absent */
-	char text[SN_XID_TEXT_MAX];	/* the message after number, pid, name */
+	long pid;		    /* -1 when absent or '<unknown>' */
+	char name[SN_XID_NAME_MAX]; /* process name; "" when absent */
+	char text[SN_XID_TEXT_MAX]; /* the message after number, pid, name */
 };
 
 /*
@@ -60,8 +60,8 @@ int sn_xid_parse(const char *line, struct sn_xid_event *ev);
  * the first line.
  */
 struct sn_xid_scan {
-	char pending_bus[SN_BDF_SIZE];	/* bus of an open message */
-	unsigned lines_left;			/* lines it may still span */
+	char pending_bus[SN_BDF_SIZE]; /* bus of an open message */
+	unsigned lines_left;	       /* lines it may still span */
 };
 
 /*
@@ -73,10 +73,10 @@ int sn_xid_scan_line(struct sn_xid_scan *scan, const char *line,
 
 /* What the prolog/epilog does about an Xid (a config key may override). */
 enum sn_xid_severity {
-	SN_XID_RECORD = 0,	/* keep it in the job record only */
-	SN_XID_WARN,		/* record and warn; no drain */
-	SN_XID_DRAIN,		/* drain the node */
-	SN_XID_REMAP,		/* decide from NVML's row-remap state (Xid 63):
+	SN_XID_RECORD = 0, /* keep it in the job record only */
+	SN_XID_WARN,	   /* record and warn; no drain */
+	SN_XID_DRAIN,	   /* drain the node */
+	SN_XID_REMAP,	   /* decide from NVML's row-remap state (Xid 63):
 				 * pending -> drain "remap pending: reboot",
 				 * failure -> drain "remap failure: RMA",
 				 * NOT_SUPPORTED -> healthy */
@@ -84,10 +84,10 @@ enum sn_xid_severity {
 
 /* One row of the table. */
 struct sn_xid_info {
-	unsigned xid;			/* 0 in rows not from the table (unknown
+	unsigned xid; /* 0 in rows not from the table (unknown
 					 * Xid, SXid, escalations) */
 	enum sn_xid_severity severity;
-	const char *meaning;		/* short, for logs and drain reasons */
+	const char *meaning; /* short, for logs and drain reasons */
 };
 
 /*

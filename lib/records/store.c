@@ -45,8 +45,9 @@ bool sn_store_node_ok(const char *node)
 
 	if (!n || n > SN_STORE_NODE_MAX || node[0] == '.' || node[0] == '-')
 		return false;
-	return strspn(node, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789_.-") == n;
+	return strspn(node,
+		      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789_.-") == n;
 }
 
 bool sn_store_node_of(const char *file, char *node, size_t size)
@@ -55,7 +56,7 @@ bool sn_store_node_of(const char *file, char *node, size_t size)
 
 	if (file[0] == '.' || len <= k || len - k >= size ||
 	    strcmp(file + len - k, SN_STORE_SUFFIX))
-		return false;	/* ".", "..", temporaries, other files */
+		return false; /* ".", "..", temporaries, other files */
 	memcpy(node, file, len - k);
 	node[len - k] = '\0';
 	return sn_store_node_ok(node);
@@ -214,7 +215,7 @@ static void notes_sweep(int pfd, int rfd, const char *record_dir,
 	DIR *d;
 	int fd;
 
-	sn_safedir_sweep(pfd, NULL);	/* a note killed while written */
+	sn_safedir_sweep(pfd, NULL); /* a note killed while written */
 	fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return;
@@ -242,13 +243,14 @@ static int notes_open(const char *state_dir, char *dir, size_t size)
 	struct sn_error err;
 	int sfd, fd;
 
-	if (!state_dir ||
-	    (size_t)snprintf(dir, size, "%s/%s", state_dir, SN_STORE_PENDING_DIR) >= size)
+	if (!state_dir || (size_t)snprintf(dir, size, "%s/%s", state_dir,
+					   SN_STORE_PENDING_DIR) >= size)
 		return -1;
 	sfd = sn_safedir_open(state_dir, 0700, true, &err);
 	if (sfd < 0)
 		return -1;
-	fd = sn_safedir_sub(sfd, state_dir, SN_STORE_PENDING_DIR, 0700, true, &err);
+	fd = sn_safedir_sub(sfd, state_dir, SN_STORE_PENDING_DIR, 0700, true,
+			    &err);
 	close(sfd);
 	return fd;
 }
@@ -266,9 +268,11 @@ int sn_store_write(const json_object *record, const char *record_dir,
 
 	snprintf(job, sizeof(job), "%u", job_id);
 	snprintf(note, sizeof(note), "%u.%d", job_id, (int)getpid());
-	if ((size_t)snprintf(name, sizeof(name), "%s" SN_STORE_SUFFIX, node) >= sizeof(name) ||
+	if ((size_t)snprintf(name, sizeof(name), "%s" SN_STORE_SUFFIX, node) >=
+		    sizeof(name) ||
 	    sn_store_job_dir(record_dir, job_id, jdir, sizeof(jdir))) {
-		sn_error_set(err, "record path too long: %s/%s/%s" SN_STORE_SUFFIX,
+		sn_error_set(err,
+			     "record path too long: %s/%s/%s" SN_STORE_SUFFIX,
 			     record_dir, job, node);
 		return -1;
 	}
@@ -282,13 +286,15 @@ int sn_store_write(const json_object *record, const char *record_dir,
 	jfd = sn_safedir_sub(rfd, record_dir, job, 0755, true, err);
 	if (jfd < 0)
 		goto out;
-	sn_safedir_sweep(jfd, prefixes);	/* a requeued job's killed epilog */
+	sn_safedir_sweep(jfd, prefixes); /* a requeued job's killed epilog */
 	if (pfd >= 0)
 		sn_safedir_write(pfd, ndir, note, "", 0, 0600, &nerr);
-	text = json_object_to_json_string_ext((json_object *)record,
-					      JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
-	rc = text ? sn_safedir_write(jfd, jdir, name, text, strlen(text), 0644, err) : -1;
+	text = json_object_to_json_string_ext(
+		(json_object *)record,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	rc = text ? sn_safedir_write(jfd, jdir, name, text, strlen(text), 0644,
+				     err) :
+		    -1;
 	if (!text)
 		sn_error_set(err, "out of memory: %s/%s", jdir, name);
 	if (pfd >= 0)

@@ -23,7 +23,7 @@
 
 #include "records/sn_xid.h"
 
-#define SCAN_SPAN_LINES 3	/* lines a split "fallen off the bus" message spans */
+#define SCAN_SPAN_LINES 3 /* lines a split "fallen off the bus" message spans */
 
 /* Sorted by xid.  Keep it a plain const array (config overrides copy it). */
 static const struct sn_xid_info xid_table[] = {
@@ -62,19 +62,29 @@ static const struct sn_xid_info xid_table[] = {
 };
 
 static const struct sn_xid_info xid_unknown = {
-	0, SN_XID_WARN, "unknown Xid (not in the table)",
+	0,
+	SN_XID_WARN,
+	"unknown Xid (not in the table)",
 };
 static const struct sn_xid_info nvlink_fatal = {
-	0, SN_XID_DRAIN, "fatal NVLink error",
+	0,
+	SN_XID_DRAIN,
+	"fatal NVLink error",
 };
 static const struct sn_xid_info recovery_reset = {
-	0, SN_XID_DRAIN, "recovery action: GPU reset or reboot required",
+	0,
+	SN_XID_DRAIN,
+	"recovery action: GPU reset or reboot required",
 };
 static const struct sn_xid_info sxid_fatal = {
-	0, SN_XID_DRAIN, "fatal NVSwitch error (SXid)",
+	0,
+	SN_XID_DRAIN,
+	"fatal NVSwitch error (SXid)",
 };
 static const struct sn_xid_info sxid_other = {
-	0, SN_XID_WARN, "NVSwitch error (SXid)",
+	0,
+	SN_XID_WARN,
+	"NVSwitch error (SXid)",
 };
 
 /* ---- parsing ---------------------------------------------------------- */
@@ -100,8 +110,11 @@ static size_t hex_field(const char *s, size_t max, unsigned long *val)
 
 	*val = 0;
 	while (i < max && isxdigit((unsigned char)s[i])) {
-		*val = *val * 16 + (unsigned long)(isdigit((unsigned char)s[i]) ?
-				   s[i] - '0' : (tolower((unsigned char)s[i]) - 'a' + 10));
+		*val = *val * 16 +
+		       (unsigned long)(isdigit((unsigned char)s[i]) ?
+					       s[i] - '0' :
+					       (tolower((unsigned char)s[i]) -
+						'a' + 10));
 		i++;
 	}
 	return i;
@@ -199,7 +212,9 @@ static int parse_xid_body(const char *s, enum sn_xid_kind kind,
 static size_t offbus_busid(const char *line, char *out, size_t size)
 {
 	static const char *const prefixes[] = {
-		"NVRM: The NVIDIA GPU ", "NVRM: GPU at ", "NVRM: GPU ",
+		"NVRM: The NVIDIA GPU ",
+		"NVRM: GPU at ",
+		"NVRM: GPU ",
 	};
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
@@ -242,11 +257,13 @@ int sn_xid_parse(const char *line, struct sn_xid_event *ev)
 	xid = strstr(line, "NVRM: Xid (");
 	if (xid)
 		return parse_xid_body(xid + 11, SN_XID_GPU, ev) ?
-		       (event_reset(ev), -1) : 0;
+			       (event_reset(ev), -1) :
+			       0;
 	sxid = strstr(line, "SXid (");
 	if (sxid && (sxid == line || sxid[-1] == ' '))
 		return parse_xid_body(sxid + 6, SN_XID_NVSWITCH, ev) ?
-		       (event_reset(ev), -1) : 0;
+			       (event_reset(ev), -1) :
+			       0;
 	if (!parse_offbus(line, ev))
 		return 0;
 	event_reset(ev);

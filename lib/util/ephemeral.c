@@ -25,7 +25,8 @@ int sn_ephemeral_range_read(const char *path, uint16_t *lo, uint16_t *hi,
 	if (sscanf(buf, "%15s %15s %1s", a, b, extra) != 2 ||
 	    !sn_number_parse(a, &x) || !sn_number_parse(b, &y) || x < 1 ||
 	    y > 65535 || x > y) {
-		sn_error_set(err, "%s: expected two port numbers, found '%.40s'",
+		sn_error_set(err,
+			     "%s: expected two port numbers, found '%.40s'",
 			     path, buf);
 		return -1;
 	}

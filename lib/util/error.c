@@ -60,16 +60,16 @@ size_t sn_error_cut(char *out, size_t size, const char *text)
 		snprintf(out, size, "%s", text);
 		return len;
 	}
-	room = size - 1 - CUT_MARK_LEN;	/* bytes of text kept */
+	room = size - 1 - CUT_MARK_LEN; /* bytes of text kept */
 	p = path_start(text);
 	lead = lead_path_len(text);
-	if (p && p + 1 <= room)		/* the phrase whole, the path's tail */
+	if (p && p + 1 <= room) /* the phrase whole, the path's tail */
 		put_cut(out, text, len, p, room - p, p, len);
-	else if (!p && lead > room - room / 3)	/* the leading path's tail */
+	else if (!p && lead > room - room / 3) /* the leading path's tail */
 		put_cut(out, text, len, 0, room, 0, lead);
-	else if (p)			/* head, "...", the path's last third */
+	else if (p) /* head, "...", the path's last third */
 		put_cut(out, text, len, room - room / 3, room / 3, p, len);
-	else				/* the head, "..." */
+	else /* the head, "..." */
 		put_cut(out, text, len, room, 0, len, len);
 	return len;
 }
@@ -84,7 +84,7 @@ void sn_error_set(struct sn_error *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	if (sn_strbuf_vappendf(&sb, fmt, ap)) {
 		va_end(ap);
-		va_start(ap, fmt);	/* out of memory: cut unmarked */
+		va_start(ap, fmt); /* out of memory: cut unmarked */
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	} else {
 		sn_error_cut(err->msg, sizeof(err->msg), sn_strbuf_str(&sb));

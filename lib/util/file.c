@@ -171,7 +171,8 @@ int sn_file_open_regular(const char *path, unsigned flags, struct stat *st,
 	fd = open(path, oflags);
 	if (fd < 0) {
 		e = errno;
-		if (!((flags & SN_FILE_FOLLOW) ? stat(path, st) : lstat(path, st)) &&
+		if (!((flags & SN_FILE_FOLLOW) ? stat(path, st) :
+						 lstat(path, st)) &&
 		    !S_ISREG(st->st_mode))
 			goto refuse;
 		memset(st, 0, sizeof(*st));

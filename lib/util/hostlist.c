@@ -43,9 +43,9 @@
 #include "util/sn_hostlist.h"
 
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
-typedef hostlist_t *sn_slurm_hostlist;	/* 23.11: hostlist_t is the struct */
+typedef hostlist_t *sn_slurm_hostlist; /* 23.11: hostlist_t is the struct */
 #else
-typedef hostlist_t sn_slurm_hostlist;	/* up to 23.02: a pointer typedef */
+typedef hostlist_t sn_slurm_hostlist; /* up to 23.02: a pointer typedef */
 #endif
 
 /*
@@ -116,8 +116,8 @@ static int bracket_count(const char *s, size_t len, unsigned long long *count)
 		}
 		if (hi < lo)
 			return 0;
-		*count = hosts_add(*count, hi - lo >= HOSTS_CAP ?
-					   HOSTS_CAP : hi - lo + 1);
+		*count = hosts_add(*count, hi - lo >= HOSTS_CAP ? HOSTS_CAP :
+								  hi - lo + 1);
 		if (i < len) {
 			if (s[i] != ',' || i + 1 >= len)
 				return 0;
@@ -167,7 +167,8 @@ static int item_count(const char *s, size_t len, unsigned long long *count)
 			continue;
 		}
 		close = memchr(s + i, ']', len - i);
-		if (!close || memchr(s + i + 1, '[', (size_t)(close - s) - i - 1))
+		if (!close ||
+		    memchr(s + i + 1, '[', (size_t)(close - s) - i - 1))
 			return 0;
 		if (!bracket_count(s + i + 1, (size_t)(close - s) - i - 1,
 				   &group))
@@ -233,9 +234,10 @@ int sn_hostlist_expand(const char *expr, size_t max, struct sn_names *out,
 		return -1;
 	}
 	if (hosts > max) {
-		sn_error_set(err, "nodelist '%.200s' has %s%llu hosts, more than the limit of %zu",
-			     expr, hosts >= HOSTS_CAP ? "over " : "", hosts,
-			     max);
+		sn_error_set(
+			err,
+			"nodelist '%.200s' has %s%llu hosts, more than the limit of %zu",
+			expr, hosts >= HOSTS_CAP ? "over " : "", hosts, max);
 		return -1;
 	}
 	if (!(hl = slurm_hostlist_create(expr))) {
@@ -248,8 +250,10 @@ int sn_hostlist_expand(const char *expr, size_t max, struct sn_names *out,
 		goto fail;
 	}
 	if ((size_t)count > max) {
-		sn_error_set(err, "nodelist '%.200s' has %d hosts, more than the limit of %zu",
-			     expr, count, max);
+		sn_error_set(
+			err,
+			"nodelist '%.200s' has %d hosts, more than the limit of %zu",
+			expr, count, max);
 		goto fail;
 	}
 	out->names = calloc((size_t)count, sizeof(*out->names));
@@ -258,7 +262,7 @@ int sn_hostlist_expand(const char *expr, size_t max, struct sn_names *out,
 		goto fail;
 	}
 	/* Last host first; malloc()ed strings: free() them. */
-	out->count = (size_t)count;	/* unfilled entries stay NULL */
+	out->count = (size_t)count; /* unfilled entries stay NULL */
 	for (i = (size_t)count; i > 0 && (host = slurm_hostlist_pop(hl)); i--)
 		out->names[i - 1] = host;
 	if (i) {

@@ -14,8 +14,8 @@ void sn_log_open(const char *prog)
 }
 
 /* The line to stderr and, when priority >= 0, to syslog. */
-__attribute__((format(printf, 2, 0)))
-static void emit(int priority, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void
+emit(int priority, const char *fmt, va_list ap)
 {
 	struct sn_strbuf sb = SN_STRBUF_INIT;
 	const char *line = "(out of memory: a log line is lost)";

@@ -33,8 +33,10 @@ static void owner_refuse(const struct stat *st, const char *what,
 		sn_error_set(err, "%s owned by uid %u, not by root: %s", what,
 			     (unsigned)st->st_uid, path);
 	else
-		sn_error_set(err, "%s owned by uid %u, not by root or uid %u: %s",
-			     what, (unsigned)st->st_uid, (unsigned)geteuid(), path);
+		sn_error_set(err,
+			     "%s owned by uid %u, not by root or uid %u: %s",
+			     what, (unsigned)st->st_uid, (unsigned)geteuid(),
+			     path);
 	errno = EPERM;
 }
 
@@ -46,7 +48,8 @@ static int folder_check(int fd, const char *path, struct sn_error *err)
 	if (fstat(fd, &st)) {
 		int e = errno;
 
-		sn_error_set(err, "cannot stat the folder: %s: %s", strerror(e), path);
+		sn_error_set(err, "cannot stat the folder: %s: %s", strerror(e),
+			     path);
 		errno = e;
 		return -1;
 	}
@@ -55,8 +58,10 @@ static int folder_check(int fd, const char *path, struct sn_error *err)
 		return -1;
 	}
 	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
-		sn_error_set(err, "folder writable by group or others without the sticky bit: %s",
-			     path);
+		sn_error_set(
+			err,
+			"folder writable by group or others without the sticky bit: %s",
+			path);
 		errno = EPERM;
 		return -1;
 	}
@@ -74,11 +79,12 @@ static void open_refuse(int fd, const char *name, const char *path, int e,
 		sn_error_set(err, "a symbolic link, not followed: %s", path);
 		e = ELOOP;
 	} else if (known && !S_ISDIR(st.st_mode)) {
-		sn_error_set(err, "not a folder (%s): %s", sn_file_kind(st.st_mode),
-			     path);
+		sn_error_set(err, "not a folder (%s): %s",
+			     sn_file_kind(st.st_mode), path);
 		e = ENOTDIR;
 	} else {
-		sn_error_set(err, "cannot open the folder: %s: %s", strerror(e), path);
+		sn_error_set(err, "cannot open the folder: %s: %s", strerror(e),
+			     path);
 	}
 	errno = e;
 }
@@ -90,7 +96,8 @@ static int step(int fd, const char *name, const char *path, unsigned mode,
 	int nfd = -1, e;
 
 	for (int tries = 0; tries < 2 && nfd < 0; tries++) {
-		nfd = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		nfd = openat(fd, name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (nfd >= 0)
 			break;
 		if (errno != ENOENT || !create || tries) {
@@ -136,7 +143,8 @@ int sn_safedir_open(const char *path, unsigned mode, bool create,
 	int fd, nfd;
 
 	if (!path || path[0] != '/') {
-		sn_error_set(err, "not an absolute folder path: %s", path ? path : "(null)");
+		sn_error_set(err, "not an absolute folder path: %s",
+			     path ? path : "(null)");
 		return fail_errno(EINVAL);
 	}
 	if (strlen(path) >= sizeof(shown)) {
@@ -148,7 +156,8 @@ int sn_safedir_open(const char *path, unsigned mode, bool create,
 		int e = errno;
 
 		if (fd < 0)
-			sn_error_set(err, "cannot open the folder: %s: /", strerror(e));
+			sn_error_set(err, "cannot open the folder: %s: /",
+				     strerror(e));
 		else
 			close(fd);
 		return fail_errno(e);
@@ -160,13 +169,16 @@ int sn_safedir_open(const char *path, unsigned mode, bool create,
 		n = strcspn(p, "/");
 		if (!n)
 			break;
-		snprintf(name, sizeof(name), "%.*s", (int)(n > NAME_MAX ? NAME_MAX : n), p);
-		used += (size_t)snprintf(shown + used, sizeof(shown) - used, "/%.*s",
-					 (int)n, p);
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)(n > NAME_MAX ? NAME_MAX : n), p);
+		used += (size_t)snprintf(shown + used, sizeof(shown) - used,
+					 "/%.*s", (int)n, p);
 		p += n;
 		if (n > NAME_MAX || !name_ok(name)) {
-			sn_error_set(err, "not a plain folder name (\".\", \"..\" or too long): %s",
-				     shown);
+			sn_error_set(
+				err,
+				"not a plain folder name (\".\", \"..\" or too long): %s",
+				shown);
 			close(fd);
 			return fail_errno(EINVAL);
 		}
@@ -226,9 +238,10 @@ int sn_safedir_write(int dirfd, const char *dir, const char *name,
 	int fd, e;
 
 	if (!name_ok(name) ||
-	    (size_t)snprintf(tmp, sizeof(tmp), "%s.%d.tmp", name, (int)getpid()) >=
-		    sizeof(tmp)) {
-		sn_error_set(err, "not a plain file name: %s/%s", dir, name ? name : "(null)");
+	    (size_t)snprintf(tmp, sizeof(tmp), "%s.%d.tmp", name,
+			     (int)getpid()) >= sizeof(tmp)) {
+		sn_error_set(err, "not a plain file name: %s/%s", dir,
+			     name ? name : "(null)");
 		return fail_errno(EINVAL);
 	}
 	snprintf(shown, sizeof(shown), "%s/%s", dir, tmp);
@@ -243,7 +256,7 @@ int sn_safedir_write(int dirfd, const char *dir, const char *name,
 		close(fd);
 		goto fail;
 	}
-	if (close(fd)) {	/* NFS reports a failed write here */
+	if (close(fd)) { /* NFS reports a failed write here */
 		e = errno;
 		goto fail;
 	}
@@ -296,21 +309,25 @@ static int file_open(int dirfd, const char *path, const char *name, int flags,
 	if (fstatat(dirfd, name, &before, AT_SYMLINK_NOFOLLOW)) {
 		if (errno != ENOENT || !(flags & O_CREAT)) {
 			e = errno;
-			sn_error_set(err, "cannot open: %s: %s", strerror(e), path);
+			sn_error_set(err, "cannot open: %s: %s", strerror(e),
+				     path);
 			return fail_errno(e);
 		}
 	} else if (file_check(&before, path, err)) {
 		/* A FIFO or a device is refused before it is opened. */
 		return -1;
 	}
-	fd = openat(dirfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
-		    O_CLOEXEC, 0600);
+	fd = openat(dirfd, name,
+		    flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+		    0600);
 	if (fd < 0) {
 		e = errno;
 		if (e == ELOOP)
-			sn_error_set(err, "a symbolic link, not followed: %s", path);
+			sn_error_set(err, "a symbolic link, not followed: %s",
+				     path);
 		else
-			sn_error_set(err, "cannot open: %s: %s", strerror(e), path);
+			sn_error_set(err, "cannot open: %s: %s", strerror(e),
+				     path);
 		return fail_errno(e);
 	}
 	if (fstat(fd, &st) || file_check(&st, path, err)) {
@@ -428,7 +445,8 @@ int sn_safedir_lock(int dirfd, const char *dir, const char *name,
 		nanosleep(&pause, NULL);
 	}
 	close(fd);
-	sn_error_set(err, "cannot take the lock within %u ms: %s", wait_ms, path);
+	sn_error_set(err, "cannot take the lock within %u ms: %s", wait_ms,
+		     path);
 	return fail_errno(EWOULDBLOCK);
 }
 
@@ -442,14 +460,15 @@ static pid_t tmp_pid(const char *name, const char *const *prefixes)
 	size_t n = strlen(name), dot, start;
 	unsigned long long v = 0;
 
-	while (prefixes && *prefixes && strncmp(name, *prefixes, strlen(*prefixes)))
+	while (prefixes && *prefixes &&
+	       strncmp(name, *prefixes, strlen(*prefixes)))
 		prefixes++;
 	if (prefixes && !*prefixes)
 		return 0;
 	if (n < 7 || strcmp(name + n - 4, ".tmp"))
 		return 0;
-	dot = n - 4;			/* name[dot] is the '.' of ".tmp" */
-	for (start = dot; start > 0 && isdigit((unsigned char)name[start - 1]); )
+	dot = n - 4; /* name[dot] is the '.' of ".tmp" */
+	for (start = dot; start > 0 && isdigit((unsigned char)name[start - 1]);)
 		start--;
 	/* digits name[start..dot), a '.' before them, a base before that */
 	if (start == dot || dot - start > 10 || start < 2 ||

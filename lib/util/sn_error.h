@@ -15,7 +15,7 @@
  * value through every layer and never freed): when it does not fit,
  * sn_error_cut() cuts it.
  */
-#define SN_ERROR_MAX 1024	/* bytes of a message, with its NUL */
+#define SN_ERROR_MAX 1024 /* bytes of a message, with its NUL */
 
 struct sn_error {
 	char msg[SN_ERROR_MAX];

@@ -27,9 +27,9 @@ int sn_write_all(int fd, const void *data, size_t len);
 /* sn_mkdir_p - create dir and its parents (mode for new ones); 0 or -1. */
 int sn_mkdir_p(const char *dir, unsigned mode, struct sn_error *err);
 
-#define SN_FILE_FOLLOW 1u		/* sn_file_open_regular: follow a final link */
-#define SN_FILE_WHY_MAX 128		/* a failure phrase, with NUL */
-#define SN_FILE_READ_TRIES 64		/* read() calls per sn_file_read_fd() */
+#define SN_FILE_FOLLOW 1u     /* sn_file_open_regular: follow a final link */
+#define SN_FILE_WHY_MAX 128   /* a failure phrase, with NUL */
+#define SN_FILE_READ_TRIES 64 /* read() calls per sn_file_read_fd() */
 
 /*
  * sn_file_kind - what a file of this st_mode is, for messages: "regular

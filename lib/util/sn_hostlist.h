@@ -13,7 +13,7 @@
 #define SN_HOST_NAME_SIZE 256
 
 /* The largest hostlist we expand in one call (field case 2: 65536). */
-#ifndef SN_HOSTLIST_MAX		/* tests/fuzz builds with a smaller bound */
+#ifndef SN_HOSTLIST_MAX /* tests/fuzz builds with a smaller bound */
 #define SN_HOSTLIST_MAX 65536
 #endif
 

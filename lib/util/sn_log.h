@@ -25,7 +25,6 @@ void sn_log(int priority, const char *fmt, ...)
  * sn_log_stderr - the line to stderr only, not to syslog: a command's
  * answer to its user ("supernodectl: no command given").
  */
-void sn_log_stderr(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
+void sn_log_stderr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -20,18 +20,21 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#define SN_STRBUF_MAX (64u << 20)	/* default cap: 64 MiB of text */
-#define SN_STRBUF_FIRST 256		/* first allocation, bytes */
+#define SN_STRBUF_MAX (64u << 20) /* default cap: 64 MiB of text */
+#define SN_STRBUF_FIRST 256	  /* first allocation, bytes */
 
 struct sn_strbuf {
-	char *buf;	/* NUL-terminated text, or NULL while empty */
-	size_t len;	/* bytes of text, without the NUL */
-	size_t cap;	/* bytes allocated */
-	size_t max;	/* most bytes of text; 0: SN_STRBUF_MAX */
-	int error;	/* 0, or the sticky ENOMEM / E2BIG */
+	char *buf;  /* NUL-terminated text, or NULL while empty */
+	size_t len; /* bytes of text, without the NUL */
+	size_t cap; /* bytes allocated */
+	size_t max; /* most bytes of text; 0: SN_STRBUF_MAX */
+	int error;  /* 0, or the sticky ENOMEM / E2BIG */
 };
 
-#define SN_STRBUF_INIT { 0 }
+#define SN_STRBUF_INIT \
+	{              \
+		0      \
+	}
 
 /* sn_strbuf_init - an empty string of at most max bytes (0: the default). */
 void sn_strbuf_init(struct sn_strbuf *sb, size_t max);

@@ -81,7 +81,7 @@ int sn_strbuf_vappendf(struct sn_strbuf *sb, const char *fmt, va_list ap)
 	n = vsnprintf(NULL, 0, fmt, again);
 	va_end(again);
 	if (n < 0)
-		return sn_strbuf_fail(sb, E2BIG);	/* over INT_MAX */
+		return sn_strbuf_fail(sb, E2BIG); /* over INT_MAX */
 	if (reserve(sb, (size_t)n))
 		return -1;
 	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);

@@ -43,7 +43,7 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 static struct sn_config *sn_cfg;
 static struct sn_error sn_cfg_err;
 static char sn_cfg_path[PATH_MAX];
-static struct stat sn_cfg_stat;	/* of the file last loaded */
+static struct stat sn_cfg_stat; /* of the file last loaded */
 
 static void config_path_init(void)
 {
@@ -76,10 +76,11 @@ static void config_refresh(void)
 	sn_cfg_err.msg[0] = '\0';
 	sn_cfg = sn_config_load(sn_cfg_path, &sn_cfg_err);
 	if (sn_cfg)
-		slurm_info("%s: loaded %s: %zu supernodes of %zu nodes, method %s",
-			   SN_LOG, sn_cfg_path, sn_cfg->n_supernodes,
-			   sn_cfg->supernode_size,
-			   sn_placement_method_name(sn_cfg->method));
+		slurm_info(
+			"%s: loaded %s: %zu supernodes of %zu nodes, method %s",
+			SN_LOG, sn_cfg_path, sn_cfg->n_supernodes,
+			sn_cfg->supernode_size,
+			sn_placement_method_name(sn_cfg->method));
 	else
 		slurm_error("%s: %s", SN_LOG, sn_cfg_err.msg);
 }
@@ -122,8 +123,9 @@ static void spank_env_strip_forged(job_desc_msg_t *job_desc, uint32_t uid)
 		char *e = job_desc->spank_job_env[i];
 
 		if (sn_option_env_forged(e)) {
-			slurm_info("%s: uid %u: dropped the job's own SPANK environment entry '%.80s' (only SUPERNODE= from supernode.so counts)",
-				   SN_LOG, uid, e);
+			slurm_info(
+				"%s: uid %u: dropped the job's own SPANK environment entry '%.80s' (only SUPERNODE= from supernode.so counts)",
+				SN_LOG, uid, e);
 			slurm_xfree((void **)&job_desc->spank_job_env[i]);
 			continue;
 		}
@@ -154,8 +156,8 @@ static void env_tasks_set(job_desc_msg_t *job_desc, uint32_t tasks)
 	static const char *const names[] = { "SLURM_NTASKS=", "SLURM_NPROCS=" };
 	char buf[40];
 
-	for (uint32_t i = 0; job_desc->environment &&
-	     i < job_desc->env_size; i++) {
+	for (uint32_t i = 0; job_desc->environment && i < job_desc->env_size;
+	     i++) {
 		char *e = job_desc->environment[i];
 
 		for (size_t j = 0; e && j < 2; j++) {
@@ -216,25 +218,28 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	spank_env_strip_forged(job_desc, submit_uid);
 	value = spank_env_get(job_desc, "SUPERNODE");
 	if (!value)
-		return SLURM_SUCCESS;	/* not ours: untouched */
+		return SLURM_SUCCESS; /* not ours: untouched */
 	if (job_desc->het_job_offset != NO_VAL) {
 		/* sbatch hands SPANK options to every component alike. */
-		err_set(err_msg, "--supernode cannot be used in a heterogeneous job: Slurm would apply it to every component; submit the supernode part as a job of its own");
+		err_set(err_msg,
+			"--supernode cannot be used in a heterogeneous job: Slurm would apply it to every component; submit the supernode part as a job of its own");
 		return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
 	}
 	config_refresh();
 	if (!sn_cfg) {
 		char buf[1200];
 
-		snprintf(buf, sizeof(buf),
-			 "--supernode cannot be used now: the site config does not load (%s); tell your admin",
-			 sn_cfg_err.msg);
+		snprintf(
+			buf, sizeof(buf),
+			"--supernode cannot be used now: the site config does not load (%s); tell your admin",
+			sn_cfg_err.msg);
 		err_set(err_msg, buf);
 		return ESLURM_INVALID_FEATURE;
 	}
 #if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 5, 0)
 	if (sn_cfg->method == SN_PLACE_BLOCK) {
-		err_set(err_msg, "placement.method 'block' needs Slurm 24.05 or later (topology/block with --segment); this plugin was built for an older Slurm");
+		err_set(err_msg,
+			"placement.method 'block' needs Slurm 24.05 or later (topology/block with --segment); this plugin was built for an older Slurm");
 		return ESLURM_INVALID_FEATURE;
 	}
 #endif
@@ -260,9 +265,10 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	}
 	plan_apply(job_desc, &plan);
 	/* Per job: verbose, not info (slurmctld writes its log synchronously). */
-	slurm_verbose("%s: uid %u --supernode=%u -> nodes=%u exclusive features=%s",
-		   SN_LOG, submit_uid, req.supernodes, plan.nodes,
-		   job_desc->features ? job_desc->features : "(none)");
+	slurm_verbose(
+		"%s: uid %u --supernode=%u -> nodes=%u exclusive features=%s",
+		SN_LOG, submit_uid, req.supernodes, plan.nodes,
+		job_desc->features ? job_desc->features : "(none)");
 	free(plan.features);
 	return rc;
 }

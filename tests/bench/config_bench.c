@@ -36,11 +36,13 @@ static char *yaml_make(size_t *len)
 
 	used += (size_t)snprintf(buf + used, cap - used, "supernodes:\n");
 	for (int i = 0; i < SUPERNODES; i++)
-		used += (size_t)snprintf(buf + used, cap - used,
-					 "  - {name: rack%04d, nodes: \"r%04dn[01-%02d]\"}\n",
-					 i, i, SIZE);
-	used += (size_t)snprintf(buf + used, cap - used,
-				 "placement: {method: switch, max_supernodes: 16}\n");
+		used += (size_t)snprintf(
+			buf + used, cap - used,
+			"  - {name: rack%04d, nodes: \"r%04dn[01-%02d]\"}\n", i,
+			i, SIZE);
+	used += (size_t)snprintf(
+		buf + used, cap - used,
+		"placement: {method: switch, max_supernodes: 16}\n");
 	*len = used;
 	return buf;
 }

@@ -57,7 +57,8 @@ static char *singles(int bracket)
 		exit(2);
 	p += sprintf(p, "%s", bracket ? "n[" : "");
 	for (unsigned i = 0; i < 65536; i++)
-		p += sprintf(p, "%s%s%u", i ? "," : "", bracket ? "" : "n", 2 * i);
+		p += sprintf(p, "%s%s%u", i ? "," : "", bracket ? "" : "n",
+			     2 * i);
 	sprintf(p, "%s", bracket ? "]" : "");
 	return s;
 }
@@ -66,7 +67,9 @@ int main(int argc, char **argv)
 {
 	int runs = argc > 1 ? atoi(argv[1]) : 5;
 	char *bracket = singles(1), *comma = singles(0);
-	const struct { const char *name, *expr; } shapes[] = {
+	const struct {
+		const char *name, *expr;
+	} shapes[] = {
 		{ "n[0,2,...,131070]", bracket },
 		{ "n0,n2,...,n131070", comma },
 		{ "a[0-65535]b[3]", "a[0-65535]b[3]" },
@@ -76,7 +79,8 @@ int main(int argc, char **argv)
 	int rc = 0;
 
 	printf("%-22s %10s %8s\n", "shape (65536 hosts)", "best ms", "ratio");
-	printf("%-22s %10.1f %8.2f   (baseline)\n", "n[00000-65535]", base, 1.0);
+	printf("%-22s %10.1f %8.2f   (baseline)\n", "n[00000-65535]", base,
+	       1.0);
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
 		double t = best_ms(shapes[i].expr, runs);
 

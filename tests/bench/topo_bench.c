@@ -123,13 +123,14 @@ static double time_check(const char *xml, int runs, char *code, size_t size)
 		 "paths:\n  hwloc_xml: %s\n"
 		 "node:\n  accelerators: {vendor: nvidia, count: 4}\n"
 		 "  topology:\n    nearness: numa\n    pairs:\n"
-		 "      - {accelerator: 0, nic: mlx5_0}\n", xml);
+		 "      - {accelerator: 0, nic: mlx5_0}\n",
+		 xml);
 	cfg = sn_config_load_buffer("bench.yaml", yaml, strlen(yaml), &err);
 	if (!cfg || sn_check_ctx_init(&ctx, cfg, "n1", &err)) {
 		fprintf(stderr, "%s\n", err.msg);
 		exit(1);
 	}
-	for (int r = -1; r < runs; r++) {	/* r = -1: warm-up, not counted */
+	for (int r = -1; r < runs; r++) { /* r = -1: warm-up, not counted */
 		struct sn_results res;
 		double t0 = now_ms();
 
@@ -149,7 +150,8 @@ static double time_check(const char *xml, int runs, char *code, size_t size)
 
 int main(int argc, char **argv)
 {
-	static const size_t sizes[] = { 128u << 10, 512u << 10, 1u << 20, 4u << 20 };
+	static const size_t sizes[] = { 128u << 10, 512u << 10, 1u << 20,
+					4u << 20 };
 	int runs = argc > 1 && atoi(argv[1]) > 0 ? atoi(argv[1]) : 11;
 	char dir[] = "/tmp/sn-topo-bench-XXXXXX", path[3][64];
 	char code[3][32], why[SN_FILE_WHY_MAX];
@@ -175,10 +177,11 @@ int main(int argc, char **argv)
 		make_tags(path[1], sizes[i]);
 		make_bytes(path[2], sizes[i]);
 		for (int k = 0; k < 3; k++)
-			t[k] = time_check(path[k], runs, code[k], sizeof(code[k]));
+			t[k] = time_check(path[k], runs, code[k],
+					  sizeof(code[k]));
 		printf("%7zuK %10.2f %10.2f %10.2f %12.2f %12.2f %12.2f %12.2f\n",
-		       sizes[i] >> 10, t[0], t[1], t[2], t[1] / t[0], t[2] / t[0],
-		       t[0] / mib, t[1] / mib);
+		       sizes[i] >> 10, t[0], t[1], t[2], t[1] / t[0],
+		       t[2] / t[0], t[0] / mib, t[1] / mib);
 		if (i == 0)
 			printf("         (results: real %s, tags %s, bytes %s)\n",
 			       code[0], code[1], code[2]);

@@ -110,29 +110,86 @@ static void ordinary(struct out *o)
 	       "");
 }
 
-static void s_ordinary(struct out *o) { ordinary(o); }
-static void s_apos_flow_seq(struct out *o) { nest(o, "x: it's\ny: ", "[", "]", "\n"); }
-static void s_apos_flow_map(struct out *o) { nest(o, "x: it's\ny: ", "{a: ", "}", "\n"); }
-static void s_all_open(struct out *o) { fill(o, "", '[', ""); }
-static void s_flow_lines(struct out *o) { nest(o, "x: it's\ny:\n", "[\n", "]\n", ""); }
-static void s_flow_spaced(struct out *o) { nest(o, "y: ", "[ a, ", "]", "\n"); }
-static void s_block_dash(struct out *o) { nest(o, "x:\n", "- ", "", "v\n"); }
-static void s_sq_brackets(struct out *o) { nest(o, "x: '", "[{", "}]", "'\n"); }
-static void s_dq_brackets(struct out *o) { nest(o, "x: \"", "[{", "}]", "\"\n"); }
-static void s_plain_huge(struct out *o) { fill(o, "supernodes: ", 'a', "\n"); }
-static void s_comment_huge(struct out *o) { fill(o, "# ", '[', "\n"); }
-static void s_short_keys(struct out *o) { repeat(o, "", "k%lu: 1\n", ""); }
-static void s_long_line(struct out *o) { repeat(o, "x: [", "%lu,", "1]\n"); }
-static void s_flow_maps(struct out *o) { repeat(o, "x: [", "{a: %lu},", "{}]\n"); }
-static void s_anchors(struct out *o) { repeat(o, "x:\n", "- &a%lu v\n", ""); }
-static void s_aliases(struct out *o) { repeat(o, "x:\n- &a v\n", "- *a\n", ""); }
-static void s_documents(struct out *o) { repeat(o, "", "---\nx: %lu\n", ""); }
-static void s_blank_lines(struct out *o) { fill(o, "supernodes:\n", '\n', "x: 1\n"); }
+static void s_ordinary(struct out *o)
+{
+	ordinary(o);
+}
+static void s_apos_flow_seq(struct out *o)
+{
+	nest(o, "x: it's\ny: ", "[", "]", "\n");
+}
+static void s_apos_flow_map(struct out *o)
+{
+	nest(o, "x: it's\ny: ", "{a: ", "}", "\n");
+}
+static void s_all_open(struct out *o)
+{
+	fill(o, "", '[', "");
+}
+static void s_flow_lines(struct out *o)
+{
+	nest(o, "x: it's\ny:\n", "[\n", "]\n", "");
+}
+static void s_flow_spaced(struct out *o)
+{
+	nest(o, "y: ", "[ a, ", "]", "\n");
+}
+static void s_block_dash(struct out *o)
+{
+	nest(o, "x:\n", "- ", "", "v\n");
+}
+static void s_sq_brackets(struct out *o)
+{
+	nest(o, "x: '", "[{", "}]", "'\n");
+}
+static void s_dq_brackets(struct out *o)
+{
+	nest(o, "x: \"", "[{", "}]", "\"\n");
+}
+static void s_plain_huge(struct out *o)
+{
+	fill(o, "supernodes: ", 'a', "\n");
+}
+static void s_comment_huge(struct out *o)
+{
+	fill(o, "# ", '[', "\n");
+}
+static void s_short_keys(struct out *o)
+{
+	repeat(o, "", "k%lu: 1\n", "");
+}
+static void s_long_line(struct out *o)
+{
+	repeat(o, "x: [", "%lu,", "1]\n");
+}
+static void s_flow_maps(struct out *o)
+{
+	repeat(o, "x: [", "{a: %lu},", "{}]\n");
+}
+static void s_anchors(struct out *o)
+{
+	repeat(o, "x:\n", "- &a%lu v\n", "");
+}
+static void s_aliases(struct out *o)
+{
+	repeat(o, "x:\n- &a v\n", "- *a\n", "");
+}
+static void s_documents(struct out *o)
+{
+	repeat(o, "", "---\nx: %lu\n", "");
+}
+static void s_blank_lines(struct out *o)
+{
+	fill(o, "supernodes:\n", '\n', "x: 1\n");
+}
 static void s_thresholds(struct out *o)
 {
 	repeat(o, "epilog:\n  thresholds:\n", "    c%lu: {warn: 1}\n", "");
 }
-static void s_xid(struct out *o) { repeat(o, "epilog:\n  xid:\n    drain: [", "%lu,", "1]\n"); }
+static void s_xid(struct out *o)
+{
+	repeat(o, "epilog:\n  xid:\n    drain: [", "%lu,", "1]\n");
+}
 
 /* A block nesting a:\n  a:\n    a: ... as deep as fits. */
 static void s_block_indent(struct out *o)
@@ -218,7 +275,8 @@ static double libyaml_parse(const char *buf, size_t len, int runs)
 		double t0 = now_ms(), t;
 
 		yaml_parser_initialize(&p);
-		yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+		yaml_parser_set_input_string(&p, (const unsigned char *)buf,
+					     len);
 		if (!yaml_parser_load(&p, &d))
 			abort();
 		yaml_document_delete(&d);
@@ -249,7 +307,8 @@ static void child(const struct shape *s, int runs, int fd)
 		t = now_ms() - t0;
 		best = t < best ? t : best;
 		if (cfg)
-			snprintf(err.msg, sizeof(err.msg), "loaded: %zu supernodes, %zu nodes",
+			snprintf(err.msg, sizeof(err.msg),
+				 "loaded: %zu supernodes, %zu nodes",
 				 cfg->n_supernodes, cfg->n_nodes);
 		sn_config_free(cfg);
 	}
@@ -283,7 +342,8 @@ static double run_shape(const struct shape *s, int runs, double base)
 	n = read(fds[0], line, sizeof(line) - 1);
 	close(fds[0]);
 	wait4(pid, &status, 0, &ru);
-	if (n <= 0 || sscanf(line, "%zu %lf %1399[^\n]", &bytes, &ms, msg) < 2) {
+	if (n <= 0 ||
+	    sscanf(line, "%zu %lf %1399[^\n]", &bytes, &ms, msg) < 2) {
 		printf("%-44s  child failed (status %d)\n", s->name, status);
 		return 1e30;
 	}

@@ -34,11 +34,14 @@ static void test_bw_against_nccl_tests(void **state)
 	(void)state;
 	/* 1073741824 B in 3243.60 us: algbw 331.03, busbw 331.03 (n=2) */
 	assert_float_equal(sb_algbw(1073741824, 3243.60), 331.03, 0.005);
-	assert_float_equal(sb_busbw(SB_ALLREDUCE, 1073741824, 3243.60, 2), 331.03, 0.005);
+	assert_float_equal(sb_busbw(SB_ALLREDUCE, 1073741824, 3243.60, 2),
+			   331.03, 0.005);
 	/* 8589934592 B in 24782.9 us: 346.61 */
-	assert_float_equal(sb_busbw(SB_ALLREDUCE, 8589934592UL, 24782.9, 2), 346.61, 0.005);
+	assert_float_equal(sb_busbw(SB_ALLREDUCE, 8589934592UL, 24782.9, 2),
+			   346.61, 0.005);
 	/* 16 ranks allreduce: busbw = algbw * 30/16 */
-	assert_float_equal(sb_busbw(SB_ALLREDUCE, 1000000000, 10000, 16), 187.5, 1e-9);
+	assert_float_equal(sb_busbw(SB_ALLREDUCE, 1000000000, 10000, 16), 187.5,
+			   1e-9);
 	assert_float_equal(sb_algbw(1, 0), 0, 0);
 }
 
@@ -152,9 +155,12 @@ static void row_writer(FILE *f, void *arg)
 static void test_table_row(void **state)
 {
 	struct sb_row row = {
-		.bytes = 8589934592UL, .count = 2147483648UL,
-		.ran = { true, true }, .time_us = { 24782.9, 24770.2 },
-		.algbw = { 346.61, 346.78 }, .busbw = { 346.61, 346.78 },
+		.bytes = 8589934592UL,
+		.count = 2147483648UL,
+		.ran = { true, true },
+		.time_us = { 24782.9, 24770.2 },
+		.algbw = { 346.61, 346.78 },
+		.busbw = { 346.61, 346.78 },
 		.wrong = { 0, 0 },
 	};
 	char *s;
@@ -162,12 +168,16 @@ static void test_table_row(void **state)
 	(void)state;
 	/* the line nccl-tests printed for the same numbers */
 	s = capture(row_writer, &row);
-	assert_string_equal(s, "  8589934592    2147483648     float     sum      -1  24782.9  346.61  346.61       0  24770.2  346.78  346.78       0\n");
+	assert_string_equal(
+		s,
+		"  8589934592    2147483648     float     sum      -1  24782.9  346.61  346.61       0  24770.2  346.78  346.78       0\n");
 	free(s);
 	row.ran[1] = false;
 	row.wrong[0] = -1;
 	s = capture(row_writer, &row);
-	assert_string_equal(s, "  8589934592    2147483648     float     sum      -1  24782.9  346.61  346.61    N/A      N/A     N/A     N/A     N/A\n");
+	assert_string_equal(
+		s,
+		"  8589934592    2147483648     float     sum      -1  24782.9  346.61  346.61    N/A      N/A     N/A     N/A     N/A\n");
 	free(s);
 }
 
@@ -189,16 +199,27 @@ static void test_fmt_float(void **state)
 }
 
 static struct sb_row two_rows[2] = {
-	{ .bytes = 1024, .count = 256, .ran = { true, true },
-	  .time_us = { 10, 20 }, .algbw = { 0.1024, 0.0512 },
-	  .busbw = { 0.1024, 0.0512 }, .wrong = { 0, 0 } },
-	{ .bytes = 1048576, .count = 262144, .ran = { true, false },
-	  .time_us = { 100, 0 }, .algbw = { 10.48576, 0 },
-	  .busbw = { 10.48576, 0 }, .wrong = { 3, -1 } },
+	{ .bytes = 1024,
+	  .count = 256,
+	  .ran = { true, true },
+	  .time_us = { 10, 20 },
+	  .algbw = { 0.1024, 0.0512 },
+	  .busbw = { 0.1024, 0.0512 },
+	  .wrong = { 0, 0 } },
+	{ .bytes = 1048576,
+	  .count = 262144,
+	  .ran = { true, false },
+	  .time_us = { 100, 0 },
+	  .algbw = { 10.48576, 0 },
+	  .busbw = { 10.48576, 0 },
+	  .wrong = { 3, -1 } },
 };
 
 static struct sb_result one_result = {
-	.op = SB_ALLREDUCE, .group = "all", .nranks = 2, .nrows = 2,
+	.op = SB_ALLREDUCE,
+	.group = "all",
+	.nranks = 2,
+	.nrows = 2,
 	.rows = two_rows,
 };
 
@@ -213,7 +234,8 @@ static void test_json(void **state)
 
 	(void)state;
 	s = capture(json_writer, &one_result);
-	assert_string_equal(s,
+	assert_string_equal(
+		s,
 		"{\"tool\": \"supernode-bench\", \"backend\": \"mpi\", \"units\": {\"time\": \"us\", \"bandwidth\": \"GB/s (1e9 B/s)\"},\n"
 		" \"min_busbw_gbps\": 5, \"pass\": false,\n"
 		" \"results\": [\n"
@@ -224,7 +246,8 @@ static void test_json(void **state)
 		" ]}\n");
 	free(s);
 	assert_int_equal(sb_total_wrong(&one_result), 3);
-	assert_float_equal(sb_avg_busbw(&one_result), (0.1024 + 0.0512 + 10.48576) / 3, 1e-12);
+	assert_float_equal(sb_avg_busbw(&one_result),
+			   (0.1024 + 0.0512 + 10.48576) / 3, 1e-12);
 }
 
 static void svg_writer(FILE *f, void *arg)

@@ -56,7 +56,7 @@
 #define FAKE_OPTIONAL FAKE_EXPORT
 #endif
 #define FAKE_MAX_GPUS 64
-#define FAKE_NVLINK_MAX_LINKS 18	/* links answered for an error object */
+#define FAKE_NVLINK_MAX_LINKS 18 /* links answered for an error object */
 
 /* nvml.h: nvmlReturn_t */
 typedef enum nvmlReturn_enum {
@@ -81,9 +81,14 @@ typedef enum nvmlEnableState_enum {
 } nvmlEnableState_t;
 
 /* nvml.h: nvmlMemoryErrorType_t, nvmlEccCounterType_t */
-typedef enum { NVML_MEMORY_ERROR_TYPE_CORRECTED = 0,
-	       NVML_MEMORY_ERROR_TYPE_UNCORRECTED = 1 } nvmlMemoryErrorType_t;
-typedef enum { NVML_VOLATILE_ECC = 0, NVML_AGGREGATE_ECC = 1 } nvmlEccCounterType_t;
+typedef enum {
+	NVML_MEMORY_ERROR_TYPE_CORRECTED = 0,
+	NVML_MEMORY_ERROR_TYPE_UNCORRECTED = 1
+} nvmlMemoryErrorType_t;
+typedef enum {
+	NVML_VOLATILE_ECC = 0,
+	NVML_AGGREGATE_ECC = 1
+} nvmlEccCounterType_t;
 
 /* nvml.h: nvmlNvLinkErrorCounter_t */
 typedef enum {
@@ -96,13 +101,13 @@ typedef enum {
 
 /* nvml.h: nvmlPciInfo_t, the layout nvmlDeviceGetPciInfo_v3 fills. */
 typedef struct nvmlPciInfo_st {
-	char busIdLegacy[16];		/* NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE */
+	char busIdLegacy[16]; /* NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE */
 	unsigned int domain;
 	unsigned int bus;
 	unsigned int device;
 	unsigned int pciDeviceId;
 	unsigned int pciSubSystemId;
-	char busId[32];			/* NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE */
+	char busId[32]; /* NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE */
 } nvmlPciInfo_t;
 
 /* nvml.h: nvmlDevice_t is a pointer to an opaque struct. */
@@ -113,8 +118,8 @@ typedef struct nvmlDevice_st *nvmlDevice_t;
 
 static struct {
 	int refs;
-	json_object *root;		/* owned */
-	json_object *gpus;		/* borrowed from root */
+	json_object *root; /* owned */
+	json_object *gpus; /* borrowed from root */
 	unsigned int n_gpus;
 	struct nvmlDevice_st devices[FAKE_MAX_GPUS];
 } fake;
@@ -302,7 +307,8 @@ static nvmlReturn_t load_fixture(void)
 	    !json_object_object_get_ex(fake.root, "gpus", &fake.gpus) ||
 	    !json_object_is_type(fake.gpus, json_type_array)) {
 		fprintf(stderr, "fake nvml: %s: not a fixture: %s\n", path,
-			json_util_get_last_err() ? json_util_get_last_err() : "no gpus array");
+			json_util_get_last_err() ? json_util_get_last_err() :
+						   "no gpus array");
 		json_object_put(fake.root);
 		fake.root = NULL;
 		return NVML_ERROR_UNKNOWN;
@@ -355,7 +361,7 @@ FAKE_OPTIONAL const char *nvmlErrorString(nvmlReturn_t result)
 }
 
 FAKE_OPTIONAL nvmlReturn_t nvmlSystemGetDriverVersion(char *version,
-						    unsigned int length)
+						      unsigned int length)
 {
 	hang_if("nvmlSystemGetDriverVersion");
 	if (!fake.refs)
@@ -390,13 +396,13 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index,
 	if (rc != NVML_SUCCESS)
 		return rc;
 	if (index >= fake.n_gpus)
-		return NVML_ERROR_UNKNOWN;	/* counted, but not in the fixture */
+		return NVML_ERROR_UNKNOWN; /* counted, but not in the fixture */
 	*device = &fake.devices[index];
 	return NVML_SUCCESS;
 }
 
 FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device,
-						 nvmlPciInfo_t *pci)
+						   nvmlPciInfo_t *pci)
 {
 	json_object *gpu = NULL;
 	unsigned int domain, bus, dev, fn;
@@ -417,17 +423,18 @@ FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device,
 	pci->domain = domain;
 	pci->bus = bus;
 	pci->device = dev;
-	snprintf(pci->busId, sizeof(pci->busId), "%08X:%02X:%02X.%X",
-		 domain, bus, dev, fn);
-	snprintf(pci->busIdLegacy, sizeof(pci->busIdLegacy), "%04X:%02X:%02X.%X",
-		 domain & 0xffff, bus & 0xff, dev & 0x1f, fn & 7);
+	snprintf(pci->busId, sizeof(pci->busId), "%08X:%02X:%02X.%X", domain,
+		 bus, dev, fn);
+	snprintf(pci->busIdLegacy, sizeof(pci->busIdLegacy),
+		 "%04X:%02X:%02X.%X", domain & 0xffff, bus & 0xff, dev & 0x1f,
+		 fn & 7);
 	if (get_uint(gpu, "pci_device_id", &pci->pciDeviceId) != NVML_SUCCESS)
 		pci->pciDeviceId = 0;
 	return NVML_SUCCESS;
 }
 
 FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name,
-					   unsigned int length)
+					     unsigned int length)
 {
 	json_object *gpu = NULL;
 	nvmlReturn_t rc = enter("nvmlDeviceGetName", device, &gpu);
@@ -436,7 +443,7 @@ FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name,
 }
 
 FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid,
-					   unsigned int length)
+					     unsigned int length)
 {
 	json_object *gpu = NULL;
 	nvmlReturn_t rc = enter("nvmlDeviceGetUUID", device, &gpu);
@@ -454,48 +461,47 @@ static nvmlReturn_t device_uint(const char *fn, nvmlDevice_t device,
 	return rc != NVML_SUCCESS ? rc : get_uint(gpu, key, out);
 }
 
-FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t device,
-							     unsigned int *currLinkGen)
+FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(
+	nvmlDevice_t device, unsigned int *currLinkGen)
 {
 	return device_uint("nvmlDeviceGetCurrPcieLinkGeneration", device,
 			   "pcie_gen_cur", currLinkGen);
 }
 
-FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t device,
-							    unsigned int *maxLinkGen)
+FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(
+	nvmlDevice_t device, unsigned int *maxLinkGen)
 {
 	return device_uint("nvmlDeviceGetMaxPcieLinkGeneration", device,
 			   "pcie_gen_max", maxLinkGen);
 }
 
-FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t device,
-							unsigned int *currLinkWidth)
+FAKE_OPTIONAL nvmlReturn_t
+nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t device, unsigned int *currLinkWidth)
 {
 	return device_uint("nvmlDeviceGetCurrPcieLinkWidth", device,
 			   "pcie_width_cur", currLinkWidth);
 }
 
-FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t device,
-						       unsigned int *maxLinkWidth)
+FAKE_OPTIONAL nvmlReturn_t
+nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t device, unsigned int *maxLinkWidth)
 {
 	return device_uint("nvmlDeviceGetMaxPcieLinkWidth", device,
 			   "pcie_width_max", maxLinkWidth);
 }
 
 FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t device,
-							unsigned int *value)
+							  unsigned int *value)
 {
 	return device_uint("nvmlDeviceGetPcieReplayCounter", device,
 			   "pcie_replay_counter", value);
 }
 
-FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t device,
-						   unsigned int *corrRows,
-						   unsigned int *uncRows,
-						   unsigned int *isPending,
-						   unsigned int *failureOccurred)
+FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetRemappedRows(
+	nvmlDevice_t device, unsigned int *corrRows, unsigned int *uncRows,
+	unsigned int *isPending, unsigned int *failureOccurred)
 {
-	unsigned int *out[4] = { corrRows, uncRows, isPending, failureOccurred };
+	unsigned int *out[4] = { corrRows, uncRows, isPending,
+				 failureOccurred };
 	json_object *gpu = NULL, *rows = NULL;
 	nvmlReturn_t rc;
 
@@ -513,12 +519,13 @@ FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t device,
 	    json_object_array_length(rows) != 4)
 		return NVML_ERROR_UNKNOWN;
 	for (int i = 0; i < 4; i++)
-		*out[i] = (unsigned int)json_object_get_int64(json_object_array_get_idx(rows, (size_t)i));
+		*out[i] = (unsigned int)json_object_get_int64(
+			json_object_array_get_idx(rows, (size_t)i));
 	return NVML_SUCCESS;
 }
 
-FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t device,
-								nvmlEnableState_t *isPending)
+FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(
+	nvmlDevice_t device, nvmlEnableState_t *isPending)
 {
 	json_object *gpu = NULL;
 	unsigned int v = 0;
@@ -535,10 +542,9 @@ FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t d
 	return rc;
 }
 
-FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t device,
-						     nvmlMemoryErrorType_t errorType,
-						     nvmlEccCounterType_t counterType,
-						     unsigned long long *eccCounts)
+FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetTotalEccErrors(
+	nvmlDevice_t device, nvmlMemoryErrorType_t errorType,
+	nvmlEccCounterType_t counterType, unsigned long long *eccCounts)
 {
 	static const char *const keys[2][2] = {
 		{ "ecc_corrected_volatile", "ecc_corrected_aggregate" },
@@ -565,7 +571,9 @@ static nvmlReturn_t link_object(json_object *gpu, unsigned int link,
 	json_object_object_get_ex(gpu, "nvlink", &links);
 	rc = value_rc(links);
 	if (rc != NVML_SUCCESS)
-		return link < FAKE_NVLINK_MAX_LINKS ? rc : NVML_ERROR_INVALID_ARGUMENT;
+		return link < FAKE_NVLINK_MAX_LINKS ?
+			       rc :
+			       NVML_ERROR_INVALID_ARGUMENT;
 	if (!json_object_is_type(links, json_type_array) ||
 	    link >= json_object_array_length(links))
 		return NVML_ERROR_INVALID_ARGUMENT;
@@ -574,8 +582,8 @@ static nvmlReturn_t link_object(json_object *gpu, unsigned int link,
 }
 
 FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t device,
-						  unsigned int link,
-						  nvmlEnableState_t *isActive)
+						    unsigned int link,
+						    nvmlEnableState_t *isActive)
 {
 	json_object *gpu = NULL, *l = NULL;
 	unsigned int state = 0;
@@ -591,18 +599,18 @@ FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t device,
 		return rc;
 	rc = get_uint(l, "state", &state);
 	if (rc == NVML_SUCCESS)
-		*isActive = state ? NVML_FEATURE_ENABLED : NVML_FEATURE_DISABLED;
+		*isActive = state ? NVML_FEATURE_ENABLED :
+				    NVML_FEATURE_DISABLED;
 	return rc;
 }
 
-FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetNvLinkErrorCounter(nvmlDevice_t device,
-							 unsigned int link,
-							 nvmlNvLinkErrorCounter_t counter,
-							 unsigned long long *counterValue)
+FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetNvLinkErrorCounter(
+	nvmlDevice_t device, unsigned int link,
+	nvmlNvLinkErrorCounter_t counter, unsigned long long *counterValue)
 {
 	static const char *const keys[] = {
-		"err_replay", "err_recovery", "err_crc_flit", "err_crc_data",
-		"err_ecc_data",
+		"err_replay",	"err_recovery", "err_crc_flit",
+		"err_crc_data", "err_ecc_data",
 	};
 	json_object *gpu = NULL, *l = NULL;
 	nvmlReturn_t rc;
@@ -610,7 +618,8 @@ FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetNvLinkErrorCounter(nvmlDevice_t device,
 	rc = enter("nvmlDeviceGetNvLinkErrorCounter", device, &gpu);
 	if (rc != NVML_SUCCESS)
 		return rc;
-	if ((unsigned int)counter > NVML_NVLINK_ERROR_DL_ECC_DATA || !counterValue)
+	if ((unsigned int)counter > NVML_NVLINK_ERROR_DL_ECC_DATA ||
+	    !counterValue)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	rc = link_object(gpu, link, &l);
 	if (rc != NVML_SUCCESS)

@@ -27,14 +27,14 @@
 /* Said through the sanitizer's report (libFuzzer may have closed stderr). */
 #define FZ_STR2(x) #x
 #define FZ_STR(x) FZ_STR2(x)
-#define FZ_ASSERT(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			__sanitizer_report_error_summary(		\
-				"property failed at " __FILE__ ":"	\
-				FZ_STR(__LINE__) ": " #cond);		\
-			abort();					\
-		}							\
+#define FZ_ASSERT(cond)                                           \
+	do {                                                      \
+		if (!(cond)) {                                    \
+			__sanitizer_report_error_summary(         \
+				"property failed at " __FILE__    \
+				":" FZ_STR(__LINE__) ": " #cond); \
+			abort();                                  \
+		}                                                 \
 	} while (0)
 
 static char fz_dir[PATH_MAX];

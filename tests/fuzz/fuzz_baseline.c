@@ -45,8 +45,10 @@ static int grade(const json_object *o)
 
 	if (!g)
 		return -1;
-	return !strcmp(g, "OK") ? 0 : !strcmp(g, "WARN") ? 1 :
-	       !strcmp(g, "CRIT") ? 2 : -1;
+	return !strcmp(g, "OK")	  ? 0 :
+	       !strcmp(g, "WARN") ? 1 :
+	       !strcmp(g, "CRIT") ? 2 :
+				    -1;
 }
 
 static void check_worst(json_object *rec)
@@ -70,10 +72,16 @@ static void record(const json_object *base, enum sn_baseline_status st,
 		   const json_object *end)
 {
 	struct sn_record_input in = {
-		.job_id = 123, .user = "alice", .node = "a1",
-		.supernode = "sn01", .has_exit_code = true, .exit_code = 0,
-		.end_time = 1764433600, .baseline_status = st,
-		.baseline = base, .end = end,
+		.job_id = 123,
+		.user = "alice",
+		.node = "a1",
+		.supernode = "sn01",
+		.has_exit_code = true,
+		.exit_code = 0,
+		.end_time = 1764433600,
+		.baseline_status = st,
+		.baseline = base,
+		.end = end,
 	};
 	char reason[256];
 	json_object *rec = sn_record_build(fz_cfg, &in);
@@ -82,7 +90,8 @@ static void record(const json_object *base, enum sn_baseline_status st,
 	FZ_ASSERT(rec);
 	check_worst(rec);
 	json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN);
-	crit = sn_record_drain_reason(rec, "supernode:", reason, sizeof(reason));
+	crit = sn_record_drain_reason(rec, "supernode:", reason,
+				      sizeof(reason));
 	FZ_ASSERT(strlen(reason) <= 200);
 	for (const char *c = reason; *c; c++)
 		FZ_ASSERT(*c >= 0x20 && *c < 0x7f);

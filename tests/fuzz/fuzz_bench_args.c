@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		n = 0;
 	argv[n + 1] = NULL;
 	memset(&thr, 0, sizeof(thr));
-	optind = 0;	/* glibc: start over, forget the last argv */
+	optind = 0; /* glibc: start over, forget the last argv */
 	rc = parse_args((int)n + 1, argv, &o, &backend);
 	if (!rc) {
 		FZ_ASSERT(o.min_bytes >= 4 && o.min_bytes <= o.max_bytes);

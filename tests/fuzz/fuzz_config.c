@@ -14,9 +14,14 @@
 
 static void use_paths(const struct sn_config *cfg)
 {
-	const char *paths[] = { cfg->sysfs, cfg->dev, cfg->state_dir,
-				cfg->nvml, cfg->hwloc_xml, cfg->kmsg,
-				cfg->epilog.record_dir, cfg->epilog.textfile_dir };
+	const char *paths[] = { cfg->sysfs,
+				cfg->dev,
+				cfg->state_dir,
+				cfg->nvml,
+				cfg->hwloc_xml,
+				cfg->kmsg,
+				cfg->epilog.record_dir,
+				cfg->epilog.textfile_dir };
 	char out[PATH_MAX];
 
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)

@@ -17,7 +17,7 @@
 #include "fuzz.h"
 #include "inventory/sn_topo.h"
 
-#define LOOK 8	/* accelerators x NICs asked about, at most */
+#define LOOK 8 /* accelerators x NICs asked about, at most */
 
 static void use(const struct sn_topo *t)
 {

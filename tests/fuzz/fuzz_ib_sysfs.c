@@ -34,15 +34,25 @@
 #define NPARTS 12
 
 static const char *const files[NPARTS] = {
-	PORT "state", PORT "phys_state", PORT "rate", PORT "link_layer",
-	PORT "gids/0", PORT "gid_attrs/types/0", PORT "gid_attrs/ndevs/0",
-	"sys/class/net/eth0/operstate", PORT "counters/symbol_error",
-	PORT "counters/port_xmit_data", PORT "counters/link_downed",
+	PORT "state",
+	PORT "phys_state",
+	PORT "rate",
+	PORT "link_layer",
+	PORT "gids/0",
+	PORT "gid_attrs/types/0",
+	PORT "gid_attrs/ndevs/0",
+	"sys/class/net/eth0/operstate",
+	PORT "counters/symbol_error",
+	PORT "counters/port_xmit_data",
+	PORT "counters/link_downed",
 	PORT "hw_counters/out_of_buffer",
 };
 
 static const char *const counter_names[4] = {
-	"symbol_error", "port_xmit_data", "link_downed", "out_of_buffer",
+	"symbol_error",
+	"port_xmit_data",
+	"link_downed",
+	"out_of_buffer",
 };
 
 static struct sn_config *fz_cfg;
@@ -78,8 +88,8 @@ static void setup(void)
 	mkdirs(PORT "gid_attrs/types");
 	mkdirs(PORT "gid_attrs/ndevs");
 	mkdirs("sys/class/net/eth0");
-	symlink("mlx5_0", fz_path(path, sizeof(path),
-				  "sys/class/infiniband/mlx5_1"));
+	symlink("mlx5_0",
+		fz_path(path, sizeof(path), "sys/class/infiniband/mlx5_1"));
 	symlink("eth0", fz_path(net, sizeof(net), "sys/class/net/bond0"));
 	fz_cfg = sn_config_load_buffer("fuzz.yaml", yaml, strlen(yaml), &err);
 	if (!fz_cfg) {
@@ -111,7 +121,8 @@ static void parse_direct(const char *s)
 	int state;
 
 	if (!sn_ib_parse_state(s, &state, name))
-		FZ_ASSERT(state >= 0 && state <= 999 && memchr(name, 0, sizeof(name)));
+		FZ_ASSERT(state >= 0 && state <= 999 &&
+			  memchr(name, 0, sizeof(name)));
 	if (!sn_ib_parse_phys(s, &phys, name))
 		FZ_ASSERT(phys <= 999 && name[0]);
 	if (!sn_ib_parse_rate(s, &gbps, &width, speed)) {
@@ -135,26 +146,33 @@ static void port_reads(void)
 	sn_ib_gid_read(fz_ctx.sysfs, "mlx5_0", 1, 0, &g);
 	sn_ib_gid_is_roce_v2(&g);
 	sn_ib_find_roce_v2(fz_ctx.sysfs, "mlx5_0", 1, &g);
-	if (sn_ib_port_netdev(fz_ctx.sysfs, "mlx5_0", 1, 0, ifname) == SN_ATTR_OK)
+	if (sn_ib_port_netdev(fz_ctx.sysfs, "mlx5_0", 1, 0, ifname) ==
+	    SN_ATTR_OK)
 		sn_net_operstate(fz_ctx.sysfs, ifname, oper, sizeof(oper));
 }
 
 static void deltas(json_object *start, json_object *end)
 {
 	static const char *const groups[4] = {
-		"counters", "counters", "counters", "hw_counters",
+		"counters",
+		"counters",
+		"counters",
+		"hw_counters",
 	};
 
 	for (size_t i = 0; i < 4; i++) {
-		json_object *s = sn_json_get(start, groups[i], json_type_object);
+		json_object *s =
+			sn_json_get(start, groups[i], json_type_object);
 		json_object *e = sn_json_get(end, groups[i], json_type_object);
 		struct sn_sample a = sn_sample_get(s, counter_names[i]);
 		struct sn_sample b = sn_sample_get(e, counter_names[i]);
 		struct sn_delta d = sn_delta_counter(counter_names[i], s, e);
 
 		if (d.known) {
-			FZ_ASSERT(a.state == SN_SAMPLE_OK && b.state == SN_SAMPLE_OK);
-			FZ_ASSERT(b.value >= a.value && d.value == b.value - a.value);
+			FZ_ASSERT(a.state == SN_SAMPLE_OK &&
+				  b.state == SN_SAMPLE_OK);
+			FZ_ASSERT(b.value >= a.value &&
+				  d.value == b.value - a.value);
 		} else {
 			FZ_ASSERT(d.why_unknown[0]);
 		}

@@ -47,7 +47,7 @@ static ssize_t dev_read(int fd, void *buf, size_t len)
 		return -1;
 	}
 	if (n > len) {
-		errno = EINVAL;	/* the kernel: buffer too small for the record */
+		errno = EINVAL; /* the kernel: buffer too small for the record */
 		return -1;
 	}
 	memcpy(buf, dev_parts[dev_next++], n);
@@ -65,7 +65,8 @@ static int on_record(const struct sn_kmsg_record *rec, void *arg)
 	struct sn_xid_event ev;
 
 	FZ_ASSERT(rec->seq > w->since);
-	FZ_ASSERT(rec->len == strlen(rec->msg) && rec->len <= SN_KMSG_RECORD_MAX);
+	FZ_ASSERT(rec->len == strlen(rec->msg) &&
+		  rec->len <= SN_KMSG_RECORD_MAX);
 	w->last = rec->seq;
 	if (!sn_xid_parse(rec->msg, &ev)) {
 		FZ_ASSERT(memchr(ev.busid, 0, sizeof(ev.busid)));

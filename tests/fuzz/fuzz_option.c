@@ -139,7 +139,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!option_cb(SN_OPT_VAL, parts[0], remote) && !remote) {
 		FZ_ASSERT(sn_state.option_given);
 		FZ_ASSERT(sn_state.supernodes >= 1 &&
-			  sn_state.supernodes <= sn_config_effective_max(fz_cfg[fz_which]));
+			  sn_state.supernodes <=
+				  sn_config_effective_max(fz_cfg[fz_which]));
 	}
 	if (n > 1) {
 		mode_direct(parts[1]);

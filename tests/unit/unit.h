@@ -19,20 +19,20 @@
 #include "util/sn_error.h"
 
 /* Fail unless haystack contains needle; prints both. */
-#define assert_contains(haystack, needle)				\
-	do {								\
-		const char *h_ = (haystack), *n_ = (needle);		\
-		if (!h_ || !strstr(h_, n_))				\
-			fail_msg("\"%s\" does not contain \"%s\"",	\
-				 h_ ? h_ : "(null)", n_);		\
+#define assert_contains(haystack, needle)                          \
+	do {                                                       \
+		const char *h_ = (haystack), *n_ = (needle);       \
+		if (!h_ || !strstr(h_, n_))                        \
+			fail_msg("\"%s\" does not contain \"%s\"", \
+				 h_ ? h_ : "(null)", n_);          \
 	} while (0)
 
 /* Fail if haystack contains needle. */
-#define assert_not_contains(haystack, needle)				\
-	do {								\
-		const char *h_ = (haystack), *n_ = (needle);		\
-		if (h_ && strstr(h_, n_))				\
-			fail_msg("\"%s\" contains \"%s\"", h_, n_);	\
+#define assert_not_contains(haystack, needle)                       \
+	do {                                                        \
+		const char *h_ = (haystack), *n_ = (needle);        \
+		if (h_ && strstr(h_, n_))                           \
+			fail_msg("\"%s\" contains \"%s\"", h_, n_); \
 	} while (0)
 
 /* A fresh error whose message is visibly unset. */

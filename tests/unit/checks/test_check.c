@@ -15,12 +15,16 @@ static void test_result_found_cut(void **state)
 	char path[300];
 
 	(void)state;
-	snprintf(path, sizeof(path), "/tmp/%0200d/tests/unit/fixtures/topo/small-no-io.xml", 0);
-	assert_int_equal(sn_results_add(&res, SN_UNKNOWN, "topology",
-					"TOPO_UNAVAILABLE", "node", "hwloc topology",
-					"the topology holds no PCI devices\n: %s", path), 0);
-	assert_string_equal(res.items[0].found,
-			    "the topology holds no PCI devices : .../tests/unit/fixtures/topo/small-no-io.xml");
+	snprintf(path, sizeof(path),
+		 "/tmp/%0200d/tests/unit/fixtures/topo/small-no-io.xml", 0);
+	assert_int_equal(
+		sn_results_add(&res, SN_UNKNOWN, "topology", "TOPO_UNAVAILABLE",
+			       "node", "hwloc topology",
+			       "the topology holds no PCI devices\n: %s", path),
+		0);
+	assert_string_equal(
+		res.items[0].found,
+		"the topology holds no PCI devices : .../tests/unit/fixtures/topo/small-no-io.xml");
 	sn_results_free(&res);
 }
 
@@ -32,9 +36,12 @@ static void test_result_fields(void **state)
 	(void)state;
 	assert_int_equal(sn_results_add(&res, SN_CRIT, "ib_port\t",
 					"IB_PORT_DOWN_AND_MUCH_LONGER_THAN_32",
-					"mlx5_2/1", "ACTIVE", "state=%s", "DOWN"), 0);
+					"mlx5_2/1", "ACTIVE", "state=%s",
+					"DOWN"),
+			 0);
 	assert_string_equal(res.items[0].check, "ib_port ");
-	assert_string_equal(res.items[0].code, "IB_PORT_DOWN_AND_MUCH_LONGER...");
+	assert_string_equal(res.items[0].code,
+			    "IB_PORT_DOWN_AND_MUCH_LONGER...");
 	assert_string_equal(res.items[0].found, "state=DOWN");
 	assert_int_equal(res.items[0].grade, SN_CRIT);
 	sn_results_free(&res);

@@ -39,20 +39,23 @@ static const char *const fake_min_lib = NULL;
 
 /* The four GPUs of field case 11 and the two of the real H200 capture. */
 static const char *const bus4[] = {
-	"0000:1b:00.0", "0000:43:00.0", "0000:52:00.0", "0000:61:00.0",
+	"0000:1b:00.0",
+	"0000:43:00.0",
+	"0000:52:00.0",
+	"0000:61:00.0",
 };
 static const char *const bus_h200[] = { "0000:00:06.0", "0000:00:07.0" };
 
 /* ---- temporary trees (helpers/fake_sysfs.h) ----------------------------- */
 
 struct accel_tree {
-	struct tree t;		/* t.root holds sys/, dev/ and nvml.json */
+	struct tree t; /* t.root holds sys/, dev/ and nvml.json */
 	char sys[PATH_MAX];
 	char dev[PATH_MAX];
 	char fixture[PATH_MAX];
 };
 
-static struct accel_tree *T;	/* the current test's tree */
+static struct accel_tree *T; /* the current test's tree */
 
 /* A PCI function: <sys>/bus/pci/devices/<bdf>/{vendor,device,class}. */
 static void add_pci(const char *bdf, const char *vendor, const char *device,
@@ -72,9 +75,11 @@ static void add_pci(const char *bdf, const char *vendor, const char *device,
 /* The link attributes pcie.c reads. */
 static void add_pci_link(const char *bdf, const char *width, const char *speed)
 {
-	tree_filef(&T->t, width, "sys/bus/pci/devices/%s/current_link_width", bdf);
+	tree_filef(&T->t, width, "sys/bus/pci/devices/%s/current_link_width",
+		   bdf);
 	tree_filef(&T->t, "16\n", "sys/bus/pci/devices/%s/max_link_width", bdf);
-	tree_filef(&T->t, speed, "sys/bus/pci/devices/%s/current_link_speed", bdf);
+	tree_filef(&T->t, speed, "sys/bus/pci/devices/%s/current_link_speed",
+		   bdf);
 	tree_filef(&T->t, "32.0 GT/s PCIe\n",
 		   "sys/bus/pci/devices/%s/max_link_speed", bdf);
 }
@@ -130,7 +135,7 @@ static void del_node(const char *name)
 }
 
 static const char *const knobs[] = {
-	"SN_FAKE_NVML_FIXTURE", "SN_FAKE_NVML_HANG", "SN_FAKE_NVML_LOST",
+	"SN_FAKE_NVML_FIXTURE", "SN_FAKE_NVML_HANG",  "SN_FAKE_NVML_LOST",
 	"SN_FAKE_NVML_UNKNOWN", "SN_FAKE_NVML_COUNT", "SN_FAKE_NVML_INIT_FAIL",
 };
 
@@ -171,9 +176,10 @@ static void nvidia_tree(const char *const *bus, size_t n, const char *device)
 		snprintf(node, sizeof(node), "nvidia%zu", i);
 		add_node(node);
 	}
-	add_pci("0000:05:00.0", "0x10de", "0x22a3", "0x068000");	/* NVSwitch */
-	add_pci("0000:5a:00.0", "0x15b3", "0x1021", "0x020700");	/* ConnectX-7 */
-	add_pci("0000:00:01.0", "0x8086", "0x09a2", "0x060400");	/* root port */
+	add_pci("0000:05:00.0", "0x10de", "0x22a3", "0x068000"); /* NVSwitch */
+	add_pci("0000:5a:00.0", "0x15b3", "0x1021",
+		"0x020700"); /* ConnectX-7 */
+	add_pci("0000:00:01.0", "0x8086", "0x09a2", "0x060400"); /* root port */
 	add_node("nvidiactl");
 	add_node("nvidia-uvm");
 	add_node("nvidia-caps/nvidia-cap1");
@@ -223,11 +229,13 @@ static void set_remap(json_object *root, size_t gpu, int corr, int unc,
 	json_object_object_add(gpu_obj(root, gpu), "remapped_rows", a);
 }
 
-static void set_link_state(json_object *root, size_t gpu, size_t link, int state)
+static void set_link_state(json_object *root, size_t gpu, size_t link,
+			   int state)
 {
 	json_object *links = NULL;
 
-	assert_true(json_object_object_get_ex(gpu_obj(root, gpu), "nvlink", &links));
+	assert_true(json_object_object_get_ex(gpu_obj(root, gpu), "nvlink",
+					      &links));
 	set_int(json_object_array_get_idx(links, link), "state", state);
 }
 
@@ -299,7 +307,8 @@ static void dump(const struct sn_results *r, char *buf, size_t size)
 	for (size_t i = 0; i < r->count && len + 1 < size; i++) {
 		const struct sn_result *x = &r->items[i];
 
-		snprintf(buf + len, size - len, "\n  %s %s %s [%s] expected '%s' found '%s'",
+		snprintf(buf + len, size - len,
+			 "\n  %s %s %s [%s] expected '%s' found '%s'",
 			 sn_grade_name(x->grade), x->check, x->code, x->device,
 			 x->expected, x->found);
 		len = strlen(buf);
@@ -326,11 +335,13 @@ static const struct sn_result *expect(const struct sn_results *r,
 	for (size_t i = 0; i < r->count; i++) {
 		const struct sn_result *x = &r->items[i];
 
-		if (strcmp(x->code, code) || (device && strcmp(x->device, device)))
+		if (strcmp(x->code, code) ||
+		    (device && strcmp(x->device, device)))
 			continue;
 		if (hit) {
 			dump(r, d, sizeof(d));
-			fail_msg("%s on %s twice:%s", code, device ? device : "*", d);
+			fail_msg("%s on %s twice:%s", code,
+				 device ? device : "*", d);
 		}
 		hit = x;
 	}
@@ -348,7 +359,8 @@ static void expect_all_ok(const struct sn_results *r, size_t n)
 	char d[8192];
 
 	for (size_t i = 0; i < r->count; i++)
-		if (r->items[i].grade != SN_OK || strcmp(r->items[i].code, "OK")) {
+		if (r->items[i].grade != SN_OK ||
+		    strcmp(r->items[i].code, "OK")) {
 			dump(r, d, sizeof(d));
 			fail_msg("not all OK:%s", d);
 		}
@@ -358,30 +370,47 @@ static void expect_all_ok(const struct sn_results *r, size_t n)
 	}
 }
 
-#define NV4 "    vendor: nvidia\n    count: 4\n    pcie_min_width: 16\n" \
-	    "    pcie_min_gen: 5\n    nvlinks: 18\n"
+#define NV4                                                          \
+	"    vendor: nvidia\n    count: 4\n    pcie_min_width: 16\n" \
+	"    pcie_min_gen: 5\n    nvlinks: 18\n"
 
 /* ---- inventory ---------------------------------------------------------- */
 
 static void test_class_table(void **state)
 {
 	(void)state;
-	assert_true(sn_accel_class_accepted(SN_ACCEL_NVIDIA, 0x10de, 0x2335, 0x030200));
-	assert_true(sn_accel_class_accepted(SN_ACCEL_NVIDIA, 0x10de, 0x2204, 0x030000));
-	assert_false(sn_accel_class_accepted(SN_ACCEL_NVIDIA, 0x10de, 0x22a3, 0x068000));
-	assert_false(sn_accel_class_accepted(SN_ACCEL_NVIDIA, 0x10de, 0x1aef, 0x040300));
-	assert_false(sn_accel_class_accepted(SN_ACCEL_NVIDIA, 0x10de, 0x1ad8, 0x060400));
-	assert_true(sn_accel_class_accepted(SN_ACCEL_AMD, 0x1002, 0x740c, 0x038000));
-	assert_true(sn_accel_class_accepted(SN_ACCEL_AMD, 0x1002, 0x74a1, 0x120000));
-	assert_false(sn_accel_class_accepted(SN_ACCEL_AMD, 0x1002, 0xab28, 0x040300));
-	assert_true(sn_accel_class_accepted(SN_ACCEL_ASCEND, 0x19e5, 0xd802, 0x120000));
-	assert_false(sn_accel_class_accepted(SN_ACCEL_ASCEND, 0x19e5, 0xa250, 0x120000));
-	assert_false(sn_accel_class_accepted(SN_ACCEL_ASCEND, 0x19e5, 0x1822, 0x020000));
-	assert_true(sn_accel_class_accepted(SN_ACCEL_OTHER, 0xcabc, 0x0590, 0x120000));
-	assert_true(sn_accel_class_accepted(SN_ACCEL_OTHER, 0x1d94, 0x6210, 0x038000));
-	assert_true(sn_accel_class_accepted(SN_ACCEL_OTHER, 0x8086, 0x0bda, 0x0b4000));
-	assert_false(sn_accel_class_accepted(SN_ACCEL_OTHER, 0x15b3, 0x1021, 0x020700));
-	assert_false(sn_accel_class_accepted(SN_ACCEL_NONE, 0x10de, 0x2335, 0x030200));
+	assert_true(sn_accel_class_accepted(SN_ACCEL_NVIDIA, 0x10de, 0x2335,
+					    0x030200));
+	assert_true(sn_accel_class_accepted(SN_ACCEL_NVIDIA, 0x10de, 0x2204,
+					    0x030000));
+	assert_false(sn_accel_class_accepted(SN_ACCEL_NVIDIA, 0x10de, 0x22a3,
+					     0x068000));
+	assert_false(sn_accel_class_accepted(SN_ACCEL_NVIDIA, 0x10de, 0x1aef,
+					     0x040300));
+	assert_false(sn_accel_class_accepted(SN_ACCEL_NVIDIA, 0x10de, 0x1ad8,
+					     0x060400));
+	assert_true(sn_accel_class_accepted(SN_ACCEL_AMD, 0x1002, 0x740c,
+					    0x038000));
+	assert_true(sn_accel_class_accepted(SN_ACCEL_AMD, 0x1002, 0x74a1,
+					    0x120000));
+	assert_false(sn_accel_class_accepted(SN_ACCEL_AMD, 0x1002, 0xab28,
+					     0x040300));
+	assert_true(sn_accel_class_accepted(SN_ACCEL_ASCEND, 0x19e5, 0xd802,
+					    0x120000));
+	assert_false(sn_accel_class_accepted(SN_ACCEL_ASCEND, 0x19e5, 0xa250,
+					     0x120000));
+	assert_false(sn_accel_class_accepted(SN_ACCEL_ASCEND, 0x19e5, 0x1822,
+					     0x020000));
+	assert_true(sn_accel_class_accepted(SN_ACCEL_OTHER, 0xcabc, 0x0590,
+					    0x120000));
+	assert_true(sn_accel_class_accepted(SN_ACCEL_OTHER, 0x1d94, 0x6210,
+					    0x038000));
+	assert_true(sn_accel_class_accepted(SN_ACCEL_OTHER, 0x8086, 0x0bda,
+					    0x0b4000));
+	assert_false(sn_accel_class_accepted(SN_ACCEL_OTHER, 0x15b3, 0x1021,
+					     0x020700));
+	assert_false(sn_accel_class_accepted(SN_ACCEL_NONE, 0x10de, 0x2335,
+					     0x030200));
 	assert_string_equal(sn_accel_vendor_name(SN_ACCEL_ASCEND), "ascend");
 }
 
@@ -396,9 +425,10 @@ static void test_pci_scan(void **state)
 	/* Not PCI functions, or unreadable: skipped. */
 	tree_dir(&T->t, "sys/bus/pci/devices/not-a-bdf");
 	tree_file(&T->t, "sys/bus/pci/devices/0000:99:00.0/vendor",
-		  "0x10de\n");		/* no class */
-	add_pci("0000:9a:00.0", "10de", "0x2330", "0x030200");	/* no 0x */
-	assert_int_equal(sn_accel_pci_scan(T->sys, SN_ACCEL_NVIDIA, 0x10de, l, &err), 0);
+		  "0x10de\n");				       /* no class */
+	add_pci("0000:9a:00.0", "10de", "0x2330", "0x030200"); /* no 0x */
+	assert_int_equal(
+		sn_accel_pci_scan(T->sys, SN_ACCEL_NVIDIA, 0x10de, l, &err), 0);
 	assert_int_equal(l->count, 4);
 	assert_false(l->truncated);
 	for (size_t i = 0; i < 4; i++)
@@ -412,7 +442,8 @@ static void test_pci_scan(void **state)
 	odd_attr(bus4[1], "vendor", "fifo");
 	signal(SIGALRM, on_alarm);
 	alarm(10);
-	assert_int_equal(sn_accel_pci_scan(T->sys, SN_ACCEL_NVIDIA, 0x10de, l, &err), 0);
+	assert_int_equal(
+		sn_accel_pci_scan(T->sys, SN_ACCEL_NVIDIA, 0x10de, l, &err), 0);
 	alarm(0);
 	signal(SIGALRM, SIG_DFL);
 	assert_int_equal(l->count, 3);
@@ -422,8 +453,9 @@ static void test_pci_scan(void **state)
 	assert_string_equal(l->bad[0].why, "not a regular file (fifo)");
 
 	err_reset(&err);
-	assert_int_equal(sn_accel_pci_scan("/nonexistent", SN_ACCEL_NVIDIA, 0x10de,
-					   l, &err), -1);
+	assert_int_equal(sn_accel_pci_scan("/nonexistent", SN_ACCEL_NVIDIA,
+					   0x10de, l, &err),
+			 -1);
 	assert_contains(err.msg, "/nonexistent/bus/pci/devices: No such file");
 	free(l);
 }
@@ -445,22 +477,26 @@ static void test_dev_nodes(void **state)
 	add_node("nvidiactl");
 	add_node("nvidia-uvm");
 	add_node("nvidia-caps/nvidia-cap1");
-	assert_int_equal(sn_accel_dev_nodes(T->dev, "nvidia[0-9]*", n, &err), 0);
+	assert_int_equal(sn_accel_dev_nodes(T->dev, "nvidia[0-9]*", n, &err),
+			 0);
 	assert_int_equal(n->count, 12);
-	assert_string_equal(n->names[2], "nvidia2");	/* natural order */
+	assert_string_equal(n->names[2], "nvidia2"); /* natural order */
 	assert_string_equal(n->names[10], "nvidia10");
 
-	assert_int_equal(sn_accel_dev_nodes(T->dev, "dri/renderD*", n, &err), 0);
-	assert_int_equal(n->count, 0);			/* no dri/ at all */
+	assert_int_equal(sn_accel_dev_nodes(T->dev, "dri/renderD*", n, &err),
+			 0);
+	assert_int_equal(n->count, 0); /* no dri/ at all */
 	add_node("dri/renderD128");
 	add_node("dri/renderD129");
 	add_node("dri/card0");
-	assert_int_equal(sn_accel_dev_nodes(T->dev, "dri/renderD*", n, &err), 0);
+	assert_int_equal(sn_accel_dev_nodes(T->dev, "dri/renderD*", n, &err),
+			 0);
 	assert_int_equal(n->count, 2);
 	assert_string_equal(n->names[1], "dri/renderD129");
 
 	err_reset(&err);
-	assert_int_equal(sn_accel_dev_nodes(T->dev, "d*/renderD*", n, &err), -1);
+	assert_int_equal(sn_accel_dev_nodes(T->dev, "d*/renderD*", n, &err),
+			 -1);
 	assert_contains(err.msg, "last component");
 	snprintf(path, sizeof(path), "%s/missing", T->t.root);
 	err_reset(&err);
@@ -482,7 +518,9 @@ static void test_healthy_4x(void **state)
 	expect_all_ok(&r, 4);
 	assert_string_equal(r.items[2].device, "gpu2 0000:52:00.0");
 	assert_string_equal(r.items[2].check, "gpu");
-	assert_contains(r.items[2].found, "NVIDIA H100 80GB HBM3 pcie gen5 x16, 18 nvlinks active");
+	assert_contains(
+		r.items[2].found,
+		"NVIDIA H100 80GB HBM3 pcie gen5 x16, 18 nvlinks active");
 	sn_results_free(&r);
 }
 
@@ -494,11 +532,13 @@ static void test_healthy_real_h200x2(void **state)
 	nvidia_tree(bus_h200, 2, "0x2335");
 	setenv("SN_FAKE_NVML_FIXTURE", REAL, 1);
 	run_fake("    vendor: nvidia\n    count: 2\n    pcie_min_gen: 5\n"
-		 "    pcie_min_width: 16\n    nvlinks: 18\n", &r);
+		 "    pcie_min_width: 16\n    nvlinks: 18\n",
+		 &r);
 	expect_all_ok(&r, 2);
 	assert_string_equal(r.items[0].device, "gpu0 0000:00:06.0");
 	assert_string_equal(r.items[1].device, "gpu1 0000:00:07.0");
-	assert_contains(r.items[1].found, "NVIDIA H200 pcie gen5 x16, 18 nvlinks active");
+	assert_contains(r.items[1].found,
+			"NVIDIA H200 pcie gen5 x16, 18 nvlinks active");
 	sn_results_free(&r);
 }
 
@@ -547,11 +587,12 @@ static void test_case11_nvml_misses_one(void **state)
 	(void)state;
 	nvidia_tree(bus4, 4, "0x2330");
 	json_object_object_get_ex(root, "gpus", &gpus);
-	json_object_array_del_idx(gpus, 2, 1);		/* 0000:52:00.0 */
+	json_object_array_del_idx(gpus, 2, 1); /* 0000:52:00.0 */
 	fixture_use(root);
 	run_fake(NV4, &r);
 	x = expect(&r, SN_CRIT, "GPU_COUNT", "node");
-	assert_string_equal(x->found, "nvml 3, pci 4, dev 4: gpu 0000:52:00.0 lost");
+	assert_string_equal(x->found,
+			    "nvml 3, pci 4, dev 4: gpu 0000:52:00.0 lost");
 	assert_int_equal(count_code(&r, "OK"), 3);
 	assert_int_equal(r.count, 4);
 	sn_results_free(&r);
@@ -601,8 +642,9 @@ static void test_lost_after_handle(void **state)
 	setenv("SN_FAKE_NVML_LOST", "1:later", 1);
 	run_fake(NV4, &r);
 	x = expect(&r, SN_CRIT, "GPU_LOST", "gpu1 0000:43:00.0");
-	assert_string_equal(x->found,
-			    "gpu 0000:43:00.0 lost: nvmlDeviceGetPciInfo_v3: GPU is lost");
+	assert_string_equal(
+		x->found,
+		"gpu 0000:43:00.0 lost: nvmlDeviceGetPciInfo_v3: GPU is lost");
 	assert_int_equal(count_code(&r, "GPU_COUNT"), 0);
 	sn_results_free(&r);
 }
@@ -618,8 +660,9 @@ static void test_case11_unknown_error(void **state)
 	setenv("SN_FAKE_NVML_UNKNOWN", "2", 1);
 	run_fake(NV4, &r);
 	x = expect(&r, SN_CRIT, "GPU_HANDLE", "gpu2 0000:52:00.0");
-	assert_string_equal(x->found,
-			    "Unable to determine the device handle for gpu 0000:52:00.0: Unknown Error");
+	assert_string_equal(
+		x->found,
+		"Unable to determine the device handle for gpu 0000:52:00.0: Unknown Error");
 	sn_results_free(&r);
 }
 
@@ -635,7 +678,8 @@ static void test_unknown_after_handle(void **state)
 	fixture_use(root);
 	run_fake(NV4, &r);
 	x = expect(&r, SN_CRIT, "GPU_ERROR", "gpu3 0000:61:00.0");
-	assert_string_equal(x->found, "nvmlDeviceGetRemappedRows: Unknown Error");
+	assert_string_equal(x->found,
+			    "nvmlDeviceGetRemappedRows: Unknown Error");
 	sn_results_free(&r);
 }
 
@@ -690,12 +734,14 @@ static void test_odd_pci_attribute_unknown(void **state)
 		alarm(10);
 		run_fake(NV4, &r);
 		alarm(0);
-		snprintf(want, sizeof(want),
-			 "not a regular file (%s): %s/bus/pci/devices/0000:43:00.0/%s",
-			 cases[i].what, T->sys, cases[i].attr);
+		snprintf(
+			want, sizeof(want),
+			"not a regular file (%s): %s/bus/pci/devices/0000:43:00.0/%s",
+			cases[i].what, T->sys, cases[i].attr);
 		x = expect(&r, SN_UNKNOWN, "ACCEL_PCI_ATTR", "0000:43:00.0");
 		assert_string_equal(x->check, "gpu_count");
-		assert_string_equal(x->expected, "readable PCI vendor, class, device");
+		assert_string_equal(x->expected,
+				    "readable PCI vendor, class, device");
 		assert_string_equal(x->found, want);
 		assert_int_equal(count_code(&r, "OK"), 4);
 		assert_int_equal(r.count, 5);
@@ -786,7 +832,7 @@ static void test_old_library_without_optional_functions(void **state)
 			unknown++;
 		}
 	}
-	assert_int_equal(unknown, 8);		/* 4 GPUs x (width, nvlink) */
+	assert_int_equal(unknown, 8); /* 4 GPUs x (width, nvlink) */
 	/* Without nvmlDeviceGetPciInfo_v3 the bus ids come from sysfs. */
 	assert_string_equal(r.items[r.count - 1].device, "gpu3 0000:61:00.0");
 	sn_results_free(&r);
@@ -822,7 +868,8 @@ static void test_case12_remap_pending(void **state)
 	fixture_use(root);
 	run_fake(NV4, &r);
 	x = expect(&r, SN_CRIT, "GPU_ROW_REMAP_PENDING", "gpu0 0000:1b:00.0");
-	assert_string_equal(x->found, "remap pending: reboot (uncorrectable rows 4)");
+	assert_string_equal(x->found,
+			    "remap pending: reboot (uncorrectable rows 4)");
 	assert_int_equal(count_code(&r, "GPU_ROW_REMAP_FAILED"), 0);
 	assert_int_equal(count_code(&r, "OK"), 3);
 	sn_results_free(&r);
@@ -854,7 +901,8 @@ static void test_case12_remap_not_supported(void **state)
 	nvidia_tree(bus, 2, "0x26b9");
 	setenv("SN_FAKE_NVML_FIXTURE", PCIE, 1);
 	run_fake("    vendor: nvidia\n    count: 2\n    pcie_min_width: 16\n"
-		 "    pcie_min_gen: 4\n    nvlinks: 0\n", &r);
+		 "    pcie_min_gen: 4\n    nvlinks: 0\n",
+		 &r);
 	expect_all_ok(&r, 2);
 	sn_results_free(&r);
 }
@@ -871,7 +919,8 @@ static void test_retired_pages_and_ecc(void **state)
 	set_int(gpu_obj(root, 3), "ecc_uncorrected_volatile", 2);
 	fixture_use(root);
 	run_fake(NV4, &r);
-	x = expect(&r, SN_CRIT, "GPU_RETIRED_PAGES_PENDING", "gpu2 0000:52:00.0");
+	x = expect(&r, SN_CRIT, "GPU_RETIRED_PAGES_PENDING",
+		   "gpu2 0000:52:00.0");
 	assert_contains(x->found, "reboot");
 	x = expect(&r, SN_CRIT, "GPU_ECC_UNCORRECTED", "gpu3 0000:61:00.0");
 	assert_string_equal(x->found, "2 uncorrected volatile ECC errors");
@@ -887,12 +936,14 @@ static void test_no_permission_is_unknown(void **state)
 
 	(void)state;
 	nvidia_tree(bus4, 4, "0x2330");
-	set_error(gpu_obj(root, 0), "remapped_rows", "Insufficient Permissions");
+	set_error(gpu_obj(root, 0), "remapped_rows",
+		  "Insufficient Permissions");
 	fixture_use(root);
 	run_fake(NV4, &r);
 	x = expect(&r, SN_UNKNOWN, "NVML_QUERY", "gpu0 0000:1b:00.0");
-	assert_string_equal(x->found,
-			    "nvmlDeviceGetRemappedRows: Insufficient Permissions");
+	assert_string_equal(
+		x->found,
+		"nvmlDeviceGetRemappedRows: Insufficient Permissions");
 	assert_int_equal(sn_results_worst(&r), SN_UNKNOWN);
 	sn_results_free(&r);
 }
@@ -932,7 +983,7 @@ static void test_pcie_width_slot_limited(void **state)
 	run_fake("    vendor: nvidia\n    count: 4\n", &r);
 	expect_all_ok(&r, 4);
 	sn_results_free(&r);
-	run_fake(NV4, &r);		/* but the manifest wants x16 */
+	run_fake(NV4, &r); /* but the manifest wants x16 */
 	x = expect(&r, SN_CRIT, "GPU_PCIE_WIDTH", "gpu1 0000:43:00.0");
 	assert_string_equal(x->expected, "width x16 or more");
 	assert_string_equal(x->found, "x8 (link max x8)");
@@ -947,7 +998,7 @@ static void test_pcie_idle_gen_is_not_judged(void **state)
 
 	(void)state;
 	nvidia_tree(bus4, 4, "0x2330");
-	set_int(gpu_obj(root, 2), "pcie_gen_cur", 1);	/* idle */
+	set_int(gpu_obj(root, 2), "pcie_gen_cur", 1); /* idle */
 	fixture_use(root);
 	run_fake(NV4, &r);
 	expect_all_ok(&r, 4);
@@ -968,14 +1019,14 @@ static void test_pcie_slot_gen_below_manifest(void **state)
 	(void)state;
 	nvidia_tree(bus4, 4, "0x2330");
 	set_int(gpu_obj(root, 3), "pcie_gen_cur", 1);
-	set_int(gpu_obj(root, 3), "pcie_gen_max", 4);	/* Gen5 card, Gen4 slot */
+	set_int(gpu_obj(root, 3), "pcie_gen_max", 4); /* Gen5 card, Gen4 slot */
 	fixture_use(root);
 	run_fake(NV4, &r);
 	x = expect(&r, SN_CRIT, "GPU_PCIE_SPEED", "gpu3 0000:61:00.0");
 	assert_string_equal(x->found, "link max gen4 (device and slot)");
 	sn_results_free(&r);
 	run_fake("    vendor: nvidia\n    count: 4\n    nvlinks: 18\n", &r);
-	expect_all_ok(&r, 4);			/* no minimum: fine */
+	expect_all_ok(&r, 4); /* no minimum: fine */
 	sn_results_free(&r);
 }
 
@@ -1034,9 +1085,11 @@ static void test_case13_twelve_of_eighteen(void **state)
 	fixture_use(root);
 	run_fake(NV4, &r);
 	x = expect(&r, SN_CRIT, "NVLINK_INACTIVE", "gpu0 0000:1b:00.0");
-	assert_string_equal(x->found, "gpu0 links 12-17 inactive, 12/18 active");
+	assert_string_equal(x->found,
+			    "gpu0 links 12-17 inactive, 12/18 active");
 	x = expect(&r, SN_CRIT, "NVLINK_INACTIVE", "gpu1 0000:43:00.0");
-	assert_string_equal(x->found, "gpu1 links 3,4,9 inactive, 15/18 active");
+	assert_string_equal(x->found,
+			    "gpu1 links 3,4,9 inactive, 15/18 active");
 	sn_results_free(&r);
 }
 
@@ -1051,7 +1104,8 @@ static void test_case13_pcie_node_no_nvlink(void **state)
 	setenv("SN_FAKE_NVML_FIXTURE", PCIE, 1);
 	run_fake("    vendor: nvidia\n    count: 2\n    nvlinks: 0\n", &r);
 	expect_all_ok(&r, 2);
-	assert_contains(r.items[0].found, "NVIDIA L40S pcie gen1 x16, 0 nvlinks active");
+	assert_contains(r.items[0].found,
+			"NVIDIA L40S pcie gen1 x16, 0 nvlinks active");
 	sn_results_free(&r);
 	/* A manifest that wants NVLink on this node: CRIT, not a crash. */
 	run_fake("    vendor: nvidia\n    count: 2\n    nvlinks: 18\n", &r);
@@ -1122,9 +1176,9 @@ static void ascend_tree(void)
 		add_node(node);
 	}
 	/* Kunpeng host: on-chip engines and a Huawei NIC, not NPUs. */
-	add_pci("0000:75:00.0", "0x19e5", "0xa250", "0x120000");	/* ZIP */
-	add_pci("0000:79:00.0", "0x19e5", "0xa258", "0x100000");	/* HPRE */
-	add_pci("0000:3d:00.0", "0x19e5", "0x1822", "0x020000");	/* NIC */
+	add_pci("0000:75:00.0", "0x19e5", "0xa250", "0x120000"); /* ZIP */
+	add_pci("0000:79:00.0", "0x19e5", "0xa258", "0x100000"); /* HPRE */
+	add_pci("0000:3d:00.0", "0x19e5", "0x1822", "0x020000"); /* NIC */
 	add_node("davinci_manager");
 	add_node("devmm_svm");
 	add_node("hisi_hdc");
@@ -1192,9 +1246,10 @@ static void test_ascend_fifo_class_unknown(void **state)
 	run_check("/nonexistent/libnvidia-ml.so.1", ASCEND8, &r);
 	alarm(0);
 	signal(SIGALRM, SIG_DFL);
-	snprintf(want, sizeof(want),
-		 "not a regular file (fifo): %s/bus/pci/devices/0000:c2:00.0/class",
-		 T->sys);
+	snprintf(
+		want, sizeof(want),
+		"not a regular file (fifo): %s/bus/pci/devices/0000:c2:00.0/class",
+		T->sys);
 	x = expect(&r, SN_UNKNOWN, "ACCEL_PCI_ATTR", "0000:c2:00.0");
 	assert_string_equal(x->check, "accel_count");
 	assert_string_equal(x->found, want);
@@ -1219,10 +1274,10 @@ static void test_ascend_pcie_width(void **state)
 		  ASCEND8 "    pcie_min_width: 16\n    pcie_min_gen: 5\n", &r);
 	for (size_t i = 0; i < r.count; i++)
 		pcie += !strcmp(r.items[i].check, "pcie");
-	assert_int_equal(pcie, 8);		/* sn_pcie_check once per NPU */
+	assert_int_equal(pcie, 8); /* sn_pcie_check once per NPU */
 	x = expect(&r, SN_CRIT, "PCIE_WIDTH", "accel6 0000:c1:00.0");
 	assert_contains(x->found, "8");
-	assert_int_equal(count_code(&r, "PCIE_SPEED"), 0);	/* speed not asked */
+	assert_int_equal(count_code(&r, "PCIE_SPEED"), 0); /* speed not asked */
 	sn_results_free(&r);
 }
 
@@ -1262,29 +1317,37 @@ static void test_counters_real_h200x2(void **state)
 	setenv("SN_FAKE_NVML_FIXTURE", REAL, 1);
 	j = counters(fake_lib, "    vendor: nvidia\n    count: 2\n");
 	assert_string_equal(json_object_get_string(GET(j, "vendor")), "nvidia");
-	assert_string_equal(json_object_get_string(GET(j, "driver")), "580.159.04");
+	assert_string_equal(json_object_get_string(GET(j, "driver")),
+			    "580.159.04");
 	assert_null(GET(j, "error"));
 	assert_int_equal(json_object_object_length(GET(j, "devices")), 2);
 	assert_int_equal(json_object_get_int64(GET(j, "devices", "0000:00:06.0",
-						   "pcie_replay_counter")), 5);
+						   "pcie_replay_counter")),
+			 5);
 	assert_int_equal(json_object_get_int64(GET(j, "devices", "0000:00:07.0",
-						   "pcie_replay_counter")), 1);
+						   "pcie_replay_counter")),
+			 1);
 	assert_int_equal(json_object_get_int64(GET(j, "devices", "0000:00:06.0",
-						   "nvlink", "10", "crc_data")), 25);
+						   "nvlink", "10", "crc_data")),
+			 25);
 	assert_int_equal(json_object_get_int64(GET(j, "devices", "0000:00:07.0",
-						   "nvlink", "1", "crc_data")), 26);
-	assert_true(json_object_get_boolean(GET(j, "devices", "0000:00:07.0",
-						"nvlink", "17", "active")));
-	assert_int_equal(json_object_object_length(GET(j, "devices", "0000:00:07.0",
-						       "nvlink")), 18);
+						   "nvlink", "1", "crc_data")),
+			 26);
+	assert_true(json_object_get_boolean(
+		GET(j, "devices", "0000:00:07.0", "nvlink", "17", "active")));
+	assert_int_equal(json_object_object_length(
+				 GET(j, "devices", "0000:00:07.0", "nvlink")),
+			 18);
 	assert_int_equal(json_object_get_int64(GET(j, "devices", "0000:00:06.0",
-						   "ecc_uncorrected_volatile")), 0);
+						   "ecc_uncorrected_volatile")),
+			 0);
 	assert_null(GET(j, "devices", "0000:00:06.0", "retired_pages_pending"));
-	assert_false(json_object_get_boolean(GET(j, "devices", "0000:00:06.0",
-						 "remapped_rows", "pending")));
+	assert_false(json_object_get_boolean(
+		GET(j, "devices", "0000:00:06.0", "remapped_rows", "pending")));
 	assert_null(GET(j, "devices", "0000:00:06.0", "error"));
-	assert_string_equal(json_object_get_string(GET(j, "devices", "0000:00:06.0",
-						       "name")), "NVIDIA H200");
+	assert_string_equal(json_object_get_string(
+				    GET(j, "devices", "0000:00:06.0", "name")),
+			    "NVIDIA H200");
 	json_object_put(j);
 }
 
@@ -1299,21 +1362,24 @@ static void test_counters_lost_and_unsupported(void **state)
 	setenv("SN_FAKE_NVML_LOST", "1", 1);
 	j = counters(fake_lib, "    vendor: nvidia\n    count: 4\n");
 	assert_int_equal(json_object_object_length(GET(j, "devices")), 4);
-	assert_string_equal(json_object_get_string(GET(j, "devices", "index1", "error")),
-			    "nvmlDeviceGetHandleByIndex_v2: GPU is lost");
+	assert_string_equal(
+		json_object_get_string(GET(j, "devices", "index1", "error")),
+		"nvmlDeviceGetHandleByIndex_v2: GPU is lost");
 	assert_null(GET(j, "devices", "index1", "pcie_replay_counter"));
-	assert_int_equal(json_object_get_int64(GET(j, "devices", "0000:61:00.0",
-						   "index")), 3);
+	assert_int_equal(json_object_get_int64(
+				 GET(j, "devices", "0000:61:00.0", "index")),
+			 3);
 	json_object_put(j);
 	unsetenv("SN_FAKE_NVML_LOST");
 
 	setenv("SN_FAKE_NVML_FIXTURE", PCIE, 1);
 	j = counters(fake_lib, "    vendor: nvidia\n    count: 2\n");
 	assert_null(GET(j, "devices", "0000:3b:00.0", "remapped_rows"));
-	assert_int_equal(json_object_object_length(GET(j, "devices", "0000:3b:00.0",
-						       "nvlink")), 0);
-	assert_false(json_object_get_boolean(GET(j, "devices", "0000:3b:00.0",
-						 "retired_pages_pending")));
+	assert_int_equal(json_object_object_length(
+				 GET(j, "devices", "0000:3b:00.0", "nvlink")),
+			 0);
+	assert_false(json_object_get_boolean(
+		GET(j, "devices", "0000:3b:00.0", "retired_pages_pending")));
 	json_object_put(j);
 }
 
@@ -1340,10 +1406,12 @@ static void test_counters_ascend(void **state)
 	assert_string_equal(json_object_get_string(GET(j, "vendor")), "ascend");
 	assert_null(GET(j, "error"));
 	assert_int_equal(json_object_object_length(GET(j, "devices")), 8);
-	assert_string_equal(json_object_get_string(GET(j, "devices", "0000:c2:00.0",
-						       "pci_id")), "19e5:d802");
-	assert_int_equal(json_object_get_int64(GET(j, "devices", "0000:c2:00.0",
-						   "index")), 7);
+	assert_string_equal(json_object_get_string(GET(
+				    j, "devices", "0000:c2:00.0", "pci_id")),
+			    "19e5:d802");
+	assert_int_equal(json_object_get_int64(
+				 GET(j, "devices", "0000:c2:00.0", "index")),
+			 7);
 	json_object_put(j);
 }
 

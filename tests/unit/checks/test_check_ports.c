@@ -18,25 +18,26 @@
 
 #define REAL SN_FIXTURES "/sysfs-infiniband"
 
-#define IB400 "{device: mlx5_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 400}"
+#define IB400 \
+	"{device: mlx5_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 400}"
 
 /* Load a config whose paths.sysfs is sysfs and node.ports is ports. */
 static struct sn_config *load(const char *sysfs, const char *ports)
 {
-	static const char fmt[] =
-		"supernodes:\n"
-		"  - name: sn01\n"
-		"    nodes: n[1-2]\n"
-		"paths:\n"
-		"  sysfs: %s\n"
-		"node:\n"
-		"  ports:\n"
-		"%s";
+	static const char fmt[] = "supernodes:\n"
+				  "  - name: sn01\n"
+				  "    nodes: n[1-2]\n"
+				  "paths:\n"
+				  "  sysfs: %s\n"
+				  "node:\n"
+				  "  ports:\n"
+				  "%s";
 	char yaml[16384];
 	struct sn_config *cfg;
 	struct sn_error err;
 
-	if (snprintf(yaml, sizeof(yaml), fmt, sysfs, ports) >= (int)sizeof(yaml))
+	if (snprintf(yaml, sizeof(yaml), fmt, sysfs, ports) >=
+	    (int)sizeof(yaml))
 		fail_msg("config too long");
 	err_reset(&err);
 	cfg = sn_config_load_buffer("ports.yaml", yaml, strlen(yaml), &err);
@@ -83,44 +84,104 @@ struct row7 {
 #define EXP400 ">= 400 Gb/sec"
 
 static const struct row7 case7[] = {
-	{ "4: ACTIVE", "5: LinkUp", "400 Gb/sec (4X NDR)", 400, 1,
+	{ "4: ACTIVE",
+	  "5: LinkUp",
+	  "400 Gb/sec (4X NDR)",
+	  400,
+	  1,
 	  { { SN_OK, "OK", "mlx5_0/1", "ACTIVE LinkUp 400 Gb/sec (4X NDR)",
 	      "InfiniBand ACTIVE LinkUp >= 400 Gb/sec" } } },
-	{ "4: ACTIVE", "5: LinkUp", "200 Gb/sec (2X NDR)", 400, 1,
-	  { { SN_CRIT, "IB_PORT_RATE", "mlx5_0/1", "200 Gb/sec (2X NDR)", EXP400 } } },
-	{ "4: ACTIVE", "5: LinkUp", "200 Gb/sec (4X HDR)", 400, 1,
-	  { { SN_CRIT, "IB_PORT_RATE", "mlx5_0/1", "200 Gb/sec (4X HDR)", EXP400 } } },
-	{ "4: ACTIVE", "5: LinkUp", "100 Gb/sec (2X HDR)", 400, 1,
-	  { { SN_CRIT, "IB_PORT_RATE", "mlx5_0/1", "100 Gb/sec (2X HDR)", EXP400 } } },
-	{ "2: INIT", "5: LinkUp", "400 Gb/sec (4X NDR)", 400, 1,
+	{ "4: ACTIVE",
+	  "5: LinkUp",
+	  "200 Gb/sec (2X NDR)",
+	  400,
+	  1,
+	  { { SN_CRIT, "IB_PORT_RATE", "mlx5_0/1", "200 Gb/sec (2X NDR)",
+	      EXP400 } } },
+	{ "4: ACTIVE",
+	  "5: LinkUp",
+	  "200 Gb/sec (4X HDR)",
+	  400,
+	  1,
+	  { { SN_CRIT, "IB_PORT_RATE", "mlx5_0/1", "200 Gb/sec (4X HDR)",
+	      EXP400 } } },
+	{ "4: ACTIVE",
+	  "5: LinkUp",
+	  "100 Gb/sec (2X HDR)",
+	  400,
+	  1,
+	  { { SN_CRIT, "IB_PORT_RATE", "mlx5_0/1", "100 Gb/sec (2X HDR)",
+	      EXP400 } } },
+	{ "2: INIT",
+	  "5: LinkUp",
+	  "400 Gb/sec (4X NDR)",
+	  400,
+	  1,
 	  { { SN_CRIT, "IB_PORT_DOWN", "mlx5_0/1",
 	      "state=INIT (no subnet manager?)", "ACTIVE" } } },
-	{ "3: ARMED", "5: LinkUp", "400 Gb/sec (4X NDR)", 400, 1,
+	{ "3: ARMED",
+	  "5: LinkUp",
+	  "400 Gb/sec (4X NDR)",
+	  400,
+	  1,
 	  { { SN_CRIT, "IB_PORT_DOWN", "mlx5_0/1", "state=ARMED", "ACTIVE" } } },
-	{ "1: DOWN", "2: Polling", "10 Gb/sec (4X SDR)", 400, 2,
+	{ "1: DOWN",
+	  "2: Polling",
+	  "10 Gb/sec (4X SDR)",
+	  400,
+	  2,
 	  { { SN_CRIT, "IB_PORT_DOWN", "mlx5_0/1", "state=DOWN", "ACTIVE" },
 	    { SN_CRIT, "IB_PORT_PHYS", "mlx5_0/1",
 	      "phys_state=Polling (cable or peer)", "LinkUp" } } },
-	{ "1: DOWN", "3: Disabled", "400 Gb/sec (4X NDR)", 400, 2,
+	{ "1: DOWN",
+	  "3: Disabled",
+	  "400 Gb/sec (4X NDR)",
+	  400,
+	  2,
 	  { { SN_CRIT, "IB_PORT_DOWN", "mlx5_0/1", "state=DOWN", "ACTIVE" },
 	    { SN_CRIT, "IB_PORT_PHYS", "mlx5_0/1", "phys_state=Disabled",
 	      "LinkUp" } } },
-	{ "4: ACTIVE", "5: LinkUp", "2.5 Gb/sec (1X SDR)", 400, 1,
-	  { { SN_CRIT, "IB_PORT_RATE", "mlx5_0/1", "2.5 Gb/sec (1X SDR)", EXP400 } } },
-	{ "4: ACTIVE", "5: LinkUp", "800 Gb/sec (4X XDR)", 400, 1,
+	{ "4: ACTIVE",
+	  "5: LinkUp",
+	  "2.5 Gb/sec (1X SDR)",
+	  400,
+	  1,
+	  { { SN_CRIT, "IB_PORT_RATE", "mlx5_0/1", "2.5 Gb/sec (1X SDR)",
+	      EXP400 } } },
+	{ "4: ACTIVE",
+	  "5: LinkUp",
+	  "800 Gb/sec (4X XDR)",
+	  400,
+	  1,
 	  { { SN_OK, "OK", "mlx5_0/1", "ACTIVE LinkUp 800 Gb/sec (4X XDR)",
 	      "InfiniBand ACTIVE LinkUp >= 400 Gb/sec" } } },
-	{ "4: ACTIVE", "5: LinkUp", "800 Gb/sec (4X XDR)", 800, 1,
+	{ "4: ACTIVE",
+	  "5: LinkUp",
+	  "800 Gb/sec (4X XDR)",
+	  800,
+	  1,
 	  { { SN_OK, "OK", "mlx5_0/1", "ACTIVE LinkUp 800 Gb/sec (4X XDR)",
 	      "InfiniBand ACTIVE LinkUp >= 800 Gb/sec" } } },
-	{ "4: ACTIVE", "5: LinkUp", "800 Gb/sec (4X XDR)", 1600, 1,
+	{ "4: ACTIVE",
+	  "5: LinkUp",
+	  "800 Gb/sec (4X XDR)",
+	  1600,
+	  1,
 	  { { SN_CRIT, "IB_PORT_RATE", "mlx5_0/1", "800 Gb/sec (4X XDR)",
 	      ">= 1600 Gb/sec" } } },
-	{ "4: ACTIVE", "0: <unknown>", "400 Gb/sec (4X NDR)", 400, 1,
+	{ "4: ACTIVE",
+	  "0: <unknown>",
+	  "400 Gb/sec (4X NDR)",
+	  400,
+	  1,
 	  { { SN_CRIT, "IB_PORT_PHYS", "mlx5_0/1", "phys_state=<unknown>",
 	      "LinkUp" } } },
 	/* a rate of 0 in the manifest is not checked */
-	{ "4: ACTIVE", "5: LinkUp", "2.5 Gb/sec (1X SDR)", 0, 1,
+	{ "4: ACTIVE",
+	  "5: LinkUp",
+	  "2.5 Gb/sec (1X SDR)",
+	  0,
+	  1,
 	  { { SN_OK, "OK", "mlx5_0/1", "ACTIVE LinkUp 2.5 Gb/sec (1X SDR)",
 	      "InfiniBand ACTIVE LinkUp" } } },
 };
@@ -138,9 +199,10 @@ static void test_case7_rows(void **state)
 		tree_new(&t);
 		ib_port_files(&t, "mlx5_0", 1, row->state, row->phys, row->rate,
 			      "InfiniBand");
-		snprintf(ports, sizeof(ports),
-			 "    - {device: mlx5_0, link_layer: InfiniBand, min_rate_gbps: %g}\n",
-			 row->min_rate);
+		snprintf(
+			ports, sizeof(ports),
+			"    - {device: mlx5_0, link_layer: InfiniBand, min_rate_gbps: %g}\n",
+			row->min_rate);
 		run(t.root, ports, &r);
 		fprintf(stderr, "row %zu: %s | %s | %s\n", i, row->state,
 			row->phys, row->rate);
@@ -162,17 +224,19 @@ static void test_case7_rate_unreadable(void **state)
 	ib_port_files(&t, "mlx5_0", 1, "4: ACTIVE", "5: LinkUp", NULL,
 		      "InfiniBand");
 	run(t.root, "    - " IB400 "\n", &r);
-	snprintf(found, sizeof(found),
-		 "cannot read rate (missing): %s/class/infiniband/mlx5_0/ports/1/rate",
-		 t.root);
+	snprintf(
+		found, sizeof(found),
+		"cannot read rate (missing): %s/class/infiniband/mlx5_0/ports/1/rate",
+		t.root);
 	EXPECT_RESULTS(&r, { SN_UNKNOWN, "IB_PORT_RATE", "mlx5_0/1", found,
 			     EXP400 });
 	sn_results_free(&r);
 	tree_file(&t, "class/infiniband/mlx5_0/ports/1/rate", "");
 	run(t.root, "    - " IB400 "\n", &r);
-	snprintf(found, sizeof(found),
-		 "cannot read rate (empty): %s/class/infiniband/mlx5_0/ports/1/rate",
-		 t.root);
+	snprintf(
+		found, sizeof(found),
+		"cannot read rate (empty): %s/class/infiniband/mlx5_0/ports/1/rate",
+		t.root);
 	EXPECT_RESULTS(&r, { SN_UNKNOWN, "IB_PORT_RATE", "mlx5_0/1", found,
 			     EXP400 });
 	assert_contains(r.items[0].found, "cannot read rate");
@@ -202,19 +266,21 @@ static void test_unknown_state_numbers(void **state)
 	ib_port_files(&t, "mlx5_0", 1, "9: ACTIVE", "5: LinkUp",
 		      "400 Gb/sec (4X NDR)", "InfiniBand");
 	run(t.root, "    - " IB400 "\n", &r);
-	EXPECT_RESULTS(&r, { SN_UNKNOWN, "IB_PORT_DOWN", "mlx5_0/1",
-			     "state number 9 unknown ('9: ACTIVE')", "ACTIVE" });
+	EXPECT_RESULTS(&r,
+		       { SN_UNKNOWN, "IB_PORT_DOWN", "mlx5_0/1",
+			 "state number 9 unknown ('9: ACTIVE')", "ACTIVE" });
 	assert_int_equal(sn_results_worst(&r), SN_UNKNOWN);
 	sn_results_free(&r);
 	/* a bare unknown number; phys_state 8 with a known name; low rate */
-	ib_port_files(&t, "mlx5_0", 1, "6", "8: LinkUp",
-		      "200 Gb/sec (2X NDR)", "InfiniBand");
+	ib_port_files(&t, "mlx5_0", 1, "6", "8: LinkUp", "200 Gb/sec (2X NDR)",
+		      "InfiniBand");
 	run(t.root, "    - " IB400 "\n", &r);
 	EXPECT_RESULTS(&r,
 		       { SN_UNKNOWN, "IB_PORT_DOWN", "mlx5_0/1",
 			 "state number 6 unknown ('6')", "ACTIVE" },
 		       { SN_UNKNOWN, "IB_PORT_PHYS", "mlx5_0/1",
-			 "phys_state number 8 unknown ('8: LinkUp')", "LinkUp" },
+			 "phys_state number 8 unknown ('8: LinkUp')",
+			 "LinkUp" },
 		       { SN_CRIT, "IB_PORT_RATE", "mlx5_0/1",
 			 "200 Gb/sec (2X NDR)", EXP400 });
 	sn_results_free(&r);
@@ -251,14 +317,16 @@ static void test_state_not_regular(void **state)
 	tree_remove(&t, "class/infiniband/mlx5_0/ports/1/phys_state");
 	tree_link(&t, "class/infiniband/mlx5_0/ports/1/phys_state", "nowhere");
 	run(t.root, "    - " IB400 "\n", &r);
-	snprintf(found1, sizeof(found1),
-		 "state not a regular file (fifo): %s/class/infiniband/mlx5_0/ports/1/state",
-		 t.root);
-	EXPECT_RESULTS(&r,
-		       { SN_UNKNOWN, "IB_PORT_DOWN", "mlx5_0/1", found1, "ACTIVE" },
-		       { SN_UNKNOWN, "IB_PORT_PHYS", "mlx5_0/1",
-			 "phys_state not a regular file (symbolic link): .../class/infiniband/mlx5_0/ports/1/phys_state",
-			 "LinkUp" });
+	snprintf(
+		found1, sizeof(found1),
+		"state not a regular file (fifo): %s/class/infiniband/mlx5_0/ports/1/state",
+		t.root);
+	EXPECT_RESULTS(
+		&r,
+		{ SN_UNKNOWN, "IB_PORT_DOWN", "mlx5_0/1", found1, "ACTIVE" },
+		{ SN_UNKNOWN, "IB_PORT_PHYS", "mlx5_0/1",
+		  "phys_state not a regular file (symbolic link): .../class/infiniband/mlx5_0/ports/1/phys_state",
+		  "LinkUp" });
 	sn_results_free(&r);
 	tree_free(&t);
 }
@@ -275,15 +343,18 @@ static void test_state_unreadable(void **state)
 	ib_port_files(&t, "mlx5_0", 1, NULL, "", "400 Gb/sec (4X NDR)",
 		      "InfiniBand");
 	run(t.root, "    - " IB400 "\n", &r);
-	snprintf(found1, sizeof(found1),
-		 "cannot read state (missing): %s/class/infiniband/mlx5_0/ports/1/state",
-		 t.root);
-	snprintf(found2, sizeof(found2),
-		 "cannot read phys_state (empty): %s/class/infiniband/mlx5_0/ports/1/phys_state",
-		 t.root);
-	EXPECT_RESULTS(&r,
-		       { SN_UNKNOWN, "IB_PORT_DOWN", "mlx5_0/1", found1, "ACTIVE" },
-		       { SN_UNKNOWN, "IB_PORT_PHYS", "mlx5_0/1", found2, "LinkUp" });
+	snprintf(
+		found1, sizeof(found1),
+		"cannot read state (missing): %s/class/infiniband/mlx5_0/ports/1/state",
+		t.root);
+	snprintf(
+		found2, sizeof(found2),
+		"cannot read phys_state (empty): %s/class/infiniband/mlx5_0/ports/1/phys_state",
+		t.root);
+	EXPECT_RESULTS(
+		&r,
+		{ SN_UNKNOWN, "IB_PORT_DOWN", "mlx5_0/1", found1, "ACTIVE" },
+		{ SN_UNKNOWN, "IB_PORT_PHYS", "mlx5_0/1", found2, "LinkUp" });
 	sn_results_free(&r);
 	/* unparsable state, unknown link layer */
 	ib_port_files(&t, "mlx5_0", 1, "ACTIVE", "5: LinkUp",
@@ -315,8 +386,9 @@ static void test_drain_reason_parts(void **state)
 	snprintf(reason, sizeof(reason), "supernode: %s %s %s expected %s",
 		 r.items[0].code, r.items[0].device, r.items[0].found,
 		 r.items[0].expected);
-	assert_string_equal(reason,
-			    "supernode: IB_PORT_DOWN mlx5_2/1 state=DOWN expected ACTIVE");
+	assert_string_equal(
+		reason,
+		"supernode: IB_PORT_DOWN mlx5_2/1 state=DOWN expected ACTIVE");
 	assert_int_equal(sn_results_worst(&r), SN_CRIT);
 	sn_results_free(&r);
 	tree_free(&t);
@@ -360,9 +432,10 @@ static void eight_ib_entries(char *ports, size_t size)
 
 	ports[0] = '\0';
 	for (unsigned i = 0; i < 8; i++) {
-		snprintf(flow, sizeof(flow),
-			 "{device: mlx5_%u, port: 1, link_layer: InfiniBand, min_rate_gbps: 200}",
-			 i);
+		snprintf(
+			flow, sizeof(flow),
+			"{device: mlx5_%u, port: 1, link_layer: InfiniBand, min_rate_gbps: 200}",
+			i);
 		entry(ports, size, flow);
 	}
 }
@@ -409,11 +482,11 @@ static void test_case8_seven_of_eight(void **state)
 	assert_int_equal(r.count, 8);
 	for (size_t i = 0; i < 7; i++)
 		assert_int_equal(r.items[i].grade, SN_OK);
-	expect_results_at(&(struct sn_results){ .items = &r.items[7], .count = 1 },
-			  (const struct want[]){ { SN_CRIT, "IB_PORT_MISSING",
-						   "mlx5_7/1", "no such device",
-						   "present" } },
-			  1, __FILE__, __LINE__);
+	expect_results_at(
+		&(struct sn_results){ .items = &r.items[7], .count = 1 },
+		(const struct want[]){ { SN_CRIT, "IB_PORT_MISSING", "mlx5_7/1",
+					 "no such device", "present" } },
+		1, __FILE__, __LINE__);
 	assert_int_equal(sn_results_worst(&r), SN_CRIT);
 	sn_results_free(&r);
 	tree_free(&t);
@@ -429,7 +502,8 @@ static void test_missing_port(void **state)
 	ib_port_ndr(&t, "mlx5_0");
 	run(t.root,
 	    "    - {device: mlx5_0, port: 2, link_layer: InfiniBand}\n"
-	    "    - {device: mlx5_0, port: 1, link_layer: InfiniBand}\n", &r);
+	    "    - {device: mlx5_0, port: 1, link_layer: InfiniBand}\n",
+	    &r);
 	EXPECT_RESULTS(&r,
 		       { SN_CRIT, "IB_PORT_MISSING", "mlx5_0/2", "no such port",
 			 "present" },
@@ -448,7 +522,7 @@ static void test_case8_ib_entry_on_ethernet_port(void **state)
 
 	(void)state;
 	tree_new(&t);
-	eight_hdr_ports(&t, 0);	/* only mlx5_an0: Ethernet, 40 Gb/sec */
+	eight_hdr_ports(&t, 0); /* only mlx5_an0: Ethernet, 40 Gb/sec */
 	run(t.root,
 	    "    - {device: mlx5_an0, link_layer: InfiniBand, min_rate_gbps: 200}\n",
 	    &r);
@@ -486,7 +560,7 @@ static void roce_site(struct tree *t)
 	static const char *const devs[] = { "mlx5_2", "mlx5_3" };
 	static const char *const nets[] = { "eth2", "eth3" };
 
-	eight_hdr_ports(t, 2);	/* mlx5_0, mlx5_1: InfiniBand, not listed */
+	eight_hdr_ports(t, 2); /* mlx5_0, mlx5_1: InfiniBand, not listed */
 	for (size_t i = 0; i < 2; i++) {
 		ib_port_files(t, devs[i], 1, "4: ACTIVE", "5: LinkUp",
 			      "200 Gb/sec (4X HDR)", "Ethernet");
@@ -499,7 +573,7 @@ static void roce_site(struct tree *t)
 	}
 }
 
-#define ROCE2 \
+#define ROCE2                                                                \
 	"    - {device: mlx5_2, link_layer: Ethernet, min_rate_gbps: 200}\n" \
 	"    - {device: mlx5_3, link_layer: Ethernet, min_rate_gbps: 200, gid_index: 3}\n"
 #define ROCE_EXP "Ethernet ACTIVE LinkUp >= 200 Gb/sec, netdev up, RoCE v2 GID"
@@ -513,13 +587,14 @@ static void test_case8_roce_site(void **state)
 	tree_new(&t);
 	roce_site(&t);
 	run(t.root, ROCE2, &r);
-	EXPECT_RESULTS(&r,
-		       { SN_OK, "OK", "mlx5_2/1",
-			 "ACTIVE LinkUp 200 Gb/sec (4X HDR) eth2 up, RoCE v2 GID 1",
-			 ROCE_EXP },
-		       { SN_OK, "OK", "mlx5_3/1",
-			 "ACTIVE LinkUp 200 Gb/sec (4X HDR) eth3 up, RoCE v2 GID 3",
-			 ROCE_EXP });
+	EXPECT_RESULTS(
+		&r,
+		{ SN_OK, "OK", "mlx5_2/1",
+		  "ACTIVE LinkUp 200 Gb/sec (4X HDR) eth2 up, RoCE v2 GID 1",
+		  ROCE_EXP },
+		{ SN_OK, "OK", "mlx5_3/1",
+		  "ACTIVE LinkUp 200 Gb/sec (4X HDR) eth3 up, RoCE v2 GID 3",
+		  ROCE_EXP });
 	sn_results_free(&r);
 	tree_free(&t);
 }
@@ -559,15 +634,14 @@ static void test_roce_state_down(void **state)
 		      "10 Gb/sec (1X QDR)", "Ethernet");
 	net_operstate(&t, "eth3", "down");
 	run(t.root, ROCE2, &r);
-	EXPECT_RESULTS(&r,
-		       { SN_CRIT, "IB_PORT_DOWN", "mlx5_2/1", "state=INIT",
-			 "ACTIVE" },
-		       { SN_CRIT, "IB_PORT_DOWN", "mlx5_3/1", "state=DOWN",
-			 "ACTIVE" },
-		       { SN_CRIT, "IB_PORT_PHYS", "mlx5_3/1",
-			 "phys_state=Disabled", "LinkUp" },
-		       { SN_CRIT, "ROCE_NETDEV_DOWN", "mlx5_3/1",
-			 "eth3 operstate=down", "netdev up" });
+	EXPECT_RESULTS(
+		&r,
+		{ SN_CRIT, "IB_PORT_DOWN", "mlx5_2/1", "state=INIT", "ACTIVE" },
+		{ SN_CRIT, "IB_PORT_DOWN", "mlx5_3/1", "state=DOWN", "ACTIVE" },
+		{ SN_CRIT, "IB_PORT_PHYS", "mlx5_3/1", "phys_state=Disabled",
+		  "LinkUp" },
+		{ SN_CRIT, "ROCE_NETDEV_DOWN", "mlx5_3/1",
+		  "eth3 operstate=down", "netdev up" });
 	sn_results_free(&r);
 	tree_free(&t);
 }
@@ -591,19 +665,21 @@ static void gid_case(const char *gid_index, const struct want *w)
 static void test_roce_gid_index(void **state)
 {
 	(void)state;
-	gid_case(", gid_index: 2", &(struct want){
-		SN_CRIT, "ROCE_GID_MISSING", "mlx5_2/1",
-		"GID 2 type=IB/RoCE v1", "RoCE v2 at GID 2" });
-	gid_case(", gid_index: 4", &(struct want){
-		SN_CRIT, "ROCE_GID_MISSING", "mlx5_2/1", "GID 4 empty",
-		"RoCE v2 at GID 4" });
-	gid_case(", gid_index: 9", &(struct want){
-		SN_CRIT, "ROCE_GID_MISSING", "mlx5_2/1", "no GID 9",
-		"RoCE v2 at GID 9" });
-	gid_case(", gid_index: 1", &(struct want){
-		SN_OK, "OK", "mlx5_2/1",
-		"ACTIVE LinkUp 200 Gb/sec (4X HDR) eth2 up, RoCE v2 GID 1",
-		"Ethernet ACTIVE LinkUp, netdev up, RoCE v2 GID" });
+	gid_case(", gid_index: 2",
+		 &(struct want){ SN_CRIT, "ROCE_GID_MISSING", "mlx5_2/1",
+				 "GID 2 type=IB/RoCE v1", "RoCE v2 at GID 2" });
+	gid_case(", gid_index: 4",
+		 &(struct want){ SN_CRIT, "ROCE_GID_MISSING", "mlx5_2/1",
+				 "GID 4 empty", "RoCE v2 at GID 4" });
+	gid_case(", gid_index: 9",
+		 &(struct want){ SN_CRIT, "ROCE_GID_MISSING", "mlx5_2/1",
+				 "no GID 9", "RoCE v2 at GID 9" });
+	gid_case(
+		", gid_index: 1",
+		&(struct want){
+			SN_OK, "OK", "mlx5_2/1",
+			"ACTIVE LinkUp 200 Gb/sec (4X HDR) eth2 up, RoCE v2 GID 1",
+			"Ethernet ACTIVE LinkUp, netdev up, RoCE v2 GID" });
 }
 
 static void test_roce_no_v2(void **state)
@@ -620,12 +696,13 @@ static void test_roce_no_v2(void **state)
 	tree_file(&t, "class/infiniband/mlx5_2/ports/1/gid_attrs/types/3",
 		  "IB/RoCE v1\n");
 	run(t.root, ROCE2, &r);
-	EXPECT_RESULTS(&r,
-		       { SN_CRIT, "ROCE_GID_MISSING", "mlx5_2/1",
-			 "no RoCE v2 GID", "a RoCE v2 GID" },
-		       { SN_OK, "OK", "mlx5_3/1",
-			 "ACTIVE LinkUp 200 Gb/sec (4X HDR) eth3 up, RoCE v2 GID 3",
-			 ROCE_EXP });
+	EXPECT_RESULTS(
+		&r,
+		{ SN_CRIT, "ROCE_GID_MISSING", "mlx5_2/1", "no RoCE v2 GID",
+		  "a RoCE v2 GID" },
+		{ SN_OK, "OK", "mlx5_3/1",
+		  "ACTIVE LinkUp 200 Gb/sec (4X HDR) eth3 up, RoCE v2 GID 3",
+		  ROCE_EXP });
 	sn_results_free(&r);
 	/* no GID table at all, no netdev anywhere */
 	tree_free(&t);
@@ -633,15 +710,17 @@ static void test_roce_no_v2(void **state)
 	ib_port_files(&t, "mlx5_2", 1, "4: ACTIVE", "5: LinkUp",
 		      "200 Gb/sec (4X HDR)", "Ethernet");
 	run(t.root, "    - {device: mlx5_2, link_layer: Ethernet}\n", &r);
-	snprintf(found, sizeof(found),
-		 "cannot read gids (missing): %s/class/infiniband/mlx5_2/ports/1/gids",
-		 t.root);
-	EXPECT_RESULTS(&r,
-		       { SN_UNKNOWN, "ROCE_NETDEV_DOWN", "mlx5_2/1",
-			 "cannot find netdev (no gid_attrs/ndevs, no device/net)",
-			 "netdev up" },
-		       { SN_UNKNOWN, "ROCE_GID_MISSING", "mlx5_2/1", found,
-			 "a RoCE v2 GID" });
+	snprintf(
+		found, sizeof(found),
+		"cannot read gids (missing): %s/class/infiniband/mlx5_2/ports/1/gids",
+		t.root);
+	EXPECT_RESULTS(
+		&r,
+		{ SN_UNKNOWN, "ROCE_NETDEV_DOWN", "mlx5_2/1",
+		  "cannot find netdev (no gid_attrs/ndevs, no device/net)",
+		  "netdev up" },
+		{ SN_UNKNOWN, "ROCE_GID_MISSING", "mlx5_2/1", found,
+		  "a RoCE v2 GID" });
 	sn_results_free(&r);
 	tree_free(&t);
 }
@@ -661,17 +740,20 @@ static void test_roce_netdev_device_net(void **state)
 	tree_dir(&t, "devices/pci0000:00/0000:5a:00.0/net/ens5f0np0");
 	ib_dev_pci(&t, "mlx5_2", "pci0000:00/0000:5a:00.0");
 	run(t.root, "    - {device: mlx5_2, link_layer: Ethernet}\n", &r);
-	snprintf(found, sizeof(found),
-		 "cannot read operstate (missing): %s/class/net/ens5f0np0/operstate",
-		 t.root);
+	snprintf(
+		found, sizeof(found),
+		"cannot read operstate (missing): %s/class/net/ens5f0np0/operstate",
+		t.root);
 	EXPECT_RESULTS(&r, { SN_UNKNOWN, "ROCE_NETDEV_DOWN", "mlx5_2/1", found,
 			     "netdev up" });
 	sn_results_free(&r);
 	net_operstate(&t, "ens5f0np0", "up");
 	run(t.root, "    - {device: mlx5_2, link_layer: Ethernet}\n", &r);
-	EXPECT_RESULTS(&r, { SN_OK, "OK", "mlx5_2/1",
-			     "ACTIVE LinkUp 100 Gb/sec (4X EDR) ens5f0np0 up, RoCE v2 GID 0",
-			     "Ethernet ACTIVE LinkUp, netdev up, RoCE v2 GID" });
+	EXPECT_RESULTS(
+		&r,
+		{ SN_OK, "OK", "mlx5_2/1",
+		  "ACTIVE LinkUp 100 Gb/sec (4X EDR) ens5f0np0 up, RoCE v2 GID 0",
+		  "Ethernet ACTIVE LinkUp, netdev up, RoCE v2 GID" });
 	sn_results_free(&r);
 	tree_free(&t);
 }
@@ -691,8 +773,11 @@ static void hca(struct tree *t, const char *cur_speed, const char *cur_width)
 	ib_dev_pci(t, "mlx5_0", HCA5A);
 }
 
-#define PORT_OK { SN_OK, "OK", "mlx5_0/1", "ACTIVE LinkUp 400 Gb/sec (4X NDR)", \
-		  "InfiniBand ACTIVE LinkUp >= 400 Gb/sec" }
+#define PORT_OK                                                               \
+	{                                                                     \
+		SN_OK, "OK", "mlx5_0/1", "ACTIVE LinkUp 400 Gb/sec (4X NDR)", \
+			"InfiniBand ACTIVE LinkUp >= 400 Gb/sec"              \
+	}
 
 static void test_case9_hca(void **state)
 {
@@ -746,10 +831,11 @@ static void test_case9_hca(void **state)
 	tree_new(&t);
 	ib_port_ndr(&t, "mlx5_0");
 	run(t.root, PCIE_PORT, &r);
-	EXPECT_RESULTS(&r, PORT_OK,
-		       { SN_UNKNOWN, "PCIE_UNKNOWN", "mlx5_0",
-			 "cannot resolve class/infiniband/mlx5_0/device (No such file or directory)",
-			 "a PCI device" });
+	EXPECT_RESULTS(
+		&r, PORT_OK,
+		{ SN_UNKNOWN, "PCIE_UNKNOWN", "mlx5_0",
+		  "cannot resolve class/infiniband/mlx5_0/device (No such file or directory)",
+		  "a PCI device" });
 	sn_results_free(&r);
 	tree_free(&t);
 }
@@ -780,7 +866,8 @@ static void test_live_sys_without_devices(void **state)
 
 	(void)state;
 	if (!access("/sys/class/infiniband/mlx5_0", F_OK)) {
-		print_message("this host has RDMA devices (/sys/class/infiniband/mlx5_0)\n");
+		print_message(
+			"this host has RDMA devices (/sys/class/infiniband/mlx5_0)\n");
 		skip();
 	}
 	run("/sys", "    - " IB400 "\n", &r);
@@ -796,9 +883,11 @@ static void test_sysfs_root_missing(void **state)
 
 	(void)state;
 	run("/nonexistent/sn-sysfs", "    - " IB400 "\n", &r);
-	EXPECT_RESULTS(&r, { SN_UNKNOWN, "IB_SYSFS", "node",
-			     "cannot use /nonexistent/sn-sysfs: No such file or directory",
-			     "paths.sysfs is a folder" });
+	EXPECT_RESULTS(
+		&r,
+		{ SN_UNKNOWN, "IB_SYSFS", "node",
+		  "cannot use /nonexistent/sn-sysfs: No such file or directory",
+		  "paths.sysfs is a folder" });
 	sn_results_free(&r);
 	run("/etc/passwd", "    - " IB400 "\n", &r);
 	EXPECT_RESULTS(&r, { SN_UNKNOWN, "IB_SYSFS", "node",
@@ -821,9 +910,10 @@ static void test_real_gpud_h100(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < 8; i++) {
-		snprintf(flow, sizeof(flow),
-			 "{device: %s, port: 1, link_layer: InfiniBand, min_rate_gbps: 400}",
-			 ib[i]);
+		snprintf(
+			flow, sizeof(flow),
+			"{device: %s, port: 1, link_layer: InfiniBand, min_rate_gbps: 400}",
+			ib[i]);
 		entry(ports, sizeof(ports), flow);
 	}
 	entry(ports, sizeof(ports),
@@ -832,28 +922,33 @@ static void test_real_gpud_h100(void **state)
 	assert_int_equal(r.count, 10);
 	for (size_t i = 0; i < 8; i++) {
 		snprintf(dev, sizeof(dev), "%s/1", ib[i]);
-		expect_results_at(&(struct sn_results){ .items = &r.items[i], .count = 1 },
-				  &(struct want){ SN_OK, "OK", dev,
-						  "ACTIVE LinkUp 400 Gb/sec (4X NDR)",
-						  "InfiniBand ACTIVE LinkUp >= 400 Gb/sec" },
-				  1, __FILE__, __LINE__);
+		expect_results_at(
+			&(struct sn_results){ .items = &r.items[i],
+					      .count = 1 },
+			&(struct want){
+				SN_OK, "OK", dev,
+				"ACTIVE LinkUp 400 Gb/sec (4X NDR)",
+				"InfiniBand ACTIVE LinkUp >= 400 Gb/sec" },
+			1, __FILE__, __LINE__);
 	}
 	/* the RoCE bond: state, phys and rate pass; the tree has no GID
 	 * table and no netdev, so those two are UNKNOWN, not CRIT */
-	expect_results_at(&(struct sn_results){ .items = &r.items[8], .count = 2 },
-			  (const struct want[]){
-				  { SN_UNKNOWN, "ROCE_NETDEV_DOWN", "mlx5_bond_0/1",
-				    "cannot find netdev (no gid_attrs/ndevs, no device/net)",
-				    "netdev up" },
-				  { SN_UNKNOWN, "ROCE_GID_MISSING", "mlx5_bond_0/1",
-				    "cannot read gids (missing): .../gpud-h100/sys/class/infiniband/mlx5_bond_0/ports/1/gids",
-				    "a RoCE v2 GID" } },
-			  2, __FILE__, __LINE__);
+	expect_results_at(
+		&(struct sn_results){ .items = &r.items[8], .count = 2 },
+		(const struct want[]){
+			{ SN_UNKNOWN, "ROCE_NETDEV_DOWN", "mlx5_bond_0/1",
+			  "cannot find netdev (no gid_attrs/ndevs, no device/net)",
+			  "netdev up" },
+			{ SN_UNKNOWN, "ROCE_GID_MISSING", "mlx5_bond_0/1",
+			  "cannot read gids (missing): .../gpud-h100/sys/class/infiniband/mlx5_bond_0/ports/1/gids",
+			  "a RoCE v2 GID" } },
+		2, __FILE__, __LINE__);
 	sn_results_free(&r);
 	/* asking 800 Gb/sec of them: all eight CRIT */
 	run(sysfs,
 	    "    - {device: mlx5_0, link_layer: InfiniBand, min_rate_gbps: 800}\n"
-	    "    - {device: mlx5_bond_0, link_layer: InfiniBand}\n", &r);
+	    "    - {device: mlx5_bond_0, link_layer: InfiniBand}\n",
+	    &r);
 	EXPECT_RESULTS(&r,
 		       { SN_CRIT, "IB_PORT_RATE", "mlx5_0/1",
 			 "400 Gb/sec (4X NDR)", ">= 800 Gb/sec" },
@@ -872,13 +967,14 @@ static void test_real_node_exporter(void **state)
 	    "    - {device: mlx4_0, port: 2, link_layer: InfiniBand, min_rate_gbps: 40}\n"
 	    "    - {device: i40iw0, port: 1, link_layer: InfiniBand, min_rate_gbps: 10}\n",
 	    &r);
-	EXPECT_RESULTS(&r,
-		       { SN_OK, "OK", "mlx4_0/1", "ACTIVE LinkUp 40 Gb/sec (4X QDR)",
-			 "InfiniBand ACTIVE LinkUp >= 40 Gb/sec" },
-		       { SN_OK, "OK", "mlx4_0/2", "ACTIVE LinkUp 40 Gb/sec (4X QDR)",
-			 NULL },
-		       { SN_OK, "OK", "i40iw0/1", "ACTIVE LinkUp 10 Gb/sec (4X)",
-			 "InfiniBand ACTIVE LinkUp >= 10 Gb/sec" });
+	EXPECT_RESULTS(
+		&r,
+		{ SN_OK, "OK", "mlx4_0/1", "ACTIVE LinkUp 40 Gb/sec (4X QDR)",
+		  "InfiniBand ACTIVE LinkUp >= 40 Gb/sec" },
+		{ SN_OK, "OK", "mlx4_0/2", "ACTIVE LinkUp 40 Gb/sec (4X QDR)",
+		  NULL },
+		{ SN_OK, "OK", "i40iw0/1", "ACTIVE LinkUp 10 Gb/sec (4X)",
+		  "InfiniBand ACTIVE LinkUp >= 10 Gb/sec" });
 	sn_results_free(&r);
 }
 
@@ -895,12 +991,12 @@ static void test_real_prometheus_procfs(void **state)
 	    &r);
 	/* mlx5_0's phys_state file reads "4: ACTIVE" (sic): not LinkUp */
 	EXPECT_RESULTS(&r,
-		       { SN_OK, "OK", "hfi1_0/1", "ACTIVE LinkUp 100 Gb/sec (4X EDR)",
-			 NULL },
-		       { SN_OK, "OK", "mlx4_0/1", "ACTIVE LinkUp 40 Gb/sec (4X QDR)",
-			 NULL },
-		       { SN_OK, "OK", "mlx4_0/2", "ACTIVE LinkUp 40 Gb/sec (4X QDR)",
-			 NULL },
+		       { SN_OK, "OK", "hfi1_0/1",
+			 "ACTIVE LinkUp 100 Gb/sec (4X EDR)", NULL },
+		       { SN_OK, "OK", "mlx4_0/1",
+			 "ACTIVE LinkUp 40 Gb/sec (4X QDR)", NULL },
+		       { SN_OK, "OK", "mlx4_0/2",
+			 "ACTIVE LinkUp 40 Gb/sec (4X QDR)", NULL },
 		       { SN_CRIT, "IB_PORT_PHYS", "mlx5_0/1",
 			 "phys_state=4: ACTIVE", "LinkUp" });
 	sn_results_free(&r);

@@ -62,10 +62,13 @@ static void test_results_worst(void **state)
 
 	(void)state;
 	assert_int_equal(sn_results_worst(&r), SN_OK);
-	assert_int_equal(sn_results_add(&r, SN_WARN, "c", "W", "d", "e", "f"), 0);
+	assert_int_equal(sn_results_add(&r, SN_WARN, "c", "W", "d", "e", "f"),
+			 0);
 	assert_int_equal(sn_results_worst(&r), SN_WARN);
-	assert_int_equal(sn_results_add(&r, SN_CRIT, "c", "C", "d", "e", "f"), 0);
-	assert_int_equal(sn_results_add(&r, SN_UNKNOWN, "c", "U", "d", "e", "f"), 0);
+	assert_int_equal(sn_results_add(&r, SN_CRIT, "c", "C", "d", "e", "f"),
+			 0);
+	assert_int_equal(
+		sn_results_add(&r, SN_UNKNOWN, "c", "U", "d", "e", "f"), 0);
 	assert_int_equal(sn_results_worst(&r), SN_CRIT);
 	sn_results_free(&r);
 }

@@ -68,7 +68,7 @@ static void test_learn_gpu(void **state)
 	gpu(g, 4, 8, 18, 17);
 	sn_learn_gpu(&a, g);
 	gpu(g, 6, 32, 18, 18);
-	g->gen_max.rc = SN_NVML_SUCCESS + 1;	/* not read: not learned */
+	g->gen_max.rc = SN_NVML_SUCCESS + 1; /* not read: not learned */
 	g->gen_max.value = 1;
 	sn_learn_gpu(&a, g);
 	assert_int_equal(a.gen, 4);
@@ -98,14 +98,16 @@ static void test_ports_fixture(void **state)
 	(void)state;
 	mem_open(&m);
 	sn_learn_ports_write(m.f, MLX4);
-	assert_string_equal(mem_close(&m),
-			    "  ports:\n"
-			    "    - {device: mlx4_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 40}\n");
+	assert_string_equal(
+		mem_close(&m),
+		"  ports:\n"
+		"    - {device: mlx4_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 40}\n");
 	free(m.text);
 	mem_open(&m);
 	sn_learn_ports_write(m.f, "/nonexistent");
-	assert_string_equal(mem_close(&m),
-			    "  # no ACTIVE RDMA port found under /nonexistent/class/infiniband\n");
+	assert_string_equal(
+		mem_close(&m),
+		"  # no ACTIVE RDMA port found under /nonexistent/class/infiniband\n");
 	free(m.text);
 }
 
@@ -113,7 +115,8 @@ static void test_ports_fixture(void **state)
 static void test_topology_fixture(void **state)
 {
 	struct sn_learned_accel a = { .vendor = SN_ACCEL_NVIDIA,
-				      .pci_vendor = 0x10de, .count = 4 };
+				      .pci_vendor = 0x10de,
+				      .count = 4 };
 	struct mem m;
 	const char *out;
 
@@ -121,17 +124,21 @@ static void test_topology_fixture(void **state)
 	mem_open(&m);
 	sn_learn_topology_write(m.f, TOPO, &a);
 	out = mem_close(&m);
-	assert_non_null(strstr(out, "  topology:\n    nearness: pcie_switch\n    pairs:\n"
-				    "      - {accelerator: 0, nic: mlx5_0}   # "));
-	assert_non_null(strstr(out, "      - {accelerator: 1, nic: mlx5_0}   # "));
-	assert_non_null(strstr(out, "      - {accelerator: 2, nic: mlx5_1}   # "));
+	assert_non_null(strstr(
+		out, "  topology:\n    nearness: pcie_switch\n    pairs:\n"
+		     "      - {accelerator: 0, nic: mlx5_0}   # "));
+	assert_non_null(
+		strstr(out, "      - {accelerator: 1, nic: mlx5_0}   # "));
+	assert_non_null(
+		strstr(out, "      - {accelerator: 2, nic: mlx5_1}   # "));
 	assert_null(strstr(out, "accelerator: 3"));
 	free(m.text);
 	a.count = 0;
 	mem_open(&m);
 	sn_learn_accel_write(m.f, &a);
-	assert_string_equal(mem_close(&m),
-			    "  # no accelerators found (NVML, AMD or Ascend PCI ids)\n");
+	assert_string_equal(
+		mem_close(&m),
+		"  # no accelerators found (NVML, AMD or Ascend PCI ids)\n");
 	free(m.text);
 }
 
@@ -151,13 +158,15 @@ static void test_write_fixture(void **state)
 	mem_open(&m);
 	sn_learn_write(m.f, &ctx);
 	out = mem_close(&m);
-	assert_non_null(strstr(out,
-			       "  accelerators:\n    vendor: nvidia\n    count: 4\n"
-			       "    pcie_min_gen: 5\n    pcie_min_width: 16\n    nvlinks: 18\n"
-			       "  ports:\n"
-			       "    - {device: mlx4_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 40}\n"
-			       "  topology:\n"));
-	assert_non_null(strstr(out, "      - {accelerator: 2, nic: mlx5_1}   # "));
+	assert_non_null(strstr(
+		out,
+		"  accelerators:\n    vendor: nvidia\n    count: 4\n"
+		"    pcie_min_gen: 5\n    pcie_min_width: 16\n    nvlinks: 18\n"
+		"  ports:\n"
+		"    - {device: mlx4_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 40}\n"
+		"  topology:\n"));
+	assert_non_null(
+		strstr(out, "      - {accelerator: 2, nic: mlx5_1}   # "));
 	free(m.text);
 	unsetenv("SN_FAKE_NVML_FIXTURE");
 }

@@ -14,13 +14,18 @@
 static void fill(struct sn_results *r)
 {
 	memset(r, 0, sizeof(*r));
-	sn_results_add(r, SN_OK, "ib_port", "OK", "mlx5_0/1", "ACTIVE", "state=ACTIVE");
-	sn_results_add(r, SN_WARN, "nvlink", "NVLINK_UNEXPECTED", "gpu0", "0 links", "18 active");
-	sn_results_add(r, SN_CRIT, "ib_port", "IB_PORT_DOWN", "mlx5_1/1", "ACTIVE", "state=DOWN");
+	sn_results_add(r, SN_OK, "ib_port", "OK", "mlx5_0/1", "ACTIVE",
+		       "state=ACTIVE");
+	sn_results_add(r, SN_WARN, "nvlink", "NVLINK_UNEXPECTED", "gpu0",
+		       "0 links", "18 active");
+	sn_results_add(r, SN_CRIT, "ib_port", "IB_PORT_DOWN", "mlx5_1/1",
+		       "ACTIVE", "state=DOWN");
 	sn_results_add(r, SN_UNKNOWN, "nvml", "NVML_UNAVAILABLE", "node",
 		       "NVML loads and initialises", "dlopen: x");
-	sn_results_add(r, SN_OK, "gpu", "OK", "gpu0 0000:1b:00.0", "", "NVIDIA \"H200\"/x");
-	sn_results_add(r, SN_CRIT, "gpu_count", "GPU_COUNT", "node", "8 gpus (manifest)", "nvml 7");
+	sn_results_add(r, SN_OK, "gpu", "OK", "gpu0 0000:1b:00.0", "",
+		       "NVIDIA \"H200\"/x");
+	sn_results_add(r, SN_CRIT, "gpu_count", "GPU_COUNT", "node",
+		       "8 gpus (manifest)", "nvml 7");
 }
 
 static char *table(const struct sn_results *r)
@@ -43,7 +48,8 @@ static void test_table(void **state)
 	(void)state;
 	fill(&r);
 	text = table(&r);
-	assert_string_equal(text,
+	assert_string_equal(
+		text,
 		"GRADE    CHECK      CODE               DEVICE             EXPECTED                    FOUND\n"
 		"CRIT     ib_port    IB_PORT_DOWN       mlx5_1/1           ACTIVE                      state=DOWN\n"
 		"CRIT     gpu_count  GPU_COUNT          node               8 gpus (manifest)           nvml 7\n"
@@ -67,13 +73,13 @@ static void test_table_narrow_and_empty(void **state)
 	(void)state;
 	text = table(&r);
 	assert_string_equal(text,
-		"GRADE    CHECK  CODE  DEVICE  EXPECTED  FOUND\n");
+			    "GRADE    CHECK  CODE  DEVICE  EXPECTED  FOUND\n");
 	free(text);
 	sn_results_add(&r, SN_OK, "a", "OK", "d", "e", "f");
 	text = table(&r);
 	assert_string_equal(text,
-		"GRADE    CHECK  CODE  DEVICE  EXPECTED  FOUND\n"
-		"OK       a      OK    d       e         f\n");
+			    "GRADE    CHECK  CODE  DEVICE  EXPECTED  FOUND\n"
+			    "OK       a      OK    d       e         f\n");
 	free(text);
 	sn_results_free(&r);
 }

@@ -82,15 +82,16 @@ static int teardown(void **state)
 static int g_two(const struct sn_check_ctx *ctx, struct sn_results *out)
 {
 	(void)ctx;
-	usleep(150 * 1000);			/* finishes last */
+	usleep(150 * 1000); /* finishes last */
 	sn_results_add(out, SN_OK, "two", "OK", "dev-a", "fine", "fine");
-	sn_results_add(out, SN_WARN, "two", "TWO_WARN", "dev-b", "x", "y %d", 7);
+	sn_results_add(out, SN_WARN, "two", "TWO_WARN", "dev-b", "x", "y %d",
+		       7);
 	return 0;
 }
 
 static int g_one(const struct sn_check_ctx *ctx, struct sn_results *out)
 {
-	(void)ctx;				/* finishes first */
+	(void)ctx; /* finishes first */
 	sn_results_add(out, SN_CRIT, "one", "ONE_CRIT", "dev-c", "up", "down");
 	return 0;
 }
@@ -151,7 +152,7 @@ static int g_segv(const struct sn_check_ctx *ctx, struct sn_results *out)
 	(void)ctx;
 	(void)out;
 	setrlimit(RLIMIT_CORE, &no_core);
-	signal(SIGSEGV, SIG_DFL);		/* not ASan's handler */
+	signal(SIGSEGV, SIG_DFL); /* not ASan's handler */
 	raise(SIGSEGV);
 	return 0;
 }
@@ -192,15 +193,15 @@ static int g_max(const struct sn_check_ctx *ctx, struct sn_results *out)
 {
 	(void)ctx;
 	for (size_t i = 0; i < SN_RESULTS_MAX + 10; i++)
-		sn_results_add(out, i % 2 ? SN_WARN : SN_OK, "max", "M",
-			       "dev", "e", "%zu", i);
+		sn_results_add(out, i % 2 ? SN_WARN : SN_OK, "max", "M", "dev",
+			       "e", "%zu", i);
 	return 0;
 }
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static void expect_result(const struct sn_results *r, size_t i,
-			  enum sn_grade g, const char *check, const char *code,
+static void expect_result(const struct sn_results *r, size_t i, enum sn_grade g,
+			  const char *check, const char *code,
 			  const char *device, const char *expected,
 			  const char *found)
 {
@@ -212,10 +213,11 @@ static void expect_result(const struct sn_results *r, size_t i,
 	if (x->grade != g || strcmp(x->check, check) || strcmp(x->code, code) ||
 	    strcmp(x->device, device) || strcmp(x->expected, expected) ||
 	    strcmp(x->found, found))
-		fail_msg("result %zu: %s %s %s %s expected '%s' found '%s'; want %s %s %s %s expected '%s' found '%s'",
-			 i, sn_grade_name(x->grade), x->check, x->code,
-			 x->device, x->expected, x->found, sn_grade_name(g),
-			 check, code, device, expected, found);
+		fail_msg(
+			"result %zu: %s %s %s %s expected '%s' found '%s'; want %s %s %s %s expected '%s' found '%s'",
+			i, sn_grade_name(x->grade), x->check, x->code,
+			x->device, x->expected, x->found, sn_grade_name(g),
+			check, code, device, expected, found);
 }
 
 /* Waits (up to 1 s) for pid to be gone: reaped by us or by nobody left. */
@@ -240,7 +242,8 @@ static int64_t run(const struct sn_check_group *g, unsigned n,
 	int64_t t0 = sn_now_ms();
 
 	memset(r, 0, sizeof(*r));
-	assert_int_equal(sn_run_checks(&no_ctx, g, n, check_ms, total_ms, r), 0);
+	assert_int_equal(sn_run_checks(&no_ctx, g, n, check_ms, total_ms, r),
+			 0);
 	return sn_now_ms() - t0;
 }
 
@@ -249,7 +252,9 @@ static int64_t run(const struct sn_check_group *g, unsigned n,
 static void test_group_order(void **state)
 {
 	const struct sn_check_group g[] = {
-		{ "two", g_two }, { "none", g_none }, { "one", g_one },
+		{ "two", g_two },
+		{ "none", g_none },
+		{ "one", g_one },
 		{ "mid", g_mid },
 	};
 	struct sn_results r;
@@ -270,7 +275,9 @@ static void test_group_order(void **state)
 static void test_timeout_named(void **state)
 {
 	const struct sn_check_group g[] = {
-		{ "quick", g_ok }, { "sleeper", g_sleep }, { "after", g_ok },
+		{ "quick", g_ok },
+		{ "sleeper", g_sleep },
+		{ "after", g_ok },
 	};
 	struct sn_results r;
 	pid_t pid;
@@ -279,7 +286,8 @@ static void test_timeout_named(void **state)
 	(void)state;
 	took = run(g, 3, 1000, 30000, &r);
 	if (took < 1000 || took > 1200)
-		fail_msg("returned after %lld ms, want 1000..1200", (long long)took);
+		fail_msg("returned after %lld ms, want 1000..1200",
+			 (long long)took);
 	assert_int_equal(r.count, 3);
 	expect_result(&r, 0, SN_OK, "quick", "OK", "node", "e", "f");
 	expect_result(&r, 1, SN_CRIT, "sleeper", "CHECK_TIMEOUT", "sleeper",
@@ -302,7 +310,8 @@ static void test_timeout_fraction(void **state)
 	assert_true(took >= 500 && took <= 700);
 	assert_int_equal(r.count, 1);
 	expect_result(&r, 0, SN_CRIT, "sleeper", "CHECK_TIMEOUT", "sleeper",
-		      "finish within its time budget", "timeout: sleeper > 0.5s");
+		      "finish within its time budget",
+		      "timeout: sleeper > 0.5s");
 	sn_results_free(&r);
 }
 
@@ -310,7 +319,8 @@ static void test_timeout_fraction(void **state)
 static void test_total_timeout(void **state)
 {
 	const struct sn_check_group g[] = {
-		{ "sleeper", g_sleep }, { "quick", g_ok },
+		{ "sleeper", g_sleep },
+		{ "quick", g_ok },
 	};
 	struct sn_results r;
 	int64_t took;
@@ -318,10 +328,12 @@ static void test_total_timeout(void **state)
 	(void)state;
 	took = run(g, 2, 5000, 300, &r);
 	if (took < 300 || took > 500)
-		fail_msg("returned after %lld ms, want 300..500", (long long)took);
+		fail_msg("returned after %lld ms, want 300..500",
+			 (long long)took);
 	assert_int_equal(r.count, 2);
 	expect_result(&r, 0, SN_CRIT, "sleeper", "CHECK_TIMEOUT", "sleeper",
-		      "finish within its time budget", "timeout: sleeper > 0.3s");
+		      "finish within its time budget",
+		      "timeout: sleeper > 0.3s");
 	expect_result(&r, 1, SN_OK, "quick", "OK", "node", "e", "f");
 	sn_results_free(&r);
 }
@@ -329,7 +341,9 @@ static void test_total_timeout(void **state)
 static void test_died(void **state)
 {
 	const struct sn_check_group g[] = {
-		{ "aborts", g_abort }, { "exits", g_exit3 }, { "segv", g_segv },
+		{ "aborts", g_abort },
+		{ "exits", g_exit3 },
+		{ "segv", g_segv },
 		{ "quick", g_ok },
 	};
 	struct sn_results r;
@@ -384,7 +398,8 @@ static void test_grandchild_killed(void **state)
 	took = run(g, 1, 300, 300, &r);
 	assert_true(took >= 300 && took <= 500);
 	expect_result(&r, 0, SN_CRIT, "orphan", "CHECK_TIMEOUT", "orphan",
-		      "finish within its time budget", "timeout: orphan > 0.3s");
+		      "finish within its time budget",
+		      "timeout: orphan > 0.3s");
 	assert_int_equal(pids_read(&pid, 1), 1);
 	expect_gone(pid);
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
@@ -393,7 +408,8 @@ static void test_grandchild_killed(void **state)
 
 static void test_results_max(void **state)
 {
-	const struct sn_check_group g[] = { { "max", g_max }, { "quick", g_ok } };
+	const struct sn_check_group g[] = { { "max", g_max },
+					    { "quick", g_ok } };
 	struct sn_results r;
 
 	(void)state;
@@ -410,7 +426,8 @@ static void test_results_max(void **state)
 /* A caller that ignores SIGCHLD (inherited from a daemon) loses nothing. */
 static void test_sigchld_ignored(void **state)
 {
-	const struct sn_check_group g[] = { { "quick", g_ok }, { "one", g_one } };
+	const struct sn_check_group g[] = { { "quick", g_ok },
+					    { "one", g_one } };
 	struct sigaction now;
 	struct sn_results r;
 
@@ -419,7 +436,7 @@ static void test_sigchld_ignored(void **state)
 	run(g, 2, 2000, 2000, &r);
 	sigaction(SIGCHLD, NULL, &now);
 	signal(SIGCHLD, SIG_DFL);
-	assert_true(now.sa_handler == SIG_IGN);		/* given back as it was */
+	assert_true(now.sa_handler == SIG_IGN); /* given back as it was */
 	assert_int_equal(r.count, 2);
 	expect_result(&r, 0, SN_OK, "quick", "OK", "node", "e", "f");
 	expect_result(&r, 1, SN_CRIT, "one", "ONE_CRIT", "dev-c", "up", "down");
@@ -442,12 +459,14 @@ static void test_nvml_hang(void **state)
 		skip();
 	setenv("SN_FAKE_NVML_FIXTURE", REAL, 1);
 	setenv("SN_FAKE_NVML_HANG", "nvmlDeviceGetCount_v2", 1);
-	assert_true(asprintf(&yaml,
-			     "supernodes:\n  - name: sn01\n    nodes: n[1-2]\n"
-			     "paths:\n  sysfs: /nonexistent/sys\n  dev: /nonexistent/dev\n"
-			     "  nvml: %s\n"
-			     "node:\n  accelerators:\n    vendor: nvidia\n    count: 2\n",
-			     fake_lib) > 0);
+	assert_true(
+		asprintf(
+			&yaml,
+			"supernodes:\n  - name: sn01\n    nodes: n[1-2]\n"
+			"paths:\n  sysfs: /nonexistent/sys\n  dev: /nonexistent/dev\n"
+			"  nvml: %s\n"
+			"node:\n  accelerators:\n    vendor: nvidia\n    count: 2\n",
+			fake_lib) > 0);
 	cfg = sn_config_load_buffer("t.yaml", yaml, strlen(yaml), &err);
 	free(yaml);
 	if (!cfg)
@@ -457,10 +476,12 @@ static void test_nvml_hang(void **state)
 	/* All three groups: ports and topology have nothing configured. */
 	t0 = sn_now_ms();
 	assert_int_equal(sn_run_checks(&ctx, sn_check_groups,
-				       sn_check_groups_count, 1000, 30000, &r), 0);
+				       sn_check_groups_count, 1000, 30000, &r),
+			 0);
 	took = sn_now_ms() - t0;
 	if (took > 1200)
-		fail_msg("returned after %lld ms, want at most 1200", (long long)took);
+		fail_msg("returned after %lld ms, want at most 1200",
+			 (long long)took);
 	assert_int_equal(r.count, 1);
 	expect_result(&r, 0, SN_CRIT, "accelerators", "CHECK_TIMEOUT",
 		      "accelerators", "finish within its time budget",
@@ -474,9 +495,10 @@ static void test_nvml_hang(void **state)
 	assert_true(sn_now_ms() - t0 < 1000);
 	/* The real capture's two H200s, after the two sysfs rows. */
 	assert_int_equal(r.count, 4);
-	expect_result(&r, 0, SN_UNKNOWN, "gpu_count", "ACCEL_PCI_SCAN", "node",
-		      "PCI functions in sysfs",
-		      "/nonexistent/sys/bus/pci/devices: No such file or directory");
+	expect_result(
+		&r, 0, SN_UNKNOWN, "gpu_count", "ACCEL_PCI_SCAN", "node",
+		"PCI functions in sysfs",
+		"/nonexistent/sys/bus/pci/devices: No such file or directory");
 	expect_result(&r, 1, SN_UNKNOWN, "gpu_count", "ACCEL_DEV_NODES", "node",
 		      "device nodes",
 		      "paths.dev /nonexistent/dev: No such file or directory");
@@ -524,7 +546,7 @@ static int c_big(void *arg, int fd)
 
 	(void)arg;
 	memset(chunk, 'z', sizeof(chunk));
-	for (int i = 0; i < 300; i++)		/* 300 kB: more than a pipe holds */
+	for (int i = 0; i < 300; i++) /* 300 kB: more than a pipe holds */
 		if (write(fd, chunk, sizeof(chunk)) != (ssize_t)sizeof(chunk))
 			return 1;
 	return 0;
@@ -538,35 +560,42 @@ static void test_run_in_child(void **state)
 	int64_t t0, took;
 
 	(void)state;
-	assert_int_equal(sn_run_in_child(c_hello, NULL, 2000, 100, &buf, &len), 0);
+	assert_int_equal(sn_run_in_child(c_hello, NULL, 2000, 100, &buf, &len),
+			 0);
 	assert_int_equal(len, 5);
 	assert_string_equal(buf, "hello");
 	free(buf);
 
 	code = 7;
-	assert_int_equal(sn_run_in_child(c_code, &code, 2000, 100, &buf, &len), 7);
+	assert_int_equal(sn_run_in_child(c_code, &code, 2000, 100, &buf, &len),
+			 7);
 	assert_null(buf);
 	assert_int_equal(len, 0);
-	code = 256 + 3;				/* an exit status is 8 bits */
-	assert_int_equal(sn_run_in_child(c_code, &code, 2000, 100, &buf, &len), 3);
+	code = 256 + 3; /* an exit status is 8 bits */
+	assert_int_equal(sn_run_in_child(c_code, &code, 2000, 100, &buf, &len),
+			 3);
 
 	t0 = sn_now_ms();
-	assert_int_equal(sn_run_in_child(c_sleep, NULL, 300, 100, &buf, &len), -1);
+	assert_int_equal(sn_run_in_child(c_sleep, NULL, 300, 100, &buf, &len),
+			 -1);
 	took = sn_now_ms() - t0;
 	assert_true(took >= 300 && took <= 500);
-	assert_int_equal(len, 7);		/* what came before the limit */
+	assert_int_equal(len, 7); /* what came before the limit */
 	assert_string_equal(buf, "partial");
 	free(buf);
 
-	assert_int_equal(sn_run_in_child(c_kill, NULL, 2000, 100, &buf, &len), -2);
+	assert_int_equal(sn_run_in_child(c_kill, NULL, 2000, 100, &buf, &len),
+			 -2);
 	free(buf);
 
 	/* Output beyond max_bytes is dropped, the child still ends normally. */
-	assert_int_equal(sn_run_in_child(c_big, NULL, 5000, 1000, &buf, &len), 0);
+	assert_int_equal(sn_run_in_child(c_big, NULL, 5000, 1000, &buf, &len),
+			 0);
 	assert_int_equal(len, 1000);
 	assert_int_equal(strlen(buf), 1000);
 	free(buf);
-	assert_int_equal(sn_run_in_child(c_big, NULL, 5000, 1 << 20, &buf, &len), 0);
+	assert_int_equal(
+		sn_run_in_child(c_big, NULL, 5000, 1 << 20, &buf, &len), 0);
 	assert_int_equal(len, 300000);
 	free(buf);
 }
@@ -574,17 +603,27 @@ static void test_run_in_child(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_group_order, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_timeout_named, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_timeout_fraction, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_total_timeout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_group_order, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_timeout_named, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_timeout_fraction, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_total_timeout, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_died, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_deaf_child_killed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_grandchild_killed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_results_max, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sigchld_ignored, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_nvml_hang, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_run_in_child, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_deaf_child_killed, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_grandchild_killed, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_results_max, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_sigchld_ignored, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_nvml_hang, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_run_in_child, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

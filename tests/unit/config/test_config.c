@@ -15,16 +15,17 @@
 
 #include "config/sn_config.h"
 
-#define F "t.yaml"	/* the path inline configs are loaded as */
+#define F "t.yaml" /* the path inline configs are loaded as */
 /* The kernel as unit tests see it: never the real /proc. */
 #define PROCFS SN_FIXTURES "/procfs/linux-default"
 
 /* Two supernodes of two nodes: lines 1 to 5, sections follow on line 6. */
-#define SN2 "supernodes:\n"		\
-	    "  - name: sn01\n"		\
-	    "    nodes: a[1-2]\n"	\
-	    "  - name: sn02\n"		\
-	    "    nodes: b[1-2]\n"
+#define SN2                   \
+	"supernodes:\n"       \
+	"  - name: sn01\n"    \
+	"    nodes: a[1-2]\n" \
+	"  - name: sn02\n"    \
+	"    nodes: b[1-2]\n"
 
 static struct sn_config *load(const char *yaml)
 {
@@ -71,19 +72,18 @@ static void fails_containing(const char *yaml, const char *const *frags)
 		assert_contains(err.msg, *frags);
 }
 
-#define FAILS_CONTAINING(yaml, ...)					\
+#define FAILS_CONTAINING(yaml, ...) \
 	fails_containing(yaml, (const char *const[]){ __VA_ARGS__, NULL })
 
 /* ---- valid configs ----------------------------------------------------- */
 
 static void test_minimal_defaults(void **state)
 {
-	struct sn_config *cfg = load(
-		"supernodes:\n"
-		"  - name: sn01\n"
-		"    nodes: gpu-a[001-018]\n"
-		"  - name: sn02\n"
-		"    nodes: gpu-b[001-018]\n");
+	struct sn_config *cfg = load("supernodes:\n"
+				     "  - name: sn01\n"
+				     "    nodes: gpu-a[001-018]\n"
+				     "  - name: sn02\n"
+				     "    nodes: gpu-b[001-018]\n");
 
 	(void)state;
 	assert_string_equal(cfg->path, F);
@@ -102,7 +102,7 @@ static void test_minimal_defaults(void **state)
 	/* defaults */
 	assert_int_equal(cfg->method, SN_PLACE_FEATURE);
 	assert_int_equal(cfg->switch_wait, 300);
-	assert_int_equal(cfg->max_supernodes, 2);	/* = supernodes */
+	assert_int_equal(cfg->max_supernodes, 2); /* = supernodes */
 	assert_int_equal(sn_config_effective_max(cfg), 2);
 	assert_int_equal(cfg->master_port_lo, 20000);
 	assert_int_equal(cfg->master_port_hi, 29999);
@@ -117,8 +117,8 @@ static void test_minimal_defaults(void **state)
 	assert_int_equal(cfg->nodes[35].supernode, 1);
 	assert_int_equal(cfg->nodes[35].rank, 17);
 	for (size_t i = 1; i < cfg->n_nodes; i++)
-		assert_true(strcmp(cfg->nodes[i - 1].name,
-				   cfg->nodes[i].name) < 0);
+		assert_true(strcmp(cfg->nodes[i - 1].name, cfg->nodes[i].name) <
+			    0);
 	sn_config_free(cfg);
 }
 
@@ -152,25 +152,24 @@ static void check_full(const struct sn_config *cfg)
 
 static void test_full(void **state)
 {
-	struct sn_config *cfg = load(
-		"# every key\n"
-		"supernodes:\n"
-		"  - name: rack-A.1\n"
-		"    nodes: node[01-02]\n"
-		"  - name: rack_B\n"
-		"    nodes: nodeb1,nodeb2\n"
-		"  - name: sn3\n"
-		"    nodes: c[9-10]\n"
-		"placement:\n"
-		"  method: switch\n"
-		"  max_supernodes: 2\n"
-		"  switch_wait: 600\n"
-		"env:\n"
-		"  master_port_range: [21000, 21999]\n"
-		"paths:\n"
-		"  sysfs: /srv/fixtures/%n/sys\n"
-		"  dev: /srv/fixtures/%h/dev\n"
-		"  state_dir: /var/lib/sn/%%spool\n");
+	struct sn_config *cfg = load("# every key\n"
+				     "supernodes:\n"
+				     "  - name: rack-A.1\n"
+				     "    nodes: node[01-02]\n"
+				     "  - name: rack_B\n"
+				     "    nodes: nodeb1,nodeb2\n"
+				     "  - name: sn3\n"
+				     "    nodes: c[9-10]\n"
+				     "placement:\n"
+				     "  method: switch\n"
+				     "  max_supernodes: 2\n"
+				     "  switch_wait: 600\n"
+				     "env:\n"
+				     "  master_port_range: [21000, 21999]\n"
+				     "paths:\n"
+				     "  sysfs: /srv/fixtures/%n/sys\n"
+				     "  dev: /srv/fixtures/%h/dev\n"
+				     "  state_dir: /var/lib/sn/%%spool\n");
 
 	(void)state;
 	check_full(cfg);
@@ -181,17 +180,17 @@ static void test_full(void **state)
 /* Sections in any order, block-style lists, flow mappings, a lone "---". */
 static void test_other_styles(void **state)
 {
-	struct sn_config *cfg = load(
-		"---\n"
-		"paths: {state_dir: /run/sn}\n"
-		"env:\n"
-		"  master_port_range:\n"
-		"    - 1024\n"
-		"    - 65535\n"
-		"supernodes:\n"
-		"  - {name: x, nodes: 'x[1-3]'}\n"
-		"placement: {method: block, switch_wait: 0}\n"
-		"...\n");
+	struct sn_config *cfg =
+		load("---\n"
+		     "paths: {state_dir: /run/sn}\n"
+		     "env:\n"
+		     "  master_port_range:\n"
+		     "    - 1024\n"
+		     "    - 65535\n"
+		     "supernodes:\n"
+		     "  - {name: x, nodes: 'x[1-3]'}\n"
+		     "placement: {method: block, switch_wait: 0}\n"
+		     "...\n");
 
 	(void)state;
 	assert_int_equal(cfg->n_supernodes, 1);
@@ -211,16 +210,21 @@ static void test_other_styles(void **state)
 static void test_unknown_key(void **state)
 {
 	(void)state;
-	fails_with(SN2 "placment:\n  method: feature\n",
-		   F ":6:1: placment: unknown key (allowed here: supernodes, placement, env, paths, node, prolog, drain, epilog, bench)");
-	fails_with(SN2 "placement:\n  method: feature\n  metod: switch\n",
-		   F ":8:3: placement.metod: unknown key (allowed here: method, max_supernodes, switch_wait)");
-	fails_with("supernodes:\n  - name: sn01\n    node: a[1-2]\n",
-		   F ":3:5: supernodes[0].node: unknown key (allowed here: name, nodes)");
-	fails_with(SN2 "env:\n  master_port: 1\n",
-		   F ":7:3: env.master_port: unknown key (allowed here: master_port_range, socket_ifname, hca, mnnvl, pytorch, force)");
-	fails_with(SN2 "paths:\n  sys: /sys\n",
-		   F ":7:3: paths.sys: unknown key (allowed here: sysfs, dev, state_dir, nvml, hwloc_xml, kmsg)");
+	fails_with(
+		SN2 "placment:\n  method: feature\n", F
+		":6:1: placment: unknown key (allowed here: supernodes, placement, env, paths, node, prolog, drain, epilog, bench)");
+	fails_with(
+		SN2 "placement:\n  method: feature\n  metod: switch\n", F
+		":8:3: placement.metod: unknown key (allowed here: method, max_supernodes, switch_wait)");
+	fails_with(
+		"supernodes:\n  - name: sn01\n    node: a[1-2]\n", F
+		":3:5: supernodes[0].node: unknown key (allowed here: name, nodes)");
+	fails_with(
+		SN2 "env:\n  master_port: 1\n", F
+		":7:3: env.master_port: unknown key (allowed here: master_port_range, socket_ifname, hca, mnnvl, pytorch, force)");
+	fails_with(
+		SN2 "paths:\n  sys: /sys\n", F
+		":7:3: paths.sys: unknown key (allowed here: sysfs, dev, state_dir, nvml, hwloc_xml, kmsg)");
 }
 
 static void test_duplicate_key(void **state)
@@ -230,8 +234,9 @@ static void test_duplicate_key(void **state)
 		   F ":8:3: placement.method: duplicate key");
 	fails_with(SN2 "supernodes:\n  - name: sn03\n    nodes: c1\n",
 		   F ":6:1: supernodes: duplicate key");
-	fails_with("supernodes:\n  - name: sn01\n    name: sn02\n    nodes: a1\n",
-		   F ":3:5: supernodes[0].name: duplicate key");
+	fails_with(
+		"supernodes:\n  - name: sn01\n    name: sn02\n    nodes: a1\n",
+		F ":3:5: supernodes[0].name: duplicate key");
 }
 
 static void test_missing_key(void **state)
@@ -249,17 +254,22 @@ static void test_wrong_types(void **state)
 {
 	(void)state;
 	/* string where a number is expected */
-	fails_with(SN2 "placement:\n  max_supernodes: two\n",
-		   F ":7:19: placement.max_supernodes: expected a whole number from 1 to 100000, found 'two'");
+	fails_with(
+		SN2 "placement:\n  max_supernodes: two\n", F
+		":7:19: placement.max_supernodes: expected a whole number from 1 to 100000, found 'two'");
 	/* a quoted number is a string */
-	fails_with(SN2 "placement:\n  max_supernodes: \"2\"\n",
-		   F ":7:19: placement.max_supernodes: expected a whole number from 1 to 100000, found '2'");
-	fails_with(SN2 "placement:\n  max_supernodes: '2'\n",
-		   F ":7:19: placement.max_supernodes: expected a whole number from 1 to 100000, found '2'");
-	fails_with(SN2 "placement:\n  switch_wait: 1.5\n",
-		   F ":7:16: placement.switch_wait: expected a whole number from 0 to 604800, found '1.5'");
-	fails_with(SN2 "placement:\n  switch_wait: [1]\n",
-		   F ":7:16: placement.switch_wait: expected a whole number from 0 to 604800, found a list");
+	fails_with(
+		SN2 "placement:\n  max_supernodes: \"2\"\n", F
+		":7:19: placement.max_supernodes: expected a whole number from 1 to 100000, found '2'");
+	fails_with(
+		SN2 "placement:\n  max_supernodes: '2'\n", F
+		":7:19: placement.max_supernodes: expected a whole number from 1 to 100000, found '2'");
+	fails_with(
+		SN2 "placement:\n  switch_wait: 1.5\n", F
+		":7:16: placement.switch_wait: expected a whole number from 0 to 604800, found '1.5'");
+	fails_with(
+		SN2 "placement:\n  switch_wait: [1]\n", F
+		":7:16: placement.switch_wait: expected a whole number from 0 to 604800, found a list");
 	/* list where a mapping is expected */
 	fails_with(SN2 "placement: [feature]\n",
 		   F ":6:12: placement: expected a mapping, found a list");
@@ -271,52 +281,64 @@ static void test_wrong_types(void **state)
 		   F ":2:3: supernodes: expected a list of {name, nodes}");
 	fails_with("supernodes:\n  - sn01\n",
 		   F ":2:5: supernodes[0]: expected a mapping, found a scalar");
-	fails_with("supernodes:\n  - name: [sn01]\n    nodes: a1\n",
-		   F ":2:11: supernodes[0].name: expected a string, found a list");
-	fails_with("supernodes:\n  - name: sn01\n    nodes: {a: 1}\n",
-		   F ":3:12: supernodes[0].nodes: expected a string, found a mapping");
-	fails_with("[1, 2]\n",
-		   F ":1:1: : expected a mapping, found a list");
-	fails_with("? [a]\n: b\n",
-		   F ":1:3: : a key must be a scalar");
+	fails_with(
+		"supernodes:\n  - name: [sn01]\n    nodes: a1\n",
+		F ":2:11: supernodes[0].name: expected a string, found a list");
+	fails_with(
+		"supernodes:\n  - name: sn01\n    nodes: {a: 1}\n", F
+		":3:12: supernodes[0].nodes: expected a string, found a mapping");
+	fails_with("[1, 2]\n", F ":1:1: : expected a mapping, found a list");
+	fails_with("? [a]\n: b\n", F ":1:3: : a key must be a scalar");
 }
 
 static void test_bad_values(void **state)
 {
 	(void)state;
-	fails_with(SN2 "placement:\n  method: magic\n",
-		   F ":7:11: placement.method: 'magic' is not a method (allowed: feature, switch, block)");
-	fails_with(SN2 "placement:\n  switch_wait: 604801\n",
-		   F ":7:16: placement.switch_wait: 604801 is out of range (allowed: 0 to 604800)");
-	fails_with(SN2 "placement:\n  switch_wait: -1\n",
-		   F ":7:16: placement.switch_wait: -1 is out of range (allowed: 0 to 604800)");
+	fails_with(
+		SN2 "placement:\n  method: magic\n", F
+		":7:11: placement.method: 'magic' is not a method (allowed: feature, switch, block)");
+	fails_with(
+		SN2 "placement:\n  switch_wait: 604801\n", F
+		":7:16: placement.switch_wait: 604801 is out of range (allowed: 0 to 604800)");
+	fails_with(
+		SN2 "placement:\n  switch_wait: -1\n", F
+		":7:16: placement.switch_wait: -1 is out of range (allowed: 0 to 604800)");
 	fails_with("supernodes: []\n",
 		   F ":1:13: supernodes: no supernodes listed");
-	fails_with("supernodes:\n  - name: sn 01\n    nodes: a1\n",
-		   F ":2:11: supernodes[0].name: 'sn 01' is not a valid supernode name (1 to 63 of A-Z a-z 0-9 _ . -; it becomes a Slurm node feature)");
-	FAILS_CONTAINING("supernodes:\n  - name: a|b\n    nodes: a1\n",
-			 F ":2:11: supernodes[0].name: 'a|b' is not a valid supernode name");
+	fails_with(
+		"supernodes:\n  - name: sn 01\n    nodes: a1\n", F
+		":2:11: supernodes[0].name: 'sn 01' is not a valid supernode name (1 to 63 of A-Z a-z 0-9 _ . -; it becomes a Slurm node feature)");
+	FAILS_CONTAINING(
+		"supernodes:\n  - name: a|b\n    nodes: a1\n", F
+		":2:11: supernodes[0].name: 'a|b' is not a valid supernode name");
 	/* an escaped NUL cannot hide the rest of a string */
-	fails_with("supernodes:\n  - name: \"sn\\0x\"\n    nodes: a1\n",
-		   F ":2:11: supernodes[0].name: a NUL at byte 3 of 'sn?x' (quoted): a config string is one line without control characters");
+	fails_with(
+		"supernodes:\n  - name: \"sn\\0x\"\n    nodes: a1\n", F
+		":2:11: supernodes[0].name: a NUL at byte 3 of 'sn?x' (quoted): a config string is one line without control characters");
 }
 
 /* No config string holds a control character: every string key. */
 static void test_control_characters(void **state)
 {
 	(void)state;
-	fails_with(SN2 "paths:\n  sysfs: \"/srv/a\\nb\"\n",
-		   F ":7:10: paths.sysfs: a newline at byte 7 of '/srv/a?b' (quoted): a config string is one line without control characters");
-	fails_with(SN2 "paths:\n  state_dir: |\n    /var/x\n",
-		   F ":7:14: paths.state_dir: a newline at byte 7 of '/var/x?' (quoted): a config string is one line without control characters");
-	fails_with(SN2 "env:\n  socket_ifname: \"eth\\t0\"\n",
-		   F ":7:18: env.socket_ifname: a tab at byte 4 of 'eth?0' (quoted): a config string is one line without control characters");
-	fails_with("supernodes:\n  - name: sn01\n    nodes: \"a[1-2]\\r\"\n",
-		   F ":3:12: supernodes[0].nodes: a carriage return at byte 7 of 'a[1-2]?' (quoted): a config string is one line without control characters");
-	fails_with(SN2 "drain:\n  tag: \"\\e[31mx:\"\n",
-		   F ":7:8: drain.tag: a control character (0x1b) at byte 1 of '?[31mx:' (quoted): a config string is one line without control characters");
-	fails_with(SN2 "placement:\n  method: \"feature\\x7f\"\n",
-		   F ":7:11: placement.method: a control character (0x7f) at byte 8 of 'feature?' (quoted): a config string is one line without control characters");
+	fails_with(
+		SN2 "paths:\n  sysfs: \"/srv/a\\nb\"\n", F
+		":7:10: paths.sysfs: a newline at byte 7 of '/srv/a?b' (quoted): a config string is one line without control characters");
+	fails_with(
+		SN2 "paths:\n  state_dir: |\n    /var/x\n", F
+		":7:14: paths.state_dir: a newline at byte 7 of '/var/x?' (quoted): a config string is one line without control characters");
+	fails_with(
+		SN2 "env:\n  socket_ifname: \"eth\\t0\"\n", F
+		":7:18: env.socket_ifname: a tab at byte 4 of 'eth?0' (quoted): a config string is one line without control characters");
+	fails_with(
+		"supernodes:\n  - name: sn01\n    nodes: \"a[1-2]\\r\"\n", F
+		":3:12: supernodes[0].nodes: a carriage return at byte 7 of 'a[1-2]?' (quoted): a config string is one line without control characters");
+	fails_with(
+		SN2 "drain:\n  tag: \"\\e[31mx:\"\n", F
+		":7:8: drain.tag: a control character (0x1b) at byte 1 of '?[31mx:' (quoted): a config string is one line without control characters");
+	fails_with(
+		SN2 "placement:\n  method: \"feature\\x7f\"\n", F
+		":7:11: placement.method: a control character (0x7f) at byte 8 of 'feature?' (quoted): a config string is one line without control characters");
 }
 
 static void test_name_length(void **state)
@@ -328,14 +350,14 @@ static void test_name_length(void **state)
 	(void)state;
 	memset(name, 'n', 63);
 	name[63] = '\0';
-	snprintf(yaml, sizeof(yaml), "supernodes:\n  - name: %s\n    nodes: a1\n",
-		 name);
+	snprintf(yaml, sizeof(yaml),
+		 "supernodes:\n  - name: %s\n    nodes: a1\n", name);
 	cfg = load(yaml);
 	assert_string_equal(cfg->supernodes[0].name, name);
 	sn_config_free(cfg);
 	strcat(name, "n");
-	snprintf(yaml, sizeof(yaml), "supernodes:\n  - name: %s\n    nodes: a1\n",
-		 name);
+	snprintf(yaml, sizeof(yaml),
+		 "supernodes:\n  - name: %s\n    nodes: a1\n", name);
 	FAILS_CONTAINING(yaml, F ":2:11: supernodes[0].name: 'nnnnnnnn",
 			 "is not a valid supernode name (1 to 63");
 }
@@ -357,8 +379,10 @@ static void test_empty_and_comment_only(void **state)
 	fails_with("", F ": empty config (expected at least 'supernodes:')");
 	fails_with("# nothing\n   # here either\n\n",
 		   F ": empty config (expected at least 'supernodes:')");
-	fails_with("---\n", F ": empty config (expected at least 'supernodes:')");
-	fails_with("\n\n", F ": empty config (expected at least 'supernodes:')");
+	fails_with("---\n",
+		   F ": empty config (expected at least 'supernodes:')");
+	fails_with("\n\n",
+		   F ": empty config (expected at least 'supernodes:')");
 }
 
 /* ---- supernodes: semantics --------------------------------------------- */
@@ -366,51 +390,63 @@ static void test_empty_and_comment_only(void **state)
 static void test_node_in_two_supernodes(void **state)
 {
 	(void)state;
-	fails_with("supernodes:\n"
-		   "  - name: sn01\n    nodes: a[1-2]\n"
-		   "  - name: sn02\n    nodes: a[2-3]\n",
-		   F ":4:1: supernodes[1].nodes: node a2 of supernode sn02 is already in supernode sn01 (line 2): a node belongs to one supernode");
+	fails_with(
+		"supernodes:\n"
+		"  - name: sn01\n    nodes: a[1-2]\n"
+		"  - name: sn02\n    nodes: a[2-3]\n",
+		F
+		":4:1: supernodes[1].nodes: node a2 of supernode sn02 is already in supernode sn01 (line 2): a node belongs to one supernode");
 	/* the same when the later supernode sorts first by node name */
-	fails_with("supernodes:\n"
-		   "  - name: zz\n    nodes: b1,x9\n"
-		   "  - name: aa\n    nodes: a1,b1\n",
-		   F ":4:1: supernodes[1].nodes: node b1 of supernode aa is already in supernode zz (line 2): a node belongs to one supernode");
-	fails_with("supernodes:\n  - name: sn01\n    nodes: a[1-2],a1\n",
-		   F ":2:1: supernodes[0].nodes: node a1 is listed twice in supernode sn01");
+	fails_with(
+		"supernodes:\n"
+		"  - name: zz\n    nodes: b1,x9\n"
+		"  - name: aa\n    nodes: a1,b1\n",
+		F
+		":4:1: supernodes[1].nodes: node b1 of supernode aa is already in supernode zz (line 2): a node belongs to one supernode");
+	fails_with(
+		"supernodes:\n  - name: sn01\n    nodes: a[1-2],a1\n", F
+		":2:1: supernodes[0].nodes: node a1 is listed twice in supernode sn01");
 }
 
 static void test_duplicate_name(void **state)
 {
 	(void)state;
-	fails_with("supernodes:\n"
-		   "  - name: sn01\n    nodes: a[1-2]\n"
-		   "  - name: sn02\n    nodes: b[1-2]\n"
-		   "  - name: sn01\n    nodes: c[1-2]\n",
-		   F ":6:1: supernodes: name sn01 is used twice (first on line 2)");
+	fails_with(
+		"supernodes:\n"
+		"  - name: sn01\n    nodes: a[1-2]\n"
+		"  - name: sn02\n    nodes: b[1-2]\n"
+		"  - name: sn01\n    nodes: c[1-2]\n",
+		F
+		":6:1: supernodes: name sn01 is used twice (first on line 2)");
 }
 
 static void test_bad_hostlists(void **state)
 {
 	(void)state;
-	fails_with("supernodes:\n  - name: sn01\n    nodes: \"\"\n",
-		   F ":3:12: supernodes[0].nodes: expected a string, found empty");
-	fails_with("supernodes:\n  - name: sn01\n    nodes:\n",
-		   F ":3:11: supernodes[0].nodes: expected a string, found empty");
-	fails_with("supernodes:\n  - name: sn01\n    nodes: node[5-3]\n",
-		   F ":3:12: supernodes[0].nodes: cannot parse nodelist 'node[5-3]'");
-	fails_with("supernodes:\n  - name: sn01\n    nodes: x],y\n",
-		   F ":3:12: supernodes[0].nodes: cannot parse nodelist 'x],y'");
-	fails_with("supernodes:\n  - name: sn01\n    nodes: node[\n",
-		   F ":3:12: supernodes[0].nodes: cannot parse nodelist 'node['");
-	fails_with("supernodes:\n  - name: sn01\n    nodes: n[0-65536]\n",
-		   F ":3:12: supernodes[0].nodes: nodelist 'n[0-65536]' has 65537 hosts, more than the limit of 65536");
+	fails_with(
+		"supernodes:\n  - name: sn01\n    nodes: \"\"\n",
+		F ":3:12: supernodes[0].nodes: expected a string, found empty");
+	fails_with(
+		"supernodes:\n  - name: sn01\n    nodes:\n",
+		F ":3:11: supernodes[0].nodes: expected a string, found empty");
+	fails_with(
+		"supernodes:\n  - name: sn01\n    nodes: node[5-3]\n", F
+		":3:12: supernodes[0].nodes: cannot parse nodelist 'node[5-3]'");
+	fails_with("supernodes:\n  - name: sn01\n    nodes: x],y\n", F
+		   ":3:12: supernodes[0].nodes: cannot parse nodelist 'x],y'");
+	fails_with("supernodes:\n  - name: sn01\n    nodes: node[\n", F
+		   ":3:12: supernodes[0].nodes: cannot parse nodelist 'node['");
+	fails_with(
+		"supernodes:\n  - name: sn01\n    nodes: n[0-65536]\n", F
+		":3:12: supernodes[0].nodes: nodelist 'n[0-65536]' has 65537 hosts, more than the limit of 65536");
 }
 
 static void test_unequal_sizes(void **state)
 {
 	(void)state;
-	fails_with(SN2 "  - name: sn03\n    nodes: c[1-3]\n",
-		   F ":6:5: supernodes[2].nodes: supernode sn03 has 3 nodes but sn01 has 2: all supernodes must have the same size");
+	fails_with(
+		SN2 "  - name: sn03\n    nodes: c[1-3]\n", F
+		":6:5: supernodes[2].nodes: supernode sn03 has 3 nodes but sn01 has 2: all supernodes must have the same size");
 }
 
 static void test_max_supernodes(void **state)
@@ -418,12 +454,15 @@ static void test_max_supernodes(void **state)
 	struct sn_config *cfg;
 
 	(void)state;
-	fails_with(SN2 "placement:\n  max_supernodes: 0\n",
-		   F ":7:19: placement.max_supernodes: 0 is out of range (allowed: 1 to 100000)");
-	fails_with(SN2 "placement:\n  max_supernodes: 100001\n",
-		   F ":7:19: placement.max_supernodes: 100001 is out of range (allowed: 1 to 100000)");
-	fails_with(SN2 "placement:\n  max_supernodes: 99999999999999999999\n",
-		   F ":7:19: placement.max_supernodes: expected a whole number from 1 to 100000, found '99999999999999999999'");
+	fails_with(
+		SN2 "placement:\n  max_supernodes: 0\n", F
+		":7:19: placement.max_supernodes: 0 is out of range (allowed: 1 to 100000)");
+	fails_with(
+		SN2 "placement:\n  max_supernodes: 100001\n", F
+		":7:19: placement.max_supernodes: 100001 is out of range (allowed: 1 to 100000)");
+	fails_with(
+		SN2 "placement:\n  max_supernodes: 99999999999999999999\n", F
+		":7:19: placement.max_supernodes: expected a whole number from 1 to 100000, found '99999999999999999999'");
 	/* above the number of supernodes: kept, but the effective max is 2 */
 	cfg = load(SN2 "placement:\n  max_supernodes: 100000\n");
 	assert_int_equal(cfg->max_supernodes, 100000);
@@ -437,22 +476,30 @@ static void test_max_supernodes(void **state)
 static void test_port_range(void **state)
 {
 	(void)state;
-	fails_with(SN2 "env:\n  master_port_range: [30000, 20000]\n",
-		   F ":7:22: env.master_port_range: LOW 30000 is above HIGH 20000");
-	fails_with(SN2 "env:\n  master_port_range: [80, 2000]\n",
-		   F ":7:23: env.master_port_range[0]: 80 is out of range (allowed: 1024 to 65535)");
-	fails_with(SN2 "env:\n  master_port_range: [1023, 2000]\n",
-		   F ":7:23: env.master_port_range[0]: 1023 is out of range (allowed: 1024 to 65535)");
-	fails_with(SN2 "env:\n  master_port_range: [20000, 65536]\n",
-		   F ":7:30: env.master_port_range[1]: 65536 is out of range (allowed: 1024 to 65535)");
-	fails_with(SN2 "env:\n  master_port_range: [20000]\n",
-		   F ":7:22: env.master_port_range: expected [LOW, HIGH], two port numbers");
-	fails_with(SN2 "env:\n  master_port_range: [20000, 20001, 20002]\n",
-		   F ":7:22: env.master_port_range: expected [LOW, HIGH], two port numbers");
-	fails_with(SN2 "env:\n  master_port_range: 20000-29999\n",
-		   F ":7:22: env.master_port_range: expected [LOW, HIGH], two port numbers");
-	fails_with(SN2 "env:\n  master_port_range: [\"20000\", 29999]\n",
-		   F ":7:23: env.master_port_range[0]: expected a whole number from 1024 to 65535, found '20000'");
+	fails_with(
+		SN2 "env:\n  master_port_range: [30000, 20000]\n", F
+		":7:22: env.master_port_range: LOW 30000 is above HIGH 20000");
+	fails_with(
+		SN2 "env:\n  master_port_range: [80, 2000]\n", F
+		":7:23: env.master_port_range[0]: 80 is out of range (allowed: 1024 to 65535)");
+	fails_with(
+		SN2 "env:\n  master_port_range: [1023, 2000]\n", F
+		":7:23: env.master_port_range[0]: 1023 is out of range (allowed: 1024 to 65535)");
+	fails_with(
+		SN2 "env:\n  master_port_range: [20000, 65536]\n", F
+		":7:30: env.master_port_range[1]: 65536 is out of range (allowed: 1024 to 65535)");
+	fails_with(
+		SN2 "env:\n  master_port_range: [20000]\n", F
+		":7:22: env.master_port_range: expected [LOW, HIGH], two port numbers");
+	fails_with(
+		SN2 "env:\n  master_port_range: [20000, 20001, 20002]\n", F
+		":7:22: env.master_port_range: expected [LOW, HIGH], two port numbers");
+	fails_with(
+		SN2 "env:\n  master_port_range: 20000-29999\n", F
+		":7:22: env.master_port_range: expected [LOW, HIGH], two port numbers");
+	fails_with(
+		SN2 "env:\n  master_port_range: [\"20000\", 29999]\n", F
+		":7:23: env.master_port_range[0]: expected a whole number from 1024 to 65535, found '20000'");
 }
 
 static void test_paths(void **state)
@@ -462,10 +509,12 @@ static void test_paths(void **state)
 		   F ":7:10: paths.sysfs: 'sys' is not an absolute path");
 	fails_with(SN2 "paths:\n  dev: ./dev\n",
 		   F ":7:8: paths.dev: './dev' is not an absolute path");
-	fails_with(SN2 "paths:\n  state_dir: /var/%x\n",
-		   F ":7:14: paths.state_dir: '/var/%x': only %n, %h and %% may follow %");
-	fails_with(SN2 "paths:\n  state_dir: /var/x%\n",
-		   F ":7:14: paths.state_dir: '/var/x%': only %n, %h and %% may follow %");
+	fails_with(
+		SN2 "paths:\n  state_dir: /var/%x\n", F
+		":7:14: paths.state_dir: '/var/%x': only %n, %h and %% may follow %");
+	fails_with(
+		SN2 "paths:\n  state_dir: /var/x%\n", F
+		":7:14: paths.state_dir: '/var/x%': only %n, %h and %% may follow %");
 	fails_with(SN2 "paths:\n  sysfs: \"\"\n",
 		   F ":7:10: paths.sysfs: expected a string, found empty");
 }
@@ -474,9 +523,9 @@ static void test_paths(void **state)
 static void test_every_path_key(void **state)
 {
 	static const char *const keys[][2] = {
-		{ "paths", "sysfs" }, { "paths", "dev" },
-		{ "paths", "state_dir" }, { "paths", "nvml" },
-		{ "paths", "hwloc_xml" }, { "paths", "kmsg" },
+		{ "paths", "sysfs" },	    { "paths", "dev" },
+		{ "paths", "state_dir" },   { "paths", "nvml" },
+		{ "paths", "hwloc_xml" },   { "paths", "kmsg" },
 		{ "epilog", "record_dir" }, { "epilog", "textfile_dir" },
 	};
 	char yaml[256], want[256];
@@ -485,12 +534,14 @@ static void test_every_path_key(void **state)
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		snprintf(yaml, sizeof(yaml), SN2 "%s:\n  %s: /a/%%z\n",
 			 keys[i][0], keys[i][1]);
-		snprintf(want, sizeof(want),
-			 F ":7:%zu: %s.%s: '/a/%%z': only %%n, %%h and %%%% may follow %%",
-			 strlen(keys[i][1]) + 5, keys[i][0], keys[i][1]);
+		snprintf(
+			want, sizeof(want),
+			F
+			":7:%zu: %s.%s: '/a/%%z': only %%n, %%h and %%%% may follow %%",
+			strlen(keys[i][1]) + 5, keys[i][0], keys[i][1]);
 		fails_with(yaml, want);
-		snprintf(yaml, sizeof(yaml), SN2 "%s:\n  %s: a\n",
-			 keys[i][0], keys[i][1]);
+		snprintf(yaml, sizeof(yaml), SN2 "%s:\n  %s: a\n", keys[i][0],
+			 keys[i][1]);
 		snprintf(want, sizeof(want),
 			 F ":7:%zu: %s.%s: 'a' is not an absolute path",
 			 strlen(keys[i][1]) + 5, keys[i][0], keys[i][1]);
@@ -505,12 +556,12 @@ static char *many_supernodes(unsigned n, const char *method)
 	char *yaml = malloc(size);
 
 	assert_non_null(yaml);
-	used += (size_t)snprintf(yaml, size, "placement:\n  method: %s\nsupernodes:\n",
-				 method);
+	used += (size_t)snprintf(
+		yaml, size, "placement:\n  method: %s\nsupernodes:\n", method);
 	for (unsigned i = 0; i < n; i++)
-		used += (size_t)snprintf(yaml + used, size - used,
-					 "  - {name: s%03u, nodes: 'n%03u[1-2]'}\n",
-					 i, i);
+		used += (size_t)snprintf(
+			yaml + used, size - used,
+			"  - {name: s%03u, nodes: 'n%03u[1-2]'}\n", i, i);
 	return yaml;
 }
 
@@ -521,7 +572,9 @@ static void test_feature_limit(void **state)
 
 	(void)state;
 	yaml = many_supernodes(65, "feature");
-	fails_with(yaml, F ": placement.method: 'feature' handles at most 64 supernodes (Slurm's matching OR \"[a|b|...]\" holds 64 alternatives and slurmctld crashes beyond); 65 are configured: use 'switch' or 'block'");
+	fails_with(
+		yaml, F
+		": placement.method: 'feature' handles at most 64 supernodes (Slurm's matching OR \"[a|b|...]\" holds 64 alternatives and slurmctld crashes beyond); 65 are configured: use 'switch' or 'block'");
 	free(yaml);
 
 	yaml = many_supernodes(64, "feature");
@@ -547,46 +600,57 @@ static void test_feature_limit(void **state)
 static void test_yaml_syntax(void **state)
 {
 	(void)state;
-	fails_with("supernodes:\n  - name: sn01\n    nodes: [a1\n",
-		   F ":4:1: YAML syntax: did not find expected ',' or ']' while parsing a flow sequence");
-	fails_with("supernodes:\n  - name: sn01\n   nodes: a1\n",
-		   F ":3:4: YAML syntax: did not find expected '-' indicator while parsing a block collection");
-	fails_with("supernodes:\n  - name: sn01 nodes: a1\n",
-		   F ":2:21: YAML syntax: mapping values are not allowed in this context");
+	fails_with(
+		"supernodes:\n  - name: sn01\n    nodes: [a1\n", F
+		":4:1: YAML syntax: did not find expected ',' or ']' while parsing a flow sequence");
+	fails_with(
+		"supernodes:\n  - name: sn01\n   nodes: a1\n", F
+		":3:4: YAML syntax: did not find expected '-' indicator while parsing a block collection");
+	fails_with(
+		"supernodes:\n  - name: sn01 nodes: a1\n", F
+		":2:21: YAML syntax: mapping values are not allowed in this context");
 	/* reader errors: libyaml gives a byte offset, we give line:col */
 	fails_with("supernodes:\n  - name: sn01\n    nodes: a\xff[1-2]\n",
 		   F ":3:13: YAML syntax: invalid leading UTF-8 octet");
 	fails_with(SN2 "env:\n  \x01\n",
 		   F ":7:3: YAML syntax: control characters are not allowed");
-	fails_with(SN2 "paths:\n  sysfs: \"/sys\n",
-		   F ":8:1: YAML syntax: found unexpected end of stream while scanning a quoted scalar");
+	fails_with(
+		SN2 "paths:\n  sysfs: \"/sys\n", F
+		":8:1: YAML syntax: found unexpected end of stream while scanning a quoted scalar");
 }
 
 /* An alias is refused where it stands (anchors alone are ignored). */
 static void test_aliases(void **state)
 {
 	(void)state;
-	fails_with("supernodes:\n"
-		   "  - name: &n sn01\n    nodes: a[1-2]\n"
-		   "  - name: *n\n    nodes: b[1-2]\n",
-		   F ":4:11: supernodes[1].name: anchors and aliases are not supported (*n)");
+	fails_with(
+		"supernodes:\n"
+		"  - name: &n sn01\n    nodes: a[1-2]\n"
+		"  - name: *n\n    nodes: b[1-2]\n",
+		F
+		":4:11: supernodes[1].name: anchors and aliases are not supported (*n)");
 	fails_with(SN2 "placement: &p {method: feature}\nenv: *p\n",
 		   F ":7:6: env: anchors and aliases are not supported (*p)");
-	fails_with("supernodes:\n"
-		   "  - &e {name: sn01, nodes: a1}\n"
-		   "  - *e\n",
-		   F ":3:5: supernodes[1]: anchors and aliases are not supported (*e)");
-	fails_with(SN2 "env: {hca: [mlx5_0, *x]}\n",
-		   F ":6:21: env.hca[1]: anchors and aliases are not supported (*x)");
+	fails_with(
+		"supernodes:\n"
+		"  - &e {name: sn01, nodes: a1}\n"
+		"  - *e\n",
+		F
+		":3:5: supernodes[1]: anchors and aliases are not supported (*e)");
+	fails_with(
+		SN2 "env: {hca: [mlx5_0, *x]}\n", F
+		":6:21: env.hca[1]: anchors and aliases are not supported (*x)");
 }
 
 /* The second document is refused at its '---', before its content. */
 static void test_two_documents(void **state)
 {
 	(void)state;
-	fails_with(SN2 "---\n" SN2, F ":6:1: more than one YAML document ('---')");
+	fails_with(SN2 "---\n" SN2,
+		   F ":6:1: more than one YAML document ('---')");
 	fails_with(SN2 "---\n", F ":6:1: more than one YAML document ('---')");
-	fails_with(SN2 "---\n[\n", F ":6:1: more than one YAML document ('---')");
+	fails_with(SN2 "---\n[\n",
+		   F ":6:1: more than one YAML document ('---')");
 	fails_with(SN2 "...\n---\nx: [[[\n",
 		   F ":7:1: more than one YAML document ('---')");
 }
@@ -619,12 +683,21 @@ static void test_load_file_errors_name_the_file(void **state)
 	struct sn_error err;
 
 	(void)state;
-	assert_null(sn_config_load_procfs(SN_FIXTURES "/tab-indent.yaml", PROCFS, &err));
-	assert_string_equal(err.msg, SN_FIXTURES "/tab-indent.yaml:3:1: tab in indentation (YAML indents with spaces)");
-	assert_null(sn_config_load_procfs(SN_FIXTURES "/unknown-key.yaml", PROCFS, &err));
-	assert_string_equal(err.msg, SN_FIXTURES "/unknown-key.yaml:6:3: placement.max_supernode: unknown key (allowed here: method, max_supernodes, switch_wait)");
-	assert_null(sn_config_load_procfs(SN_FIXTURES "/no-such-file.yaml", PROCFS, &err));
-	assert_string_equal(err.msg, SN_FIXTURES "/no-such-file.yaml: cannot open: No such file or directory");
+	assert_null(sn_config_load_procfs(SN_FIXTURES "/tab-indent.yaml",
+					  PROCFS, &err));
+	assert_string_equal(
+		err.msg, SN_FIXTURES
+		"/tab-indent.yaml:3:1: tab in indentation (YAML indents with spaces)");
+	assert_null(sn_config_load_procfs(SN_FIXTURES "/unknown-key.yaml",
+					  PROCFS, &err));
+	assert_string_equal(
+		err.msg, SN_FIXTURES
+		"/unknown-key.yaml:6:3: placement.max_supernode: unknown key (allowed here: method, max_supernodes, switch_wait)");
+	assert_null(sn_config_load_procfs(SN_FIXTURES "/no-such-file.yaml",
+					  PROCFS, &err));
+	assert_string_equal(
+		err.msg, SN_FIXTURES
+		"/no-such-file.yaml: cannot open: No such file or directory");
 }
 
 static void on_alarm(int sig)
@@ -639,10 +712,13 @@ static void test_load_not_regular(void **state)
 	struct sn_error err;
 
 	(void)state;
-	assert_null(sn_config_load_procfs(SN_FIXTURES "/directory.yaml", PROCFS, &err));
-	assert_string_equal(err.msg, SN_FIXTURES "/directory.yaml: not a regular file (folder)");
+	assert_null(sn_config_load_procfs(SN_FIXTURES "/directory.yaml", PROCFS,
+					  &err));
+	assert_string_equal(err.msg, SN_FIXTURES
+			    "/directory.yaml: not a regular file (folder)");
 	assert_null(sn_config_load_procfs("/dev/null", PROCFS, &err));
-	assert_string_equal(err.msg, "/dev/null: not a regular file (character device)");
+	assert_string_equal(err.msg,
+			    "/dev/null: not a regular file (character device)");
 
 	/* A FIFO with no writer: refused at once, not waited on. */
 	assert_non_null(mkdtemp(dir));
@@ -675,8 +751,8 @@ static void test_load_too_large(void **state)
 	assert_int_equal(ftruncate(fd, (off_t)SN_CONFIG_MAX_BYTES + 1), 0);
 	close(fd);
 	assert_null(sn_config_load_procfs(path, PROCFS, &err));
-	snprintf(want, sizeof(want), "%s: 4194305 bytes, more than the limit of 4194304",
-		 path);
+	snprintf(want, sizeof(want),
+		 "%s: 4194305 bytes, more than the limit of 4194304", path);
 	assert_string_equal(err.msg, want);
 	unlink(path);
 
@@ -684,9 +760,10 @@ static void test_load_too_large(void **state)
 	buf = malloc(SN_CONFIG_MAX_BYTES + 1);
 	assert_non_null(buf);
 	memset(buf, ' ', SN_CONFIG_MAX_BYTES + 1);
-	assert_null(sn_config_load_buffer(F, buf, SN_CONFIG_MAX_BYTES + 1,
-					  &err));
-	assert_string_equal(err.msg, F ": 4194305 bytes, more than the limit of 4194304");
+	assert_null(
+		sn_config_load_buffer(F, buf, SN_CONFIG_MAX_BYTES + 1, &err));
+	assert_string_equal(err.msg, F
+			    ": 4194305 bytes, more than the limit of 4194304");
 	free(buf);
 }
 
@@ -713,17 +790,29 @@ static void host_check(const char *yaml, const char *procfs, const char *want)
 static void test_ephemeral_range(void **state)
 {
 	(void)state;
-	host_check(SN2 "env:\n  master_port_range: [32768, 40000]\n", PROCFS,
-		   F ":7:22: env.master_port_range: [32768, 40000] lies wholly inside the kernel's ephemeral port range 32768-60999 (" PROCFS "/sys/net/ipv4/ip_local_port_range)");
-	host_check(SN2 "env:\n  master_port_range: [60999, 60999]\n", PROCFS,
-		   F ":7:22: env.master_port_range: [60999, 60999] lies wholly inside the kernel's ephemeral port range 32768-60999 (" PROCFS "/sys/net/ipv4/ip_local_port_range)");
+	host_check(
+		SN2 "env:\n  master_port_range: [32768, 40000]\n", PROCFS,
+		F
+		":7:22: env.master_port_range: [32768, 40000] lies wholly inside the kernel's ephemeral port range 32768-60999 (" PROCFS
+		"/sys/net/ipv4/ip_local_port_range)");
+	host_check(
+		SN2 "env:\n  master_port_range: [60999, 60999]\n", PROCFS,
+		F
+		":7:22: env.master_port_range: [60999, 60999] lies wholly inside the kernel's ephemeral port range 32768-60999 (" PROCFS
+		"/sys/net/ipv4/ip_local_port_range)");
 	/* the default range, on a machine whose ephemeral ports cover it */
-	host_check(SN2, SN_FIXTURES "/procfs/wide",
-		   F ": env.master_port_range: [20000, 29999] (the default) lies wholly inside the kernel's ephemeral port range 10000-65000 (" SN_FIXTURES "/procfs/wide/sys/net/ipv4/ip_local_port_range)");
+	host_check(
+		SN2, SN_FIXTURES "/procfs/wide",
+		F
+		": env.master_port_range: [20000, 29999] (the default) lies wholly inside the kernel's ephemeral port range 10000-65000 (" SN_FIXTURES
+		"/procfs/wide/sys/net/ipv4/ip_local_port_range)");
 	/* in part: accepted, MASTER_PORT takes the ports outside */
-	host_check(SN2 "env:\n  master_port_range: [30000, 32768]\n", PROCFS, "");
-	host_check(SN2 "env:\n  master_port_range: [60999, 61000]\n", PROCFS, "");
-	host_check(SN2 "env:\n  master_port_range: [1024, 65535]\n", PROCFS, "");
+	host_check(SN2 "env:\n  master_port_range: [30000, 32768]\n", PROCFS,
+		   "");
+	host_check(SN2 "env:\n  master_port_range: [60999, 61000]\n", PROCFS,
+		   "");
+	host_check(SN2 "env:\n  master_port_range: [1024, 65535]\n", PROCFS,
+		   "");
 	host_check(SN2, PROCFS, "");
 	/* nothing to read: no error here (the step assumes Linux's default) */
 	host_check(SN2 "env:\n  master_port_range: [32768, 40000]\n",
@@ -734,7 +823,8 @@ static void test_ephemeral_range(void **state)
 static void test_ephemeral_range_file(void **state)
 {
 	char path[] = "/tmp/sn-unit-eph-XXXXXX", want[512];
-	static const char yaml[] = SN2 "env:\n  master_port_range: [40000, 50000]\n";
+	static const char yaml[] = SN2
+		"env:\n  master_port_range: [40000, 50000]\n";
 	struct sn_config *cfg;
 	struct sn_error err;
 	int fd = mkstemp(path);
@@ -745,8 +835,11 @@ static void test_ephemeral_range_file(void **state)
 	close(fd);
 	err_reset(&err);
 	assert_null(sn_config_load_procfs(path, PROCFS, &err));
-	snprintf(want, sizeof(want), "%s:7:22: env.master_port_range: [40000, 50000] lies wholly inside the kernel's ephemeral port range 32768-60999 (" PROCFS "/sys/net/ipv4/ip_local_port_range)",
-		 path);
+	snprintf(
+		want, sizeof(want),
+		"%s:7:22: env.master_port_range: [40000, 50000] lies wholly inside the kernel's ephemeral port range 32768-60999 (" PROCFS
+		"/sys/net/ipv4/ip_local_port_range)",
+		path);
 	assert_string_equal(err.msg, want);
 	cfg = sn_config_load_procfs(path, NULL, &err);
 	assert_non_null(cfg);
@@ -759,10 +852,10 @@ static void test_ephemeral_range_file(void **state)
 
 static void test_find_node(void **state)
 {
-	struct sn_config *cfg = load(
-		"supernodes:\n"
-		"  - name: sn01\n    nodes: gpu-a[001-018]\n"
-		"  - name: sn02\n    nodes: gpu-b[001-018]\n");
+	struct sn_config *cfg =
+		load("supernodes:\n"
+		     "  - name: sn01\n    nodes: gpu-a[001-018]\n"
+		     "  - name: sn02\n    nodes: gpu-b[001-018]\n");
 	const struct sn_node *n;
 
 	(void)state;
@@ -790,8 +883,8 @@ static void test_find_node(void **state)
 /* Rank follows hostlist order, not name order. */
 static void test_rank_in_hostlist_order(void **state)
 {
-	struct sn_config *cfg = load(
-		"supernodes:\n  - name: x\n    nodes: n[3,1,2]\n");
+	struct sn_config *cfg =
+		load("supernodes:\n  - name: x\n    nodes: n[3,1,2]\n");
 
 	(void)state;
 	assert_int_equal(sn_config_find_node(cfg, "n3")->rank, 0);
@@ -809,8 +902,8 @@ static void test_method_name(void **state)
 	assert_string_equal(sn_placement_method_name(SN_PLACE_SWITCH),
 			    "switch");
 	assert_string_equal(sn_placement_method_name(SN_PLACE_BLOCK), "block");
-	assert_string_equal(sn_placement_method_name((enum sn_placement_method)7),
-			    "?");
+	assert_string_equal(
+		sn_placement_method_name((enum sn_placement_method)7), "?");
 }
 
 static void test_path_expand(void **state)
@@ -819,13 +912,16 @@ static void test_path_expand(void **state)
 
 	(void)state;
 	assert_int_equal(sn_path_expand("/srv/%n/sys", "gpu1", "host1", out,
-					sizeof(out)), 0);
+					sizeof(out)),
+			 0);
 	assert_string_equal(out, "/srv/gpu1/sys");
 	assert_int_equal(sn_path_expand("/srv/%h/dev", "gpu1", "host1", out,
-					sizeof(out)), 0);
+					sizeof(out)),
+			 0);
 	assert_string_equal(out, "/srv/host1/dev");
 	assert_int_equal(sn_path_expand("/a/100%%/%n-%h%%", "n", "h", out,
-					sizeof(out)), 0);
+					sizeof(out)),
+			 0);
 	assert_string_equal(out, "/a/100%/n-h%");
 	assert_int_equal(sn_path_expand("", "n", "h", out, sizeof(out)), 0);
 	assert_string_equal(out, "");
@@ -856,7 +952,7 @@ static void test_path_expand_overflow(void **state)
 	assert_string_equal(out, "/a/bcde");
 	memset(out, 'Z', sizeof(out));
 	assert_int_equal(sn_path_expand("/a/%n", "bcde", "h", out, 7), -1);
-	assert_int_equal(out[7], 'Z');		/* nothing past size */
+	assert_int_equal(out[7], 'Z'); /* nothing past size */
 	assert_int_equal(sn_path_expand("/abcdefg", "n", "h", out, 8), -1);
 	assert_int_equal(sn_path_expand("/abcdef", "n", "h", out, 8), 0);
 	assert_int_equal(sn_path_expand("/abc", "n", "h", out, 0), -1);
@@ -888,11 +984,28 @@ static const char fuzz_seed_config[] =
 
 /* Tokens that stress the YAML and hostlist grammars. */
 static const char *const fuzz_tokens[] = {
-	"[", "]", "{", "}", ",", ":", ": ", "- ", "-", "&a ", "*a", "!!str ",
-	"---\n", "...\n", "\t", "\n", "  ", "#", "'", "\"", "\\", "%", "%n",
-	"%x", "|", ">", "?", "0", "9", "99999999999999999999", "-1", "[0-65535]",
-	"[0-99999]", "[1-2][3-4][5-6]", "name: ", "nodes: ", "supernodes:",
-	"\xff", "\xc3\xa9", "\0", "~", "null", "<<: ",
+	"[",	       "]",
+	"{",	       "}",
+	",",	       ":",
+	": ",	       "- ",
+	"-",	       "&a ",
+	"*a",	       "!!str ",
+	"---\n",       "...\n",
+	"\t",	       "\n",
+	"  ",	       "#",
+	"'",	       "\"",
+	"\\",	       "%",
+	"%n",	       "%x",
+	"|",	       ">",
+	"?",	       "0",
+	"9",	       "99999999999999999999",
+	"-1",	       "[0-65535]",
+	"[0-99999]",   "[1-2][3-4][5-6]",
+	"name: ",      "nodes: ",
+	"supernodes:", "\xff",
+	"\xc3\xa9",    "\0",
+	"~",	       "null",
+	"<<: ",
 };
 
 static unsigned long long fuzz_state = 0x5eed5eed5eed5eedULL;
@@ -915,16 +1028,16 @@ static size_t fuzz_mutate(char *buf, size_t len, size_t cap)
 		size_t pos = len ? fuzz_rand((unsigned)len + 1) : 0;
 		unsigned kind = fuzz_rand(5);
 
-		if (kind == 0 && len) {			/* flip a byte */
+		if (kind == 0 && len) { /* flip a byte */
 			buf[pos % len] = (char)fuzz_rand(256);
-		} else if (kind == 1 && len) {		/* delete a run */
+		} else if (kind == 1 && len) { /* delete a run */
 			size_t n = 1 + fuzz_rand(8);
 
 			if (pos + n > len)
 				n = len - pos;
 			memmove(buf + pos, buf + pos + n, len - pos - n);
 			len -= n;
-		} else if (kind == 2 && len && len * 2 < cap) {	/* duplicate */
+		} else if (kind == 2 && len && len * 2 < cap) { /* duplicate */
 			size_t from = fuzz_rand((unsigned)len);
 			size_t n = 1 + fuzz_rand(40);
 			char run[40];
@@ -935,7 +1048,7 @@ static size_t fuzz_mutate(char *buf, size_t len, size_t cap)
 			memmove(buf + pos + n, buf + pos, len - pos);
 			memcpy(buf + pos, run, n);
 			len += n;
-		} else {				/* insert a token */
+		} else { /* insert a token */
 			const char *t = fuzz_tokens[fuzz_rand(
 				sizeof(fuzz_tokens) / sizeof(fuzz_tokens[0]))];
 			size_t n = *t ? strlen(t) : 1;
@@ -1007,7 +1120,8 @@ static void test_fuzz_mutations(void **state)
 			accepted++;
 		} else {
 			if (!err.msg[0])
-				fail_msg("mutation %u: NULL without a message", i);
+				fail_msg("mutation %u: NULL without a message",
+					 i);
 			/* every message names the file */
 			assert_int_equal(strncmp(err.msg, F ":", 7), 0);
 			refused++;
@@ -1021,7 +1135,6 @@ static void test_fuzz_mutations(void **state)
 	assert_true(accepted > 50);
 	assert_true(refused > 500);
 }
-
 
 /* prefix, then n copies of open, then n of close, then suffix: malloc()ed. */
 static char *nested(const char *prefix, const char *open, const char *close,
@@ -1064,8 +1177,9 @@ static void deep_fails_with(const char *prefix, const char *open,
 		fail_msg("\n got: %s\nwant: %s", err.msg, want);
 }
 
-#define PATH31 "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"	\
-	       "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"
+#define PATH31                                             \
+	"[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]" \
+	"[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]"
 
 /*
  * The nesting cap comes from libyaml's own events (the root is level 1):
@@ -1078,8 +1192,10 @@ static void test_nesting_depth(void **state)
 	deep_fails_with("x: it's\ny: ", "[", "]", 80000, "\n",
 			F ":2:35: y" PATH31 ": nested deeper than 32 levels");
 	/* the same behind a quoted scalar, a comment, flow mappings */
-	deep_fails_with("x: \"it's\" # it's\ny: ", "{a: ", "}", 80000, "\n",
-			F ":2:128: y.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a: nested deeper than 32 levels");
+	deep_fails_with(
+		"x: \"it's\" # it's\ny: ", "{a: ", "}", 80000, "\n",
+		F
+		":2:128: y.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a: nested deeper than 32 levels");
 	/* 4 MiB of '[' */
 	deep_fails_with("", "[", "", SN_CONFIG_MAX_BYTES, "",
 			F ":1:33: " PATH31 "[0]: nested deeper than 32 levels");
@@ -1100,12 +1216,15 @@ static void test_nodes_in_all(void **state)
 
 	(void)state;
 	assert_non_null(yaml);
-	used += (size_t)snprintf(yaml, size, "placement: {method: switch}\nsupernodes:\n");
+	used += (size_t)snprintf(yaml, size,
+				 "placement: {method: switch}\nsupernodes:\n");
 	for (unsigned i = 0; i < 17; i++)
-		used += (size_t)snprintf(yaml + used, size - used,
-					 "- {name: s%02u, nodes: 'n%02u-[0-65535]'}\n",
-					 i, i);
-	fails_with(yaml, F ":19:3: supernodes[16]: 1114112 nodes in all up to here, more than the limit of 1048576");
+		used += (size_t)snprintf(
+			yaml + used, size - used,
+			"- {name: s%02u, nodes: 'n%02u-[0-65535]'}\n", i, i);
+	fails_with(
+		yaml, F
+		":19:3: supernodes[16]: 1114112 nodes in all up to here, more than the limit of 1048576");
 	free(yaml);
 }
 
@@ -1113,8 +1232,9 @@ static void test_nodes_in_all(void **state)
 static void test_nesting_32_levels(void **state)
 {
 	(void)state;
-	deep_fails_with("supernodes: ", "[", "]", 31, "\n",
-			F ":1:14: supernodes[0]: expected a mapping, found a list");
+	deep_fails_with(
+		"supernodes: ", "[", "]", 31, "\n",
+		F ":1:14: supernodes[0]: expected a mapping, found a list");
 	/* brackets inside quotes and comments are no structure */
 	fails_with("# [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\n"
 		   "supernodes: '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[['\n",

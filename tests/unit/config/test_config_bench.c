@@ -46,13 +46,15 @@ static void test_values(void **state)
 	struct sn_config *cfg;
 
 	(void)state;
-	cfg = load_ok(HEAD "bench:\n  rated_busbw_gbps: 450\n  min_fraction: 0.75\n");
+	cfg = load_ok(
+		HEAD "bench:\n  rated_busbw_gbps: 450\n  min_fraction: 0.75\n");
 	assert_true(cfg->bench.rated_busbw_gbps == 450.0);
 	assert_true(cfg->bench.min_fraction == 0.75);
 	assert_true(cfg->bench.has_min_fraction);
 	sn_config_free(cfg);
 
-	cfg = load_ok(HEAD "bench:\n  rated_busbw_gbps: 12.5\n  min_fraction: 1\n");
+	cfg = load_ok(HEAD
+		      "bench:\n  rated_busbw_gbps: 12.5\n  min_fraction: 1\n");
 	assert_true(cfg->bench.rated_busbw_gbps == 12.5);
 	assert_true(cfg->bench.min_fraction == 1.0);
 	sn_config_free(cfg);

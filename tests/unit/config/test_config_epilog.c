@@ -49,15 +49,16 @@ static void test_dirs(void **state)
 
 	(void)state;
 	cfg = load_ok(HEAD "epilog:\n"
-		      "  record_dir: /shared/records/%n\n"
-		      "  textfile_dir: /var/lib/node-exporter/%h%%\n");
+			   "  record_dir: /shared/records/%n\n"
+			   "  textfile_dir: /var/lib/node-exporter/%h%%\n");
 	assert_string_equal(cfg->epilog.record_dir, "/shared/records/%n");
 	assert_string_equal(cfg->epilog.textfile_dir,
 			    "/var/lib/node-exporter/%h%%");
 	sn_config_free(cfg);
 
 	cfg = load_ok(HEAD);
-	assert_string_equal(cfg->epilog.record_dir, "/var/lib/supernode/records");
+	assert_string_equal(cfg->epilog.record_dir,
+			    "/var/lib/supernode/records");
 	assert_null(cfg->epilog.textfile_dir);
 	assert_int_equal(cfg->epilog.timeout_s, 30);
 	sn_config_free(cfg);
@@ -85,16 +86,17 @@ static void test_dirs_newline(void **state)
 		"t.yaml:5:17: epilog.textfile_dir: a newline at byte 11 of '/var/lib/x?' (quoted): a config string is one line without control characters");
 }
 
-#define ALLOWED "link_downed, link_error_recovery, symbol_error, port_rcv_errors, " \
-	"port_rcv_remote_physical_errors, local_link_integrity_errors, " \
+#define ALLOWED                                                               \
+	"link_downed, link_error_recovery, symbol_error, port_rcv_errors, "   \
+	"port_rcv_remote_physical_errors, local_link_integrity_errors, "      \
 	"excessive_buffer_overrun_errors, port_xmit_discards, VL15_dropped, " \
-	"port_rcv_switch_relay_errors, port_xmit_constraint_errors, " \
-	"port_rcv_constraint_errors, port_xmit_wait, port_xmit_data, " \
-	"port_rcv_data, port_xmit_packets, port_rcv_packets, " \
+	"port_rcv_switch_relay_errors, port_xmit_constraint_errors, "         \
+	"port_rcv_constraint_errors, port_xmit_wait, port_xmit_data, "        \
+	"port_rcv_data, port_xmit_packets, port_rcv_packets, "                \
 	"unicast_xmit_packets, unicast_rcv_packets, multicast_xmit_packets, " \
-	"multicast_rcv_packets, ecc_uncorrected, " \
-	"ecc_corrected, pcie_replay, nvlink_replay, nvlink_recovery, " \
-	"nvlink_crc_flit, nvlink_crc_data, local_ack_timeout_err, " \
+	"multicast_rcv_packets, ecc_uncorrected, "                            \
+	"ecc_corrected, pcie_replay, nvlink_replay, nvlink_recovery, "        \
+	"nvlink_crc_flit, nvlink_crc_data, local_ack_timeout_err, "           \
 	"rnr_nak_retry_err, packet_seq_err, out_of_sequence, out_of_buffer, " \
 	"np_cnp_sent, np_ecn_marked_roce_packets"
 
@@ -103,11 +105,14 @@ static void test_threshold_names(void **state)
 {
 	(void)state;
 	REFUSED("epilog:\n  thresholds:\n    symbol_errors: {warn: 10}\n",
-		"t.yaml:6:5: epilog.thresholds.symbol_errors: not a counter the epilog judges (allowed: " ALLOWED ")");
+		"t.yaml:6:5: epilog.thresholds.symbol_errors: not a counter the epilog judges (allowed: " ALLOWED
+		")");
 	REFUSED("epilog:\n  thresholds:\n    link_downed: {crit: 1}\n    Link_Downed: {crit: 1}\n",
-		"t.yaml:7:5: epilog.thresholds.Link_Downed: not a counter the epilog judges (allowed: " ALLOWED ")");
+		"t.yaml:7:5: epilog.thresholds.Link_Downed: not a counter the epilog judges (allowed: " ALLOWED
+		")");
 	REFUSED("epilog:\n  thresholds:\n    \"port_xmit_bytes\": {warn: 1}\n",
-		"t.yaml:6:5: epilog.thresholds.port_xmit_bytes: not a counter the epilog judges (allowed: " ALLOWED ")");
+		"t.yaml:6:5: epilog.thresholds.port_xmit_bytes: not a counter the epilog judges (allowed: " ALLOWED
+		")");
 }
 
 /* Defaults, the config's own limits, and names without a default. */
@@ -118,7 +123,8 @@ static void test_thresholds(void **state)
 
 	(void)state;
 	cfg = load_ok(HEAD);
-	assert_int_equal(cfg->epilog.n_thresholds, 20);	/* those with a default */
+	assert_int_equal(cfg->epilog.n_thresholds,
+			 20); /* those with a default */
 	t = sn_threshold_find(&cfg->epilog, "symbol_error");
 	assert_non_null(t);
 	assert_true(t->has_warn && t->has_crit);
@@ -129,8 +135,8 @@ static void test_thresholds(void **state)
 	sn_config_free(cfg);
 
 	cfg = load_ok(HEAD "epilog:\n  thresholds:\n"
-		      "    symbol_error: {crit: 5}\n"
-		      "    np_cnp_sent: {warn: 3}\n");
+			   "    symbol_error: {crit: 5}\n"
+			   "    np_cnp_sent: {warn: 3}\n");
 	assert_int_equal(cfg->epilog.n_thresholds, 21);
 	t = sn_threshold_find(&cfg->epilog, "symbol_error");
 	assert_false(t->has_warn);
@@ -157,9 +163,11 @@ static void test_accel_names_allowed(void **state)
 			continue;
 		n++;
 		snprintf(yaml, sizeof(yaml),
-			 HEAD "epilog:\n  thresholds:\n    %s: {warn: 7}\n", name);
+			 HEAD "epilog:\n  thresholds:\n    %s: {warn: 7}\n",
+			 name);
 		cfg = load_ok(yaml);
-		assert_int_equal(sn_threshold_find(&cfg->epilog, name)->warn, 7);
+		assert_int_equal(sn_threshold_find(&cfg->epilog, name)->warn,
+				 7);
 		sn_config_free(cfg);
 	}
 	assert_int_equal(n, 7);

@@ -48,8 +48,7 @@ static void refused_at(const char *yaml, const char *msg, const char *file,
 
 /* ---- valid ------------------------------------------------------------- */
 
-static const char full_yaml[] =
-	HEAD
+static const char full_yaml[] = HEAD
 	"node:\n"
 	"  accelerators:\n"
 	"    vendor: nvidia\n"
@@ -175,7 +174,7 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg->node.accel.pcie_min_gen, 0);
 	assert_int_equal(cfg->node.accel.pcie_min_width, 0);
 	assert_false(cfg->node.accel.pcie_check_speed);
-	assert_int_equal(cfg->node.accel.nvlinks, -1);	/* not checked */
+	assert_int_equal(cfg->node.accel.nvlinks, -1); /* not checked */
 	assert_int_equal(cfg->node.n_ports, 0);
 	assert_int_equal(cfg->node.n_pairs, 0);
 	assert_int_equal(cfg->node.nearness, SN_NEAR_PCIE_SWITCH);
@@ -196,17 +195,19 @@ static void test_nvlinks_absent_and_zero(void **state)
 	struct sn_config *cfg;
 
 	(void)state;
-	cfg = load_ok(HEAD "node:\n  accelerators:\n    vendor: nvidia\n    count: 2\n");
+	cfg = load_ok(
+		HEAD
+		"node:\n  accelerators:\n    vendor: nvidia\n    count: 2\n");
 	assert_true(cfg->node.present);
 	assert_int_equal(cfg->node.accel.nvlinks, -1);
 	sn_config_free(cfg);
 	cfg = load_ok(HEAD "node:\n  accelerators:\n    vendor: nvidia\n"
-		      "    count: 2\n    nvlinks: 0\n");
-	assert_int_equal(cfg->node.accel.nvlinks, 0);	/* PCIe cards */
+			   "    count: 2\n    nvlinks: 0\n");
+	assert_int_equal(cfg->node.accel.nvlinks, 0); /* PCIe cards */
 	sn_config_free(cfg);
 	/* nvlinks 0 ("none") is not an NVIDIA-only statement. */
 	cfg = load_ok(HEAD "node:\n  accelerators:\n    vendor: ascend\n"
-		      "    count: 8\n    nvlinks: 0\n");
+			   "    count: 8\n    nvlinks: 0\n");
 	assert_int_equal(cfg->node.accel.nvlinks, 0);
 	sn_config_free(cfg);
 	cfg = load_ok(HEAD "node: {}\n");
@@ -236,15 +237,17 @@ static void test_vendor_defaults(void **state)
 		      0x10de, "nvidia[0-9]*");
 	expect_vendor("    vendor: ascend\n    count: 8\n", SN_ACCEL_ASCEND,
 		      0x19e5, "davinci[0-9]*");
-	expect_vendor("    vendor: amd\n    count: 8\n", SN_ACCEL_AMD,
-		      0x1002, "dri/renderD*");
+	expect_vendor("    vendor: amd\n    count: 8\n", SN_ACCEL_AMD, 0x1002,
+		      "dri/renderD*");
 	/* Given values win over the vendor's. */
-	expect_vendor("    vendor: ascend\n    count: 8\n    pci_vendor: 0x19E6\n"
-		      "    device_glob: npu[0-9]*\n", SN_ACCEL_ASCEND, 0x19e6,
-		      "npu[0-9]*");
-	expect_vendor("    vendor: other\n    pci_vendor: 0x1d94\n    count: 4\n"
-		      "    device_glob: \"mlu[0-9]*\"\n", SN_ACCEL_OTHER, 0x1d94,
-		      "mlu[0-9]*");
+	expect_vendor(
+		"    vendor: ascend\n    count: 8\n    pci_vendor: 0x19E6\n"
+		"    device_glob: npu[0-9]*\n",
+		SN_ACCEL_ASCEND, 0x19e6, "npu[0-9]*");
+	expect_vendor(
+		"    vendor: other\n    pci_vendor: 0x1d94\n    count: 4\n"
+		"    device_glob: \"mlu[0-9]*\"\n",
+		SN_ACCEL_OTHER, 0x1d94, "mlu[0-9]*");
 }
 
 static void test_drain_tag_32(void **state)
@@ -252,7 +255,8 @@ static void test_drain_tag_32(void **state)
 	struct sn_config *cfg;
 
 	(void)state;
-	cfg = load_ok(HEAD "drain:\n  tag: \"abcdefghijabcdefghijabcdefghij:.\"\n");
+	cfg = load_ok(HEAD
+		      "drain:\n  tag: \"abcdefghijabcdefghijabcdefghij:.\"\n");
 	assert_int_equal(strlen(cfg->drain_tag), 32);
 	assert_string_equal(cfg->drain_tag, "abcdefghijabcdefghijabcdefghij:.");
 	sn_config_free(cfg);
@@ -332,20 +336,23 @@ static void test_accelerators_refused(void **state)
 static void test_pci_vendor_format(void **state)
 {
 	static const char *const bad[] = {
-		"19e5", "0x1d9", "0x12345", "0x12g4", "0x0000", "0xffff",
-		"0X19e5",
+		"19e5",	  "0x1d9",  "0x12345", "0x12g4",
+		"0x0000", "0xffff", "0X19e5",
 	};
 	char yaml[512], msg[512];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		snprintf(yaml, sizeof(yaml),
-			 HEAD "node:\n  accelerators:\n    vendor: other\n"
-			 "    pci_vendor: %s\n    count: 2\n    device_glob: x*\n",
-			 bad[i]);
-		snprintf(msg, sizeof(msg),
-			 "t.yaml:7:17: node.accelerators.pci_vendor: '%s' is not a PCI vendor id (expected 0x followed by 4 hex digits, e.g. 0x19e5)",
-			 bad[i]);
+		snprintf(
+			yaml, sizeof(yaml),
+			HEAD
+			"node:\n  accelerators:\n    vendor: other\n"
+			"    pci_vendor: %s\n    count: 2\n    device_glob: x*\n",
+			bad[i]);
+		snprintf(
+			msg, sizeof(msg),
+			"t.yaml:7:17: node.accelerators.pci_vendor: '%s' is not a PCI vendor id (expected 0x followed by 4 hex digits, e.g. 0x19e5)",
+			bad[i]);
 		refused_at(yaml, msg, __FILE__, __LINE__);
 	}
 	REFUSED("node:\n  accelerators:\n    vendor: other\n    pci_vendor: [1]\n"

@@ -107,19 +107,21 @@ static void test_table(void **state)
 		const struct sn_counter *c = &sn_counters[i];
 		unsigned b = c->bits;
 
-		assert_ptr_equal(sn_counter_find(c->name), c);	/* unique */
+		assert_ptr_equal(sn_counter_find(c->name), c); /* unique */
 		assert_true(b == 4 || b == 8 || b == 16 || b == 32 || b == 64);
 		assert_true(c->word_bytes == 1 || c->word_bytes == 4);
 		assert_true(!strncmp(c->prom, "supernode_", 10));
 		assert_string_equal(c->prom + strlen(c->prom) - 6, "_total");
 		if (c->wide)
-			assert_int_equal(row(c->wide)->word_bytes, c->word_bytes);
+			assert_int_equal(row(c->wide)->word_bytes,
+					 c->word_bytes);
 		if (c->warn >= 0 && c->crit >= 0)
 			assert_true(c->warn <= c->crit);
 		if (!c->judged)
 			assert_true(c->warn < 0 && c->crit < 0);
 		assert_int_equal(c->key != NULL, c->source == SN_COUNTER_ACCEL);
-		assert_int_equal(c->help != NULL, c->source == SN_COUNTER_ACCEL);
+		assert_int_equal(c->help != NULL,
+				 c->source == SN_COUNTER_ACCEL);
 		judged += c->judged;
 		accel += c->source == SN_COUNTER_ACCEL;
 	}
@@ -130,7 +132,8 @@ static void test_table(void **state)
 /* The config's defaults are the table's, for every row. */
 static void test_config_defaults(void **state)
 {
-	static const char yaml[] = "supernodes:\n  - name: sn01\n    nodes: n[1-2]\n";
+	static const char yaml[] =
+		"supernodes:\n  - name: sn01\n    nodes: n[1-2]\n";
 	struct sn_config *cfg;
 	struct sn_error err;
 
@@ -139,7 +142,8 @@ static void test_config_defaults(void **state)
 	assert_non_null(cfg);
 	for (size_t i = 0; i < sn_counters_count; i++) {
 		const struct sn_counter *c = &sn_counters[i];
-		const struct sn_threshold *t = sn_threshold_find(&cfg->epilog, c->name);
+		const struct sn_threshold *t =
+			sn_threshold_find(&cfg->epilog, c->name);
 
 		if (c->warn < 0 && c->crit < 0) {
 			assert_null(t);
@@ -151,16 +155,19 @@ static void test_config_defaults(void **state)
 		assert_int_equal(t->warn, c->warn >= 0 ? c->warn : 0);
 		assert_int_equal(t->crit, c->crit >= 0 ? c->crit : 0);
 	}
-	assert_int_equal(sn_threshold_find(&cfg->epilog, "link_downed")->crit, 1);
+	assert_int_equal(sn_threshold_find(&cfg->epilog, "link_downed")->crit,
+			 1);
 	sn_config_free(cfg);
 }
 
 /* A row that is read but not judged takes no threshold. */
 static void test_config_not_judged(void **state)
 {
-	static const char yaml[] = "supernodes:\n  - name: sn01\n    nodes: n[1-2]\n"
+	static const char yaml[] =
+		"supernodes:\n  - name: sn01\n    nodes: n[1-2]\n"
 		"epilog:\n  thresholds:\n    port_xmit_data_64: {warn: 1}\n";
-	static const char want[] = "t.yaml:6:5: epilog.thresholds.port_xmit_data_64: "
+	static const char want[] =
+		"t.yaml:6:5: epilog.thresholds.port_xmit_data_64: "
 		"not a counter the epilog judges (allowed: link_downed, "
 		"link_error_recovery, symbol_error, ";
 	struct sn_error err;
@@ -179,19 +186,22 @@ static void test_delta_widths(void **state)
 	(void)state;
 	for (size_t i = 0; i < sn_counters_count; i++) {
 		const struct sn_counter *c = &sn_counters[i];
-		struct sn_sample s = { SN_SAMPLE_OK, 0 }, e = { SN_SAMPLE_OK, 0 };
+		struct sn_sample s = { SN_SAMPLE_OK, 0 },
+				 e = { SN_SAMPLE_OK, 0 };
 		struct sn_delta d;
 
 		if (c->bits == 64)
 			continue;
 		e.value = (UINT64_C(1) << c->bits) - 1;
 		d = sn_delta_rule(c->name, s, e);
-		snprintf(want, sizeof(want), "saturated at its %u-bit maximum", c->bits);
+		snprintf(want, sizeof(want), "saturated at its %u-bit maximum",
+			 c->bits);
 		assert_false(d.known);
 		assert_string_equal(d.why_unknown, want);
 		e.value++;
 		d = sn_delta_rule(c->name, s, e);
-		snprintf(want, sizeof(want), "value %llu at end exceeds the counter's %u-bit width",
+		snprintf(want, sizeof(want),
+			 "value %llu at end exceeds the counter's %u-bit width",
 			 (unsigned long long)e.value, c->bits);
 		assert_string_equal(d.why_unknown, want);
 	}
@@ -210,26 +220,32 @@ static void test_prom_names(void **state)
 	(void)state;
 	for (size_t i = 0; i < sn_counters_count; i++) {
 		const struct sn_counter *c = &sn_counters[i];
-		const char *group = c->source == SN_COUNTER_ROCE ? "hw_counters" :
-				    strstr(c->name, "_64") ? "counters_ext" : "counters";
+		const char *group = c->source == SN_COUNTER_ROCE ?
+					    "hw_counters" :
+				    strstr(c->name, "_64") ? "counters_ext" :
+							     "counters";
 		json_object *o;
 		char *text;
 
 		if (c->source == SN_COUNTER_ACCEL)
-			snprintf(snap, sizeof(snap),
-				 "{\"accelerators\": {\"devices\": {\"0000:1b:00.0\": "
-				 "{\"%s\": 5, \"nvlink\": {\"0\": {\"%s\": 5}}}}}}",
-				 c->key, c->key);
+			snprintf(
+				snap, sizeof(snap),
+				"{\"accelerators\": {\"devices\": {\"0000:1b:00.0\": "
+				"{\"%s\": 5, \"nvlink\": {\"0\": {\"%s\": 5}}}}}}",
+				c->key, c->key);
 		else
-			snprintf(snap, sizeof(snap),
-				 "{\"ports\": {\"mlx5_0/1\": {\"%s\": {\"%s\": 5}}}}",
-				 group, c->name);
+			snprintf(
+				snap, sizeof(snap),
+				"{\"ports\": {\"mlx5_0/1\": {\"%s\": {\"%s\": 5}}}}",
+				group, c->name);
 		o = json_tokener_parse(snap);
 		text = sn_promfile_render(o, NULL, 0);
-		snprintf(want, sizeof(want), "\n# TYPE %s counter\n%s{", c->prom, c->prom);
+		snprintf(want, sizeof(want), "\n# TYPE %s counter\n%s{",
+			 c->prom, c->prom);
 		assert_contains(text, want);
 		if (c->help) {
-			snprintf(want, sizeof(want), "# HELP %s %s\n", c->prom, c->help);
+			snprintf(want, sizeof(want), "# HELP %s %s\n", c->prom,
+				 c->help);
 			assert_contains(text, want);
 		}
 		free(text);

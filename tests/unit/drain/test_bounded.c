@@ -18,9 +18,12 @@
 /* health's way: a missing $SLURM_CONF is said at once, nothing is run. */
 static void test_no_conf(void **state)
 {
-	struct sn_bounded_req req = { .node = "sna1", .tag = "supernode:",
-				      .reason = "supernode: X", .want_drain = true,
-				      .check_conf = true, .budget_ms = 60000 };
+	struct sn_bounded_req req = { .node = "sna1",
+				      .tag = "supernode:",
+				      .reason = "supernode: X",
+				      .want_drain = true,
+				      .check_conf = true,
+				      .budget_ms = 60000 };
 	struct sn_bounded_report rep;
 
 	(void)state;
@@ -38,8 +41,10 @@ static void test_no_conf(void **state)
 static void test_libslurm_exits(void **state)
 {
 	char conf[] = "/tmp/sn-bounded-XXXXXX";
-	struct sn_bounded_req req = { .node = "sna1", .tag = "supernode:",
-				      .want_drain = false, .check_conf = true,
+	struct sn_bounded_req req = { .node = "sna1",
+				      .tag = "supernode:",
+				      .want_drain = false,
+				      .check_conf = true,
 				      .budget_ms = 20000 };
 	struct sn_bounded_report rep;
 	int fd = mkstemp(conf);
@@ -50,7 +55,7 @@ static void test_libslurm_exits(void **state)
 	close(fd);
 	setenv("SLURM_CONF", conf, 1);
 	assert_int_equal(sn_drain_bounded(&req, &rep), SN_DRAIN_ERROR);
-	assert_int_equal(rep.run, 1);	/* fatal(): "No SlurmctldHost defined." */
+	assert_int_equal(rep.run, 1); /* fatal(): "No SlurmctldHost defined." */
 	assert_int_equal(rep.outcome, SN_DRAIN_ERROR);
 	assert_string_equal(rep.current, "");
 	unsetenv("SLURM_CONF");

@@ -18,7 +18,8 @@ static void add(struct sn_results *r, enum sn_grade g, const char *code,
 		const char *device, const char *expected, const char *found)
 {
 	assert_int_equal(sn_results_add(r, g, "chk", code, device, expected,
-					"%s", found), 0);
+					"%s", found),
+			 0);
 }
 
 static void test_reason_first_crit(void **state)
@@ -31,12 +32,19 @@ static void test_reason_first_crit(void **state)
 	add(&r, SN_WARN, "NVLINK_UNEXPECTED", "gpu0", "0 links", "18 active");
 	add(&r, SN_UNKNOWN, "NVML_UNAVAILABLE", "node", "NVML loads", "no lib");
 	add(&r, SN_CRIT, "IB_PORT_DOWN", "mlx5_0/1", "ACTIVE", "state=DOWN");
-	add(&r, SN_CRIT, "IB_PORT_PHYS", "mlx5_0/1", "LinkUp", "phys_state=Polling");
-	assert_int_equal(sn_drain_reason(&r, "supernode:", 0, buf, sizeof(buf)), 2);
-	assert_string_equal(buf, "supernode: IB_PORT_DOWN mlx5_0/1 state=DOWN expected ACTIVE (+1 more)");
+	add(&r, SN_CRIT, "IB_PORT_PHYS", "mlx5_0/1", "LinkUp",
+	    "phys_state=Polling");
+	assert_int_equal(sn_drain_reason(&r, "supernode:", 0, buf, sizeof(buf)),
+			 2);
+	assert_string_equal(
+		buf,
+		"supernode: IB_PORT_DOWN mlx5_0/1 state=DOWN expected ACTIVE (+1 more)");
 	/* With drain_unknown, the UNKNOWN comes first (it is first in the list). */
-	assert_int_equal(sn_drain_reason(&r, "supernode:", 1, buf, sizeof(buf)), 3);
-	assert_string_equal(buf, "supernode: NVML_UNAVAILABLE node no lib expected NVML loads (+2 more)");
+	assert_int_equal(sn_drain_reason(&r, "supernode:", 1, buf, sizeof(buf)),
+			 3);
+	assert_string_equal(
+		buf,
+		"supernode: NVML_UNAVAILABLE node no lib expected NVML loads (+2 more)");
 	sn_results_free(&r);
 }
 
@@ -47,9 +55,12 @@ static void test_reason_single_no_more(void **state)
 
 	(void)state;
 	add(&r, SN_OK, "OK", "gpu0", "", "fine");
-	add(&r, SN_CRIT, "GPU_COUNT", "node", "8 gpus (manifest)", "nvml 7, pci 8, dev 8");
+	add(&r, SN_CRIT, "GPU_COUNT", "node", "8 gpus (manifest)",
+	    "nvml 7, pci 8, dev 8");
 	assert_int_equal(sn_drain_reason(&r, "sn:", 0, buf, sizeof(buf)), 1);
-	assert_string_equal(buf, "sn: GPU_COUNT node nvml 7, pci 8, dev 8 expected 8 gpus (manifest)");
+	assert_string_equal(
+		buf,
+		"sn: GPU_COUNT node nvml 7, pci 8, dev 8 expected 8 gpus (manifest)");
 	sn_results_free(&r);
 }
 
@@ -60,9 +71,13 @@ static void test_reason_no_expected(void **state)
 	char buf[SN_REASON_MAX + 1];
 
 	(void)state;
-	add(&r, SN_CRIT, "CHECK_TIMEOUT", "accelerators", "", "timeout: accelerators > 15s");
-	assert_int_equal(sn_drain_reason(&r, "supernode:", 0, buf, sizeof(buf)), 1);
-	assert_string_equal(buf, "supernode: CHECK_TIMEOUT accelerators timeout: accelerators > 15s");
+	add(&r, SN_CRIT, "CHECK_TIMEOUT", "accelerators", "",
+	    "timeout: accelerators > 15s");
+	assert_int_equal(sn_drain_reason(&r, "supernode:", 0, buf, sizeof(buf)),
+			 1);
+	assert_string_equal(
+		buf,
+		"supernode: CHECK_TIMEOUT accelerators timeout: accelerators > 15s");
 	sn_results_free(&r);
 }
 
@@ -73,12 +88,17 @@ static void test_reason_unknown_only(void **state)
 
 	(void)state;
 	add(&r, SN_WARN, "W", "d", "e", "f");
-	add(&r, SN_UNKNOWN, "TOPO_UNAVAILABLE", "node", "hwloc topology", "no xml");
+	add(&r, SN_UNKNOWN, "TOPO_UNAVAILABLE", "node", "hwloc topology",
+	    "no xml");
 	strcpy(buf, "stale");
-	assert_int_equal(sn_drain_reason(&r, "supernode:", 0, buf, sizeof(buf)), 0);
+	assert_int_equal(sn_drain_reason(&r, "supernode:", 0, buf, sizeof(buf)),
+			 0);
 	assert_string_equal(buf, "");
-	assert_int_equal(sn_drain_reason(&r, "supernode:", 1, buf, sizeof(buf)), 1);
-	assert_string_equal(buf, "supernode: TOPO_UNAVAILABLE node no xml expected hwloc topology");
+	assert_int_equal(sn_drain_reason(&r, "supernode:", 1, buf, sizeof(buf)),
+			 1);
+	assert_string_equal(
+		buf,
+		"supernode: TOPO_UNAVAILABLE node no xml expected hwloc topology");
 	sn_results_free(&r);
 }
 
@@ -89,7 +109,8 @@ static void test_reason_empty(void **state)
 
 	(void)state;
 	strcpy(buf, "stale");
-	assert_int_equal(sn_drain_reason(&r, "supernode:", 1, buf, sizeof(buf)), 0);
+	assert_int_equal(sn_drain_reason(&r, "supernode:", 1, buf, sizeof(buf)),
+			 0);
 	assert_string_equal(buf, "");
 	/* size 0: nothing written at all. */
 	strcpy(buf, "stale");
@@ -116,7 +137,8 @@ static void test_reason_printable(void **state)
 	strcpy(item.found, "bad\xff\xfe\r\n\"end\"");
 	strcpy(item.expected, "ok\x7f");
 	assert_int_equal(sn_drain_reason(&r, "sn\n:", 0, buf, sizeof(buf)), 1);
-	assert_string_equal(buf, "sn : X [31m dev ice bad??  'end' expected ok ");
+	assert_string_equal(buf,
+			    "sn : X [31m dev ice bad??  'end' expected ok ");
 	for (const char *p = buf; *p; p++)
 		assert_true(*p >= 0x20 && *p <= 0x7e && *p != '"');
 }
@@ -182,37 +204,52 @@ static void test_reason_clean_exact(void **state)
 	char buf[SN_REASON_MAX + 1], text[512], want[SN_REASON_MAX + 1];
 
 	(void)state;
-	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:",
-					 "supernode: IB_PORT_DOWN mlx5_0/1 state=\"1: DO\nWN\"\tx\x7fy\x01z"), 0);
-	assert_string_equal(buf, "supernode: IB_PORT_DOWN mlx5_0/1 state='1: DO WN' x y z");
+	assert_int_equal(
+		sn_reason_clean(
+			buf, sizeof(buf), "supernode:",
+			"supernode: IB_PORT_DOWN mlx5_0/1 state=\"1: DO\nWN\"\tx\x7fy\x01z"),
+		0);
+	assert_string_equal(
+		buf, "supernode: IB_PORT_DOWN mlx5_0/1 state='1: DO WN' x y z");
 	/* Without the tag: it is put first. */
-	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:",
-					 "bad \"dimm\"\n"), 0);
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf),
+					 "supernode:", "bad \"dimm\"\n"),
+			 0);
 	assert_string_equal(buf, "supernode: bad 'dimm' ");
 	/* The tag alone, or a tag glued to more text (not ours: prefixed). */
-	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", "supernode:"), 0);
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf),
+					 "supernode:", "supernode:"),
+			 0);
 	assert_string_equal(buf, "supernode:");
-	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", ""), 0);
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", ""),
+			 0);
 	assert_string_equal(buf, "supernode:");
-	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", "supernode:x"), 0);
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf),
+					 "supernode:", "supernode:x"),
+			 0);
 	assert_string_equal(buf, "supernode: supernode:x");
 	/* A control byte after the tag is the separating space. */
-	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", "supernode:\tX"), 0);
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf),
+					 "supernode:", "supernode:\tX"),
+			 0);
 	assert_string_equal(buf, "supernode: X");
 
 	/* Over-long: exactly SN_REASON_MAX bytes, ending in the cut mark. */
 	spell(text, "supernode: IB_PORT_DOWN \"q\"\t", 'L', 400, "");
-	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", text), 0);
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", text),
+			 0);
 	spell(want, "supernode: IB_PORT_DOWN 'q' ", 'L', 200 - 28 - 3, "...");
 	assert_int_equal(strlen(want), SN_REASON_MAX);
 	assert_string_equal(buf, want);
 	/* Exactly SN_REASON_MAX fits uncut. */
 	spell(text, "supernode: ", 'L', SN_REASON_MAX - 11, "");
-	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", text), 0);
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", text),
+			 0);
 	assert_string_equal(buf, text);
 	/* One more byte: cut, and marked. */
 	spell(text, "supernode: ", 'L', SN_REASON_MAX - 10, "");
-	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", text), 0);
+	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "supernode:", text),
+			 0);
 	spell(want, "supernode: ", 'L', SN_REASON_MAX - 14, "...");
 	assert_string_equal(buf, want);
 }
@@ -231,13 +268,19 @@ static void test_reason_clean_idempotent(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
-		assert_int_equal(sn_reason_clean(once, sizeof(once), "supernode:", texts[i]), 0);
-		assert_int_equal(sn_reason_clean(twice, sizeof(twice), "supernode:", once), 0);
+		assert_int_equal(sn_reason_clean(once, sizeof(once),
+						 "supernode:", texts[i]),
+				 0);
+		assert_int_equal(sn_reason_clean(twice, sizeof(twice),
+						 "supernode:", once),
+				 0);
 		assert_string_equal(once, twice);
 	}
 	spell(text, "supernode: ", 'L', 400, "");
-	assert_int_equal(sn_reason_clean(once, sizeof(once), "supernode:", text), 0);
-	assert_int_equal(sn_reason_clean(twice, sizeof(twice), "supernode:", once), 0);
+	assert_int_equal(
+		sn_reason_clean(once, sizeof(once), "supernode:", text), 0);
+	assert_int_equal(
+		sn_reason_clean(twice, sizeof(twice), "supernode:", once), 0);
 	assert_string_equal(once, twice);
 }
 
@@ -254,7 +297,8 @@ static void test_reason_tag_kept(void **state)
 	strcpy(buf, "stale");
 	assert_int_equal(sn_reason_clean(buf, 14, "supernode:", "x"), -1);
 	assert_string_equal(buf, "");
-	assert_int_equal(sn_reason_clean(buf, 15, "supernode:", "long text"), 0);
+	assert_int_equal(sn_reason_clean(buf, 15, "supernode:", "long text"),
+			 0);
 	assert_string_equal(buf, "supernode: ...");
 	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "", "x"), -1);
 	assert_string_equal(buf, "");
@@ -262,12 +306,17 @@ static void test_reason_tag_kept(void **state)
 	assert_int_equal(sn_reason_compose(buf, 5, "supernode:", "x", 2), -1);
 	assert_string_equal(buf, "");
 	/* Too small for the count: the count goes, the tag stays. */
-	assert_int_equal(sn_reason_compose(buf, 18, "supernode:", "supernode: abcdef", 3), 0);
+	assert_int_equal(sn_reason_compose(
+				 buf, 18, "supernode:", "supernode: abcdef", 3),
+			 0);
 	assert_string_equal(buf, "supernode: abcdef");
-	assert_int_equal(sn_reason_compose(buf, 17, "supernode:", "supernode: abcdef", 3), 0);
+	assert_int_equal(sn_reason_compose(
+				 buf, 17, "supernode:", "supernode: abcdef", 3),
+			 0);
 	assert_string_equal(buf, "supernode: ab...");
 
-	assert_int_equal(sn_reason_clean(buf, sizeof(buf), "[sn\"hc]", "IB down"), 0);
+	assert_int_equal(
+		sn_reason_clean(buf, sizeof(buf), "[sn\"hc]", "IB down"), 0);
 	assert_string_equal(buf, "[sn'hc] IB down");
 	assert_true(sn_reason_is_ours(buf, "[sn\"hc]"));
 }
@@ -277,7 +326,8 @@ static void test_reason_tag_kept(void **state)
 static void test_reason_is_ours(void **state)
 {
 	(void)state;
-	assert_true(sn_reason_is_ours("supernode: IB_PORT_DOWN mlx5_0/1", "supernode:"));
+	assert_true(sn_reason_is_ours("supernode: IB_PORT_DOWN mlx5_0/1",
+				      "supernode:"));
 	assert_true(sn_reason_is_ours("supernode:", "supernode:"));
 	assert_false(sn_reason_is_ours("supernode", "supernode:"));
 	assert_false(sn_reason_is_ours("supernode IB_PORT_DOWN", "supernode:"));
@@ -287,7 +337,8 @@ static void test_reason_is_ours(void **state)
 	assert_false(sn_reason_is_ours(NULL, "supernode:"));
 	assert_false(sn_reason_is_ours("supernode: x", ""));
 	assert_false(sn_reason_is_ours("supernode: x", NULL));
-	assert_true(sn_reason_is_ours("[supernode-hc] ib_rate: 200", "[supernode-hc]"));
+	assert_true(sn_reason_is_ours("[supernode-hc] ib_rate: 200",
+				      "[supernode-hc]"));
 }
 
 /* ---- sn_node_state_decide: field case 15 -------------------------------- */
@@ -311,7 +362,8 @@ static void test_case15_admin_drain(void **state)
 	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, "", TAG, 1),
 			 SN_DRAIN_FOREIGN);
 	/* Allocated and draining (DRAINING) by the admin: the same. */
-	assert_int_equal(sn_node_state_decide(NODE_STATE_ALLOCATED | NODE_STATE_DRAIN,
+	assert_int_equal(sn_node_state_decide(NODE_STATE_ALLOCATED |
+						      NODE_STATE_DRAIN,
 					      ADMIN, TAG, 1),
 			 SN_DRAIN_FOREIGN);
 }
@@ -324,15 +376,19 @@ static void test_case15_our_drain(void **state)
 	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, OURS, TAG, 1),
 			 SN_DRAIN_OURS_ALREADY);
 	/* The field case's own tag ("[supernode-hc] ib_rate: ..."). */
-	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, "[supernode-hc] ib_rate: 200 < 400",
-					      "[supernode-hc]", 0),
-			 SN_RESUME_DONE);
+	assert_int_equal(
+		sn_node_state_decide(IDLE_DRAIN,
+				     "[supernode-hc] ib_rate: 200 < 400",
+				     "[supernode-hc]", 0),
+		SN_RESUME_DONE);
 	/* That reason is not ours under the default tag. */
-	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, "[supernode-hc] ib_rate: 200 < 400",
-					      TAG, 0),
+	assert_int_equal(sn_node_state_decide(
+				 IDLE_DRAIN,
+				 "[supernode-hc] ib_rate: 200 < 400", TAG, 0),
 			 SN_RESUME_NOT_OURS);
 	/* Our drain of a node still running a job (DRAINING). */
-	assert_int_equal(sn_node_state_decide(NODE_STATE_MIXED | NODE_STATE_DRAIN,
+	assert_int_equal(sn_node_state_decide(NODE_STATE_MIXED |
+						      NODE_STATE_DRAIN,
 					      OURS, TAG, 0),
 			 SN_RESUME_DONE);
 }
@@ -345,7 +401,8 @@ static void test_tag_prefix_exact(void **state)
 			 SN_RESUME_NOT_OURS);
 	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, "supernode", TAG, 1),
 			 SN_DRAIN_FOREIGN);
-	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, "supernode IB_PORT_DOWN", TAG, 0),
+	assert_int_equal(sn_node_state_decide(IDLE_DRAIN,
+					      "supernode IB_PORT_DOWN", TAG, 0),
 			 SN_RESUME_NOT_OURS);
 	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, "supernode:", TAG, 0),
 			 SN_RESUME_DONE);
@@ -373,7 +430,8 @@ static void test_plain_states(void **state)
 	/* Healthy nodes: drained now; nothing to resume. */
 	assert_int_equal(sn_node_state_decide(NODE_STATE_IDLE, NULL, TAG, 1),
 			 SN_DRAIN_DONE);
-	assert_int_equal(sn_node_state_decide(NODE_STATE_ALLOCATED, NULL, TAG, 1),
+	assert_int_equal(sn_node_state_decide(NODE_STATE_ALLOCATED, NULL, TAG,
+					      1),
 			 SN_DRAIN_DONE);
 	assert_int_equal(sn_node_state_decide(NODE_STATE_MIXED, "", TAG, 1),
 			 SN_DRAIN_DONE);
@@ -403,17 +461,20 @@ static void test_held_states(void **state)
 	for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++) {
 		unsigned st = held[i];
 
-		if (sn_node_state_decide(st, NULL, TAG, 1) != SN_DRAIN_FOREIGN ||
-		    sn_node_state_decide(st, ADMIN, TAG, 1) != SN_DRAIN_FOREIGN ||
-		    sn_node_state_decide(st, OURS, TAG, 0) != SN_RESUME_NOT_OURS ||
+		if (sn_node_state_decide(st, NULL, TAG, 1) !=
+			    SN_DRAIN_FOREIGN ||
+		    sn_node_state_decide(st, ADMIN, TAG, 1) !=
+			    SN_DRAIN_FOREIGN ||
+		    sn_node_state_decide(st, OURS, TAG, 0) !=
+			    SN_RESUME_NOT_OURS ||
 		    sn_node_state_decide(st | NODE_STATE_DRAIN, OURS, TAG, 0) !=
 			    SN_RESUME_NOT_OURS ||
-		    sn_node_state_decide(st | NODE_STATE_DRAIN, ADMIN, TAG, 1) !=
-			    SN_DRAIN_FOREIGN)
+		    sn_node_state_decide(st | NODE_STATE_DRAIN, ADMIN, TAG,
+					 1) != SN_DRAIN_FOREIGN)
 			fail_msg("state 0x%x: touched", st);
 		/* Drained by us, then held: we keep our reason, not resume. */
-		assert_int_equal(sn_node_state_decide(st | NODE_STATE_DRAIN, OURS,
-						      TAG, 1),
+		assert_int_equal(sn_node_state_decide(st | NODE_STATE_DRAIN,
+						      OURS, TAG, 1),
 				 SN_DRAIN_OURS_ALREADY);
 	}
 }
@@ -430,14 +491,22 @@ static void test_tag_delimiter_and_resumable(void **state)
 	(void)state;
 	assert_false(sn_reason_is_ours("snmp agent broken, ticket 5", "sn"));
 	assert_true(sn_reason_is_ours("sn IB_PORT_DOWN mlx5_0/1", "sn"));
-	assert_int_equal(sn_node_state_decide(drained, "snmp agent broken, ticket 5",
-					      "sn", 0), SN_RESUME_NOT_OURS);
 	assert_int_equal(sn_node_state_decide(drained,
-					      "supernode: EPILOG_LINK_DOWNED mlx5_0/1 +3 (crit 1)",
-					      "supernode:", 0), SN_RESUME_DONE);
-	assert_int_equal(sn_node_state_decide(drained,
-					      "supernode: IB_PORT_DOWN mlx5_0/1 state=DOWN expected ACTIVE",
-					      "supernode:", 0), SN_RESUME_DONE);
+					      "snmp agent broken, ticket 5",
+					      "sn", 0),
+			 SN_RESUME_NOT_OURS);
+	assert_int_equal(
+		sn_node_state_decide(
+			drained,
+			"supernode: EPILOG_LINK_DOWNED mlx5_0/1 +3 (crit 1)",
+			"supernode:", 0),
+		SN_RESUME_DONE);
+	assert_int_equal(
+		sn_node_state_decide(
+			drained,
+			"supernode: IB_PORT_DOWN mlx5_0/1 state=DOWN expected ACTIVE",
+			"supernode:", 0),
+		SN_RESUME_DONE);
 }
 
 int main(void)

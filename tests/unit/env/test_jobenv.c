@@ -14,10 +14,11 @@
 #include "env/sn_ownership.h"
 #include "env/sn_jobenv.h"
 
-#define CFG_YAML "supernodes:\n"				\
-		 "  - {name: sn01, nodes: 'sna[1-2]'}\n"	\
-		 "  - {name: sn02, nodes: 'snb[1-2]'}\n"	\
-		 "  - {name: sn03, nodes: 'snc[1-2]'}\n"
+#define CFG_YAML                                \
+	"supernodes:\n"                         \
+	"  - {name: sn01, nodes: 'sna[1-2]'}\n" \
+	"  - {name: sn02, nodes: 'snb[1-2]'}\n" \
+	"  - {name: sn03, nodes: 'snc[1-2]'}\n"
 
 /* ---- sn_master_port ---------------------------------------------------- */
 
@@ -60,8 +61,8 @@ static void test_port_skips_window(void **state)
 			 20000);
 	for (uint32_t id = 0; id <= 20000; id++) {
 		uint16_t p = sn_master_port(id, 20000, 29999, 25000, 26000);
-		uint16_t next = sn_master_port(id + 1, 20000, 29999, 25000,
-					       26000);
+		uint16_t next =
+			sn_master_port(id + 1, 20000, 29999, 25000, 26000);
 
 		if (p < 20000 || p > 29999 || (p >= 25000 && p <= 26000))
 			fail_msg("job %u: port %u", id, p);
@@ -178,10 +179,10 @@ static void test_ephemeral_read(void **state)
 
 	lo = hi = 7;
 	assert_int_equal(range_from("abc", &lo, &hi, &err), -1);
-	snprintf(want, sizeof(want), "%s/range: expected two port numbers, found 'abc'",
-		 tmpdir);
+	snprintf(want, sizeof(want),
+		 "%s/range: expected two port numbers, found 'abc'", tmpdir);
 	assert_string_equal(err.msg, want);
-	assert_int_equal(lo, 7);			/* untouched */
+	assert_int_equal(lo, 7); /* untouched */
 	assert_int_equal(hi, 7);
 	assert_int_equal(range_from("", &lo, &hi, &err), -1);
 	assert_contains(err.msg, "expected two port numbers");
@@ -196,9 +197,13 @@ static void test_ephemeral_read(void **state)
 			 -1);
 	assert_int_equal(lo, 7);
 
-	assert_int_equal(sn_ephemeral_range_read("/nonexistent/ip_local_port_range",
-						 &lo, &hi, &err), -1);
-	assert_string_equal(err.msg, "/nonexistent/ip_local_port_range: No such file or directory");
+	assert_int_equal(
+		sn_ephemeral_range_read("/nonexistent/ip_local_port_range", &lo,
+					&hi, &err),
+		-1);
+	assert_string_equal(
+		err.msg,
+		"/nonexistent/ip_local_port_range: No such file or directory");
 }
 
 static void on_alarm(int sig)
@@ -275,12 +280,15 @@ static void env_is(const struct sn_config *cfg, const char *nodelist,
 {
 	static const char *const names[] = {
 		"SUPERNODE_COUNT", "SUPERNODE_NAMES", "SUPERNODE_NAME",
-		"SUPERNODE_INDEX", "SUPERNODE_SIZE", "SUPERNODE_NODE_RANK",
-		"MASTER_ADDR", "MASTER_PORT",
+		"SUPERNODE_INDEX", "SUPERNODE_SIZE",  "SUPERNODE_NODE_RANK",
+		"MASTER_ADDR",	   "MASTER_PORT",
 	};
 	struct sn_jobenv_input in = {
-		.job_nodelist = nodelist, .nodename = node, .job_id = job,
-		.ephemeral_lo = 32768, .ephemeral_hi = 60999,
+		.job_nodelist = nodelist,
+		.nodename = node,
+		.job_id = job,
+		.ephemeral_lo = 32768,
+		.ephemeral_hi = 60999,
 	};
 	struct sn_jobenv env;
 	struct sn_error err;
@@ -296,35 +304,35 @@ static void env_is(const struct sn_config *cfg, const char *nodelist,
 	}
 	sn_jobenv_free(&env);
 	assert_int_equal(env.count, 0);
-	sn_jobenv_free(&env);			/* twice is harmless */
+	sn_jobenv_free(&env); /* twice is harmless */
 }
 
-#define ENV_IS(cfg, list, node, job, ...)				\
+#define ENV_IS(cfg, list, node, job, ...) \
 	env_is(cfg, list, node, job, (const char *const[]){ __VA_ARGS__ })
 
 static void test_build(void **state)
 {
 	/* COUNT, NAMES, NAME, INDEX, SIZE, NODE_RANK, ADDR, PORT */
-	ENV_IS(*state, "sna[1-2],snb[1-2]", "snb2", 1234,
-	       "2", "sn01,sn02", "sn02", "1", "2", "1", "sna1", "21234");
-	ENV_IS(*state, "sna[1-2],snb[1-2]", "sna1", 1234,
-	       "2", "sn01,sn02", "sn01", "0", "2", "0", "sna1", "21234");
-	ENV_IS(*state, "sna[1-2],snb[1-2]", "snb1", 1234,
-	       "2", "sn01,sn02", "sn02", "1", "2", "0", "sna1", "21234");
-	ENV_IS(*state, "snc[1-2]", "snc2", 7,
-	       "1", "sn03", "sn03", "0", "2", "1", "snc1", "20007");
+	ENV_IS(*state, "sna[1-2],snb[1-2]", "snb2", 1234, "2", "sn01,sn02",
+	       "sn02", "1", "2", "1", "sna1", "21234");
+	ENV_IS(*state, "sna[1-2],snb[1-2]", "sna1", 1234, "2", "sn01,sn02",
+	       "sn01", "0", "2", "0", "sna1", "21234");
+	ENV_IS(*state, "sna[1-2],snb[1-2]", "snb1", 1234, "2", "sn01,sn02",
+	       "sn02", "1", "2", "0", "sna1", "21234");
+	ENV_IS(*state, "snc[1-2]", "snc2", 7, "1", "sn03", "sn03", "0", "2",
+	       "1", "snc1", "20007");
 }
 
 /* Allocation order, not config order, decides names, index and address. */
 static void test_build_allocation_order(void **state)
 {
-	ENV_IS(*state, "snb[1-2],sna[1-2]", "sna1", 1234,
-	       "2", "sn02,sn01", "sn01", "1", "2", "0", "snb1", "21234");
-	ENV_IS(*state, "snb[1-2],sna[1-2]", "snb2", 1234,
-	       "2", "sn02,sn01", "sn02", "0", "2", "1", "snb1", "21234");
+	ENV_IS(*state, "snb[1-2],sna[1-2]", "sna1", 1234, "2", "sn02,sn01",
+	       "sn01", "1", "2", "0", "snb1", "21234");
+	ENV_IS(*state, "snb[1-2],sna[1-2]", "snb2", 1234, "2", "sn02,sn01",
+	       "sn02", "0", "2", "1", "snb1", "21234");
 	/* rank counts only this supernode's nodes before it */
-	ENV_IS(*state, "snc2,sna[1-2],snc1,snb[1-2]", "snc1", 10000,
-	       "3", "sn03,sn01,sn02", "sn03", "0", "2", "1", "snc2", "20000");
+	ENV_IS(*state, "snc2,sna[1-2],snc1,snb[1-2]", "snc1", 10000, "3",
+	       "sn03,sn01,sn02", "sn03", "0", "2", "1", "snc2", "20000");
 }
 
 static void build_fails(const struct sn_config *cfg,
@@ -343,20 +351,26 @@ static void build_fails(const struct sn_config *cfg,
 static void test_build_errors(void **state)
 {
 	struct sn_jobenv_input in = {
-		.job_nodelist = "sna[1-2],zz1", .nodename = "sna1",
-		.job_id = 1, .ephemeral_lo = 32768, .ephemeral_hi = 60999,
+		.job_nodelist = "sna[1-2],zz1",
+		.nodename = "sna1",
+		.job_id = 1,
+		.ephemeral_lo = 32768,
+		.ephemeral_hi = 60999,
 	};
 
 	/* a node in no supernode */
-	build_fails(*state, &in,
-		    "node zz1 of the allocation is in no supernode of jobenv.yaml");
+	build_fails(
+		*state, &in,
+		"node zz1 of the allocation is in no supernode of jobenv.yaml");
 	/* field case 1: unparsable list -> error, no made-up address */
 	in.job_nodelist = "sna[1-";
-	build_fails(*state, &in,
-		    "cannot parse SLURM_JOB_NODELIST 'sna[1-': cannot parse nodelist 'sna[1-'");
+	build_fails(
+		*state, &in,
+		"cannot parse SLURM_JOB_NODELIST 'sna[1-': cannot parse nodelist 'sna[1-'");
 	in.job_nodelist = "sna[1,2";
-	build_fails(*state, &in,
-		    "cannot parse SLURM_JOB_NODELIST 'sna[1,2': cannot parse nodelist 'sna[1,2'");
+	build_fails(
+		*state, &in,
+		"cannot parse SLURM_JOB_NODELIST 'sna[1,2': cannot parse nodelist 'sna[1,2'");
 	in.job_nodelist = NULL;
 	build_fails(*state, &in,
 		    "cannot parse SLURM_JOB_NODELIST '': empty nodelist");
@@ -374,15 +388,19 @@ static void test_build_errors(void **state)
 	in.nodename = "sna1";
 	in.ephemeral_lo = 10000;
 	in.ephemeral_hi = 40000;
-	build_fails(*state, &in,
-		    "env.master_port_range [20000, 29999] lies inside the ephemeral port range [10000, 40000]: no port for MASTER_PORT");
+	build_fails(
+		*state, &in,
+		"env.master_port_range [20000, 29999] lies inside the ephemeral port range [10000, 40000]: no port for MASTER_PORT");
 }
 
 static void test_build_port_outside_window(void **state)
 {
 	struct sn_jobenv_input in = {
-		.job_nodelist = "sna[1-2]", .nodename = "sna2",
-		.job_id = 5000, .ephemeral_lo = 25000, .ephemeral_hi = 26000,
+		.job_nodelist = "sna[1-2]",
+		.nodename = "sna2",
+		.job_id = 5000,
+		.ephemeral_lo = 25000,
+		.ephemeral_hi = 26000,
 	};
 	struct sn_jobenv env;
 	struct sn_error err;
@@ -429,7 +447,8 @@ static void test_envmark_build(void **state)
 
 static void test_envmark_owns(void **state)
 {
-	const char *m = "A=e40c292c,SUPERNODE_NAMES=b658c48e,MASTER_PORT=ce3d370d";
+	const char *m =
+		"A=e40c292c,SUPERNODE_NAMES=b658c48e,MASTER_PORT=ce3d370d";
 
 	(void)state;
 	assert_true(sn_envmark_owns(m, "A", "a"));
@@ -462,10 +481,10 @@ static void test_envmark_owns(void **state)
 
 /* A job environment of one variable, read as spank_getenv() reads it. */
 struct fake_env {
-	const char *value;		/* NULL: unset */
-	enum sn_env_get fail;		/* SN_ENV_GET_ERROR: every read fails */
+	const char *value;    /* NULL: unset */
+	enum sn_env_get fail; /* SN_ENV_GET_ERROR: every read fails */
 	unsigned calls;
-	size_t sizes[16];		/* the buffer size of each read */
+	size_t sizes[16]; /* the buffer size of each read */
 };
 
 static enum sn_env_get fake_get(void *ctx, const char *name, char *buf,
@@ -506,8 +525,8 @@ static char *long_value(size_t n)
  */
 static void test_env_read_whole(void **state)
 {
-	static const size_t want_sizes[] = { 4096, 8192, 16384, 32768, 65536,
-					     131072 };
+	static const size_t want_sizes[] = { 4096,  8192,  16384,
+					     32768, 65536, 131072 };
 	struct sn_envbuf eb = { 0 };
 	struct fake_env f = { 0 };
 	char *v = long_value(120 * 1024);
@@ -525,7 +544,8 @@ static void test_env_read_whole(void **state)
 	/* The buffer is kept: a short value then takes one read. */
 	f.value = "29500";
 	f.calls = 0;
-	assert_string_equal(sn_env_read(fake_get, &f, "MASTER_PORT", &eb), "29500");
+	assert_string_equal(sn_env_read(fake_get, &f, "MASTER_PORT", &eb),
+			    "29500");
 	assert_int_equal(f.calls, 1);
 	assert_int_equal(f.sizes[0], 131072);
 	sn_envbuf_free(&eb);
@@ -546,10 +566,10 @@ static void test_env_read_unread_is_set(void **state)
 	char *v = long_value(SN_ENV_VALUE_MAX);
 
 	(void)state;
-	f.value = v + 1;			/* SN_ENV_VALUE_MAX - 1 bytes */
+	f.value = v + 1; /* SN_ENV_VALUE_MAX - 1 bytes */
 	assert_int_equal(strlen(sn_env_read(fake_get, &f, "V", &eb)),
 			 SN_ENV_VALUE_MAX - 1);
-	f.value = v;				/* SN_ENV_VALUE_MAX bytes */
+	f.value = v; /* SN_ENV_VALUE_MAX bytes */
 	assert_ptr_equal(sn_env_read(fake_get, &f, "V", &eb), sn_env_unread);
 	f.fail = SN_ENV_GET_ERROR;
 	assert_ptr_equal(sn_env_read(fake_get, &f, "V", &eb), sn_env_unread);
@@ -585,8 +605,11 @@ static void test_envmark_unread_not_ours(void **state)
 static void test_envmark_round_trip(void **state)
 {
 	struct sn_jobenv_input in = {
-		.job_nodelist = "sna[1-2],snb[1-2]", .nodename = "snb2",
-		.job_id = 1234, .ephemeral_lo = 32768, .ephemeral_hi = 60999,
+		.job_nodelist = "sna[1-2],snb[1-2]",
+		.nodename = "snb2",
+		.job_id = 1234,
+		.ephemeral_lo = 32768,
+		.ephemeral_hi = 60999,
 	};
 	bool set[SN_JOBENV_MAX];
 	struct sn_jobenv env;
@@ -595,16 +618,18 @@ static void test_envmark_round_trip(void **state)
 
 	assert_int_equal(sn_jobenv_build(*state, &in, &env, &err), 0);
 	for (size_t i = 0; i < env.count; i++)
-		set[i] = i != 6;		/* MASTER_ADDR was the user's */
+		set[i] = i != 6; /* MASTER_ADDR was the user's */
 	m = sn_envmark_build(&env, set);
 	assert_non_null(m);
-	assert_string_equal(m, "SUPERNODE_COUNT=370cabd5,SUPERNODE_NAMES=b658c48e,"
-			    "SUPERNODE_NAME=d6fb902a,SUPERNODE_INDEX=340ca71c,"
-			    "SUPERNODE_SIZE=370cabd5,SUPERNODE_NODE_RANK=340ca71c,"
-			    "MASTER_PORT=ce3d370d");
+	assert_string_equal(
+		m, "SUPERNODE_COUNT=370cabd5,SUPERNODE_NAMES=b658c48e,"
+		   "SUPERNODE_NAME=d6fb902a,SUPERNODE_INDEX=340ca71c,"
+		   "SUPERNODE_SIZE=370cabd5,SUPERNODE_NODE_RANK=340ca71c,"
+		   "MASTER_PORT=ce3d370d");
 	for (size_t i = 0; i < env.count; i++)
 		assert_int_equal(sn_envmark_owns(m, env.vars[i].name,
-						 env.vars[i].value), set[i]);
+						 env.vars[i].value),
+				 set[i]);
 	free(m);
 	sn_jobenv_free(&env);
 }
@@ -620,28 +645,37 @@ static void test_self_name(void **state)
 
 	(void)state;
 	assert_int_equal(sn_jobenv_self_name("sna[1-2],snb[1-2]", "snb[1-2]",
-					     false, 1, out, sizeof(out), &err), 0);
+					     false, 1, out, sizeof(out), &err),
+			 0);
 	assert_string_equal(out, "snb2");
 	assert_int_equal(sn_jobenv_self_name("sna[1-2],snb[1-2]", NULL, false,
-					     2, out, sizeof(out), &err), 0);
+					     2, out, sizeof(out), &err),
+			 0);
 	assert_string_equal(out, "snb1");
 	assert_int_equal(sn_jobenv_self_name("sna[1-2],snb[1-2]", "snb[1-2]",
-					     true, 1, out, sizeof(out), &err), 0);
+					     true, 1, out, sizeof(out), &err),
+			 0);
 	assert_string_equal(out, "sna1");
 	err_reset(&err);
 	assert_int_equal(sn_jobenv_self_name("sna[1-2]", "snb[1-2]", false, 2,
-					     out, sizeof(out), &err), -1);
-	assert_string_equal(err.msg, "node id 2 is outside the step's node list");
+					     out, sizeof(out), &err),
+			 -1);
+	assert_string_equal(err.msg,
+			    "node id 2 is outside the step's node list");
 	err_reset(&err);
 	assert_int_equal(sn_jobenv_self_name("sna[1-2]", sn_env_unread, false,
-					     0, out, sizeof(out), &err), -1);
+					     0, out, sizeof(out), &err),
+			 -1);
 	assert_string_equal(err.msg, "SLURM_STEP_NODELIST could not be read");
 	err_reset(&err);
 	assert_int_equal(sn_jobenv_self_name(NULL, "snb[1-2]", false, 0, out,
-					     sizeof(out), &err), -1);
-	assert_string_equal(err.msg, "SLURM_JOB_NODELIST is not set or not readable");
+					     sizeof(out), &err),
+			 -1);
+	assert_string_equal(err.msg,
+			    "SLURM_JOB_NODELIST is not set or not readable");
 	assert_int_equal(sn_jobenv_self_name(sn_env_unread, NULL, true, 0, out,
-					     sizeof(out), &err), -1);
+					     sizeof(out), &err),
+			 -1);
 }
 
 int main(void)

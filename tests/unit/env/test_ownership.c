@@ -28,7 +28,8 @@ static struct sn_config *cfg_load(const char *extra)
 /* A marker that says we set name=value earlier. */
 static char *marker_of(const char *name, const char *value)
 {
-	struct sn_ownership_var v = { .name = name, .value = value,
+	struct sn_ownership_var v = { .name = name,
+				      .value = value,
 				      .written = true };
 
 	return sn_ownership_marker(NULL, &v, 1);
@@ -45,26 +46,33 @@ static void test_decide(void **state)
 	(void)state;
 	assert_string_equal(m, "NCCL_IB_HCA=06be73e4");
 	/* unset: set */
-	assert_int_equal(sn_ownership_decide(cfg, "", "NCCL_IB_HCA", NULL, want),
+	assert_int_equal(sn_ownership_decide(cfg, "", "NCCL_IB_HCA", NULL,
+					     want),
 			 SN_OWN_SET);
 	/* the user's own value stays ... */
 	assert_int_equal(sn_ownership_decide(cfg, m, "NCCL_IB_HCA", "mlx5_5",
-					     want), SN_OWN_KEEP);
-	assert_int_equal(sn_ownership_decide(cfg, NULL, "NCCL_IB_HCA", "", want),
+					     want),
+			 SN_OWN_KEEP);
+	assert_int_equal(sn_ownership_decide(cfg, NULL, "NCCL_IB_HCA", "",
+					     want),
 			 SN_OWN_KEEP);
 	/* ... unless env.force names it */
 	assert_int_equal(sn_ownership_decide(forced, m, "NCCL_IB_HCA", "mlx5_5",
-					     want), SN_OWN_FORCE);
+					     want),
+			 SN_OWN_FORCE);
 	assert_int_equal(sn_ownership_decide(forced, m, "UCX_NET_DEVICES",
 					     "mlx5_5:1", "mlx5_0:1"),
 			 SN_OWN_KEEP);
 	/* our earlier value is replaced, or removed when no longer wanted */
 	assert_int_equal(sn_ownership_decide(cfg, m, "NCCL_IB_HCA", "=mlx5_0:1",
-					     want), SN_OWN_SET);
+					     want),
+			 SN_OWN_SET);
 	assert_int_equal(sn_ownership_decide(cfg, m, "NCCL_IB_HCA", "=mlx5_0:1",
-					     NULL), SN_OWN_UNSET);
+					     NULL),
+			 SN_OWN_UNSET);
 	assert_int_equal(sn_ownership_decide(forced, NULL, "NCCL_IB_HCA", "x",
-					     NULL), SN_OWN_KEEP);
+					     NULL),
+			 SN_OWN_KEEP);
 	assert_int_equal(sn_ownership_decide(cfg, m, "NCCL_IB_HCA", NULL, NULL),
 			 SN_OWN_NONE);
 	/* set but not read whole (issue 9 item 12): it stays, even forced */
@@ -72,15 +80,18 @@ static void test_decide(void **state)
 					     sn_env_unread, "mlx5_0:1"),
 			 SN_OWN_KEEP);
 	assert_int_equal(sn_ownership_decide(forced, m, "NCCL_IB_HCA",
-					     sn_env_unread, want), SN_OWN_KEEP);
+					     sn_env_unread, want),
+			 SN_OWN_KEEP);
 	assert_int_equal(sn_ownership_decide(cfg, m, "NCCL_IB_HCA",
-					     sn_env_unread, NULL), SN_OWN_KEEP);
+					     sn_env_unread, NULL),
+			 SN_OWN_KEEP);
 	/* the job's own value, for the adapters' "is it the user's?" */
 	assert_true(sn_ownership_users(cfg, m, "NCCL_IB_HCA", "mlx5_5"));
 	assert_false(sn_ownership_users(forced, m, "NCCL_IB_HCA", "mlx5_5"));
 	assert_false(sn_ownership_users(cfg, m, "NCCL_IB_HCA", "=mlx5_0:1"));
 	assert_false(sn_ownership_users(cfg, m, "NCCL_IB_HCA", NULL));
-	assert_true(sn_ownership_users(forced, m, "NCCL_IB_HCA", sn_env_unread));
+	assert_true(
+		sn_ownership_users(forced, m, "NCCL_IB_HCA", sn_env_unread));
 	free(m);
 	sn_config_free(cfg);
 	sn_config_free(forced);
@@ -100,9 +111,12 @@ static void test_marker(void **state)
 	char *s;
 
 	(void)state;
-	s = sn_ownership_marker("SUPERNODE_NAME=00000001,NCCL_IB_HCA=00000002,MASTER_PORT=00000003",
-				v, 2);
-	assert_string_equal(s, "SUPERNODE_NAME=00000001,MASTER_PORT=00000003,RANK=e40c292c");
+	s = sn_ownership_marker(
+		"SUPERNODE_NAME=00000001,NCCL_IB_HCA=00000002,MASTER_PORT=00000003",
+		v, 2);
+	assert_string_equal(
+		s,
+		"SUPERNODE_NAME=00000001,MASTER_PORT=00000003,RANK=e40c292c");
 	free(s);
 	v[1].written = false;
 	s = sn_ownership_marker(NULL, v, 2);
@@ -122,7 +136,8 @@ static void test_marker(void **state)
 static void test_plan_step(void **state)
 {
 	struct sn_config *cfg = cfg_load("");
-	struct sn_config *forced = cfg_load("env:\n  force: [MASTER_PORT, MASTER_ADDR]\n");
+	struct sn_config *forced =
+		cfg_load("env:\n  force: [MASTER_PORT, MASTER_ADDR]\n");
 	char *m = marker_of("SUPERNODE_NODE_RANK", "0");
 	struct sn_ownership_var v[] = {
 		{ .name = "SUPERNODE_NODE_RANK", .cur = "0", .value = "1" },
@@ -141,7 +156,7 @@ static void test_plan_step(void **state)
 	sn_ownership_plan(forced, SN_ENV_AUTO, m, v, 4);
 	assert_int_equal(v[0].action, SN_OWN_SET);
 	assert_int_equal(v[1].action, SN_OWN_FORCE);
-	assert_int_equal(v[2].action, SN_OWN_KEEP);	/* unread: even forced */
+	assert_int_equal(v[2].action, SN_OWN_KEEP); /* unread: even forced */
 	assert_int_equal(v[3].action, SN_OWN_SET);
 	for (size_t i = 0; i < 4; i++)
 		v[i].written = sn_ownership_writes(&v[i]);
@@ -149,10 +164,13 @@ static void test_plan_step(void **state)
 	assert_false(v[2].written);
 	s = sn_ownership_marker(m, v, 4);
 	/* FNV-1a: "1" 340ca71c, "21234" ce3d370d */
-	assert_string_equal(s, "SUPERNODE_NODE_RANK=340ca71c,MASTER_PORT=ce3d370d,SUPERNODE_COUNT=340ca71c");
+	assert_string_equal(
+		s,
+		"SUPERNODE_NODE_RANK=340ca71c,MASTER_PORT=ce3d370d,SUPERNODE_COUNT=340ca71c");
 	/* the next step sees MASTER_PORT as ours: plain SET, no force needed */
 	assert_int_equal(sn_ownership_decide(cfg, s, "MASTER_PORT", "21234",
-					     "21235"), SN_OWN_SET);
+					     "21235"),
+			 SN_OWN_SET);
 	free(s);
 	free(m);
 	sn_config_free(cfg);
@@ -163,13 +181,26 @@ static void test_plan_step(void **state)
 static void test_plan_task(void **state)
 {
 	struct sn_config *cfg = cfg_load("");
-	struct sn_config *forced = cfg_load("env:\n  force: [NCCL_IB_HCA, GLOO_SOCKET_IFNAME]\n");
+	struct sn_config *forced =
+		cfg_load("env:\n  force: [NCCL_IB_HCA, GLOO_SOCKET_IFNAME]\n");
 	char *m = marker_of("NCCL_IB_GID_INDEX", "3");
 	struct sn_ownership_var v[] = {
-		{ .name = "NCCL_IB_HCA", .cur = "mlx5_5", .value = "=mlx5_0:1", .why = "a" },
-		{ .name = "NCCL_IB_GID_INDEX", .cur = "3", .value = NULL, .why = "b" },
-		{ .name = "NCCL_SOCKET_IFNAME", .cur = "=eth9", .value = "=bond0", .why = "c" },
-		{ .name = "GLOO_SOCKET_IFNAME", .cur = NULL, .value = "bond0", .why = "d" },
+		{ .name = "NCCL_IB_HCA",
+		  .cur = "mlx5_5",
+		  .value = "=mlx5_0:1",
+		  .why = "a" },
+		{ .name = "NCCL_IB_GID_INDEX",
+		  .cur = "3",
+		  .value = NULL,
+		  .why = "b" },
+		{ .name = "NCCL_SOCKET_IFNAME",
+		  .cur = "=eth9",
+		  .value = "=bond0",
+		  .why = "c" },
+		{ .name = "GLOO_SOCKET_IFNAME",
+		  .cur = NULL,
+		  .value = "bond0",
+		  .why = "d" },
 	};
 
 	(void)state;
@@ -178,7 +209,8 @@ static void test_plan_task(void **state)
 	assert_int_equal(v[1].action, SN_OWN_UNSET);
 	assert_int_equal(v[2].action, SN_OWN_KEEP);
 	assert_int_equal(v[3].action, SN_OWN_NONE);
-	assert_string_equal(v[3].why, "not set: the job chose its own NCCL_SOCKET_IFNAME");
+	assert_string_equal(
+		v[3].why, "not set: the job chose its own NCCL_SOCKET_IFNAME");
 	assert_string_equal(v[1].why, "b");
 	/* forced: replaced; Gloo forced over the job's own value stays forced */
 	v[3].cur = "eth0";
@@ -242,8 +274,10 @@ static void show_is(const struct sn_ownership_var *v, const char *want)
 
 static void test_show(void **state)
 {
-	struct sn_ownership_var v = { .name = "NCCL_IB_HCA", .cur = "mlx5_5",
-				      .value = "=mlx5_0:1", .why = "ports" };
+	struct sn_ownership_var v = { .name = "NCCL_IB_HCA",
+				      .cur = "mlx5_5",
+				      .value = "=mlx5_0:1",
+				      .why = "ports" };
 	char *m = marker_of("MASTER_PORT", "21234");
 	char long_cur[1000];
 
@@ -251,7 +285,8 @@ static void test_show(void **state)
 	v.action = SN_OWN_SET;
 	show_is(&v, "NCCL_IB_HCA==mlx5_0:1 (ports)");
 	v.action = SN_OWN_FORCE;
-	show_is(&v, "NCCL_IB_HCA==mlx5_0:1 (ports; env.force: replaced the job's 'mlx5_5')");
+	show_is(&v,
+		"NCCL_IB_HCA==mlx5_0:1 (ports; env.force: replaced the job's 'mlx5_5')");
 	v.action = SN_OWN_KEEP;
 	show_is(&v, "NCCL_IB_HCA=mlx5_5 (kept: user set it)");
 	v.action = SN_OWN_UNSET;
@@ -266,8 +301,9 @@ static void test_show(void **state)
 	{
 		char *s = sn_ownership_show(&v);
 
-		assert_int_equal(strlen(s), strlen("NCCL_IB_HCA=") + 400 +
-				 strlen(" (kept: user set it)"));
+		assert_int_equal(strlen(s),
+				 strlen("NCCL_IB_HCA=") + 400 +
+					 strlen(" (kept: user set it)"));
 		free(s);
 	}
 	/* step variables as a task sees them */
@@ -279,7 +315,8 @@ static void test_show(void **state)
 	show_is(&v, "MASTER_PORT=4000 (kept: user set it)");
 	v.cur = NULL;
 	sn_ownership_observe(m, "the port", &v);
-	show_is(&v, "MASTER_PORT not set (see the plugin's error in the job's output or slurmd log)");
+	show_is(&v,
+		"MASTER_PORT not set (see the plugin's error in the job's output or slurmd log)");
 	assert_string_equal(sn_ownership_step_vars[7][0], "MASTER_PORT");
 	free(m);
 }

@@ -249,7 +249,7 @@ static void test_case4_hca_exact(void **state)
 
 	(void)state;
 	tree_new(&t);
-	hcas(&t, 12);		/* mlx5_10, mlx5_11: the prefix trap */
+	hcas(&t, 12); /* mlx5_10, mlx5_11: the prefix trap */
 	gather(cfg, &t, NULL, &node);
 	build(cfg, &node, &task, &env);
 	assert_string_equal(val(&env, "NCCL_IB_HCA"), "=mlx5_1:1,mlx5_3:1");
@@ -265,8 +265,9 @@ static void test_case4_hca_exact(void **state)
 	gather(cfg, &t, NULL, &node);
 	build(cfg, &node, &task, &env);
 	assert_string_equal(val(&env, "NCCL_IB_HCA"), "=mlx5_1:1,mlx5_3:1");
-	assert_string_equal(why(&env, "NCCL_IB_HCA"),
-			    "ACTIVE ports allowed by env.hca; left out: mlx5_2:1 (DOWN)");
+	assert_string_equal(
+		why(&env, "NCCL_IB_HCA"),
+		"ACTIVE ports allowed by env.hca; left out: mlx5_2:1 (DOWN)");
 	sn_taskenv_free(&env);
 	sn_config_free(cfg);
 
@@ -274,19 +275,22 @@ static void test_case4_hca_exact(void **state)
 	cfg = cfg_load("");
 	gather(cfg, &t, NULL, &node);
 	build(cfg, &node, &task, &env);
-	assert_string_equal(val(&env, "NCCL_IB_HCA"),
-			    "=mlx5_0:1,mlx5_1:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1,mlx5_8:1,mlx5_9:1,mlx5_10:1,mlx5_11:1");
+	assert_string_equal(
+		val(&env, "NCCL_IB_HCA"),
+		"=mlx5_0:1,mlx5_1:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1,mlx5_8:1,mlx5_9:1,mlx5_10:1,mlx5_11:1");
 	sn_taskenv_free(&env);
 	sn_config_free(cfg);
 
 	/* node.ports is the default allow list (exactly its ports). */
-	cfg = cfg_load("node:\n  ports:\n"
-		       "    - {device: mlx5_10, port: 1, link_layer: InfiniBand}\n"
-		       "    - {device: mlx5_1, port: 1, link_layer: InfiniBand}\n");
+	cfg = cfg_load(
+		"node:\n  ports:\n"
+		"    - {device: mlx5_10, port: 1, link_layer: InfiniBand}\n"
+		"    - {device: mlx5_1, port: 1, link_layer: InfiniBand}\n");
 	gather(cfg, &t, NULL, &node);
 	build(cfg, &node, &task, &env);
 	assert_string_equal(val(&env, "NCCL_IB_HCA"), "=mlx5_10:1,mlx5_1:1");
-	assert_string_equal(why(&env, "NCCL_IB_HCA"), "ACTIVE ports of node.ports");
+	assert_string_equal(why(&env, "NCCL_IB_HCA"),
+			    "ACTIVE ports of node.ports");
 	sn_taskenv_free(&env);
 	sn_config_free(cfg);
 
@@ -295,8 +299,9 @@ static void test_case4_hca_exact(void **state)
 	gather(cfg, &t, NULL, &node);
 	build(cfg, &node, &task, &env);
 	assert_string_equal(val(&env, "NCCL_IB_HCA"), "(unset)");
-	assert_string_equal(why(&env, "NCCL_IB_HCA"),
-			    "no ACTIVE ports allowed by env.hca; left out: mlx5_2:1 (DOWN)");
+	assert_string_equal(
+		why(&env, "NCCL_IB_HCA"),
+		"no ACTIVE ports allowed by env.hca; left out: mlx5_2:1 (DOWN)");
 	sn_taskenv_free(&env);
 	sn_config_free(cfg);
 	tree_free(&t);
@@ -351,8 +356,9 @@ static void test_case5_socket_ifname(void **state)
 	cfg = cfg_load("env:\n  socket_ifname: bond1\n");
 	sn_taskenv_node_gather(cfg, t.root, NULL, false, &node);
 	build(cfg, &node, &task, &env);
-	assert_string_equal(why(&env, "NCCL_SOCKET_IFNAME"),
-			    "env.socket_ifname bond1: no such interface on this node");
+	assert_string_equal(
+		why(&env, "NCCL_SOCKET_IFNAME"),
+		"env.socket_ifname bond1: no such interface on this node");
 	sn_taskenv_free(&env);
 	sn_config_free(cfg);
 	cfg = cfg_load("env:\n  socket_ifname: docker0\n");
@@ -390,8 +396,8 @@ static void roce_port(const struct tree *t, const char *dev, unsigned v4_v2)
 	for (unsigned i = 2; i < v4_v2; i++)
 		ib_gid(t, dev, 1, i, V4("07"), "IB/RoCE v1", "bond0");
 	ib_gid(t, dev, 1, v4_v2, V4("07"), "RoCE v2", "bond0");
-	ib_gid(t, dev, 1, v4_v2 + 1,
-	       "0000:0000:0000:0000:0000:0000:0000:0000", NULL, NULL);
+	ib_gid(t, dev, 1, v4_v2 + 1, "0000:0000:0000:0000:0000:0000:0000:0000",
+	       NULL, NULL);
 }
 
 static void test_roce_gid_index(void **state)
@@ -410,7 +416,8 @@ static void test_roce_gid_index(void **state)
 	build(cfg, &node, &task, &env);
 	assert_string_equal(val(&env, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1");
 	assert_string_equal(val(&env, "NCCL_IB_GID_INDEX"), "3");
-	assert_contains(why(&env, "NCCL_IB_GID_INDEX"), "mlx5_0:1 3, mlx5_1:1 3");
+	assert_contains(why(&env, "NCCL_IB_GID_INDEX"),
+			"mlx5_0:1 3, mlx5_1:1 3");
 	sn_taskenv_free(&env);
 
 	/* The ports disagree: not set, and why. */
@@ -421,14 +428,16 @@ static void test_roce_gid_index(void **state)
 	gather(cfg, &t, NULL, &node);
 	build(cfg, &node, &task, &env);
 	assert_string_equal(val(&env, "NCCL_IB_GID_INDEX"), "(unset)");
-	assert_string_equal(why(&env, "NCCL_IB_GID_INDEX"),
-			    "the RoCE ports' RoCE v2 GID indexes differ (mlx5_0:1 3, mlx5_1:1 5)");
+	assert_string_equal(
+		why(&env, "NCCL_IB_GID_INDEX"),
+		"the RoCE ports' RoCE v2 GID indexes differ (mlx5_0:1 3, mlx5_1:1 5)");
 	sn_taskenv_free(&env);
 	sn_config_free(cfg);
 
 	/* node.ports gid_index wins when it is RoCE v2. */
-	cfg = cfg_load("node:\n  ports:\n"
-		       "    - {device: mlx5_0, port: 1, link_layer: Ethernet, gid_index: 1}\n");
+	cfg = cfg_load(
+		"node:\n  ports:\n"
+		"    - {device: mlx5_0, port: 1, link_layer: Ethernet, gid_index: 1}\n");
 	gather(cfg, &t, NULL, &node);
 	build(cfg, &node, &task, &env);
 	assert_string_equal(val(&env, "NCCL_IB_GID_INDEX"), "1");
@@ -468,8 +477,8 @@ static const char *accels(const char *visible, const char *step_gpus,
 	t.visible = visible;
 	t.step_gpus = step_gpus;
 	t.job_gpus = job_gpus;
-	n = sn_taskenv_task_accels(&t, n_node, idx, SN_MANIFEST_MAX_ACCELS, why_,
-				   sizeof(why_));
+	n = sn_taskenv_task_accels(&t, n_node, idx, SN_MANIFEST_MAX_ACCELS,
+				   why_, sizeof(why_));
 	if (n < 0)
 		return "?";
 	out[0] = '\0';
@@ -494,11 +503,15 @@ static void test_cuda_visible_devices(void **state)
 	assert_string_equal(accels("3,7", NULL, NULL, 0, 1, 4), "3");
 	assert_string_equal(accels(" 1", NULL, NULL, 0, 1, 4), "");
 	assert_string_equal(accels("GPU-8ed5d8f1-3f2c-7b1e-9a2b-5a9f3c1d2e4f",
-				   NULL, NULL, 0, 1, 4), "?");
-	assert_string_equal(accels("MIG-GPU-8ed5d8f1-3f2c-7b1e-9a2b-5a9f3c1d2e4f/1/0",
-				   NULL, NULL, 0, 1, 4), "?");
+				   NULL, NULL, 0, 1, 4),
+			    "?");
+	assert_string_equal(
+		accels("MIG-GPU-8ed5d8f1-3f2c-7b1e-9a2b-5a9f3c1d2e4f/1/0", NULL,
+		       NULL, 0, 1, 4),
+		"?");
 	assert_string_equal(accels("MIG-1b3f2c44-0a1d-5e55-b5a1-95f2f0d4e0a1",
-				   "0", NULL, 0, 1, 4), "?");
+				   "0", NULL, 0, 1, 4),
+			    "?");
 	/* renumbered by Slurm's device constraint: positions in STEP_GPUS */
 	assert_string_equal(accels("0", "2,3", NULL, 0, 2, 4), "2");
 	assert_string_equal(accels("1", "2,3", NULL, 1, 2, 4), "3");
@@ -518,9 +531,9 @@ static void test_cuda_visible_devices(void **state)
 
 static void test_ascend(void **state)
 {
-	struct sn_config *cfg = cfg_load(
-		"env:\n  socket_ifname: bond0\n"
-		"node:\n  accelerators: {vendor: ascend, count: 8}\n");
+	struct sn_config *cfg =
+		cfg_load("env:\n  socket_ifname: bond0\n"
+			 "node:\n  accelerators: {vendor: ascend, count: 8}\n");
 	struct sn_taskenv_task task = task_of(5, 8);
 	struct sn_taskenv_node node;
 	struct sn_taskenv env;
@@ -594,7 +607,8 @@ static void test_gather_bounded(void **state)
 	hcas(&t, 4);
 	sn_taskenv_node_gather(cfg, t.root, JUWELS, true, a);
 	assert_int_equal(sn_taskenv_node_gather_bounded(cfg, t.root, JUWELS,
-							true, 10000, b), 0);
+							true, 10000, b),
+			 0);
 	assert_memory_equal(a, b, sizeof(*a));
 	tree_free(&t);
 	free(a);
@@ -612,7 +626,7 @@ static void test_hwloc_env_scrubbed(void **state)
 	(void)state;
 	assert_non_null(node);
 	tree_new(&t);
-	hcas(&t, 2);	/* a choice of NIC, so the topology is loaded */
+	hcas(&t, 2); /* a choice of NIC, so the topology is loaded */
 	setenv("HWLOC_XMLFILE", "/nonexistent/evil.xml", 1);
 	setenv("HWLOC_PLUGINS_PATH", "/tmp/evil", 1);
 	setenv("HWLOC_COMPONENTS", "xml", 1);
@@ -623,8 +637,9 @@ static void test_hwloc_env_scrubbed(void **state)
 	/* an XML topology is what paths.hwloc_xml names, whatever HWLOC_* say */
 	setenv("HWLOC_XMLFILE", "/nonexistent/evil.xml", 1);
 	setenv("HWLOC_COMPONENTS", "-xml", 1);
-	sn_taskenv_node_gather(cfg, t.root, SN_FIXTURES "/topo/small-4gpu-2nic.xml",
-			       true, node);
+	sn_taskenv_node_gather(cfg, t.root,
+			       SN_FIXTURES "/topo/small-4gpu-2nic.xml", true,
+			       node);
 	assert_true(node->topo.valid);
 	assert_int_equal(node->topo.n_accels, 4);
 	assert_null(getenv("HWLOC_COMPONENTS"));
@@ -658,7 +673,6 @@ static void test_single_port_no_topology(void **state)
 	free(node);
 	sn_config_free(cfg);
 }
-
 
 int main(void)
 {

@@ -226,8 +226,7 @@ void ib_port_ndr(const struct tree *t, const char *dev)
 }
 
 void ib_gid(const struct tree *t, const char *dev, unsigned port,
-	    unsigned index, const char *gid, const char *type,
-	    const char *ndev)
+	    unsigned index, const char *gid, const char *type, const char *ndev)
 {
 	char text[128];
 
@@ -250,8 +249,7 @@ void ib_gid(const struct tree *t, const char *dev, unsigned port,
 	}
 }
 
-void net_operstate(const struct tree *t, const char *ifname,
-		   const char *state)
+void net_operstate(const struct tree *t, const char *ifname, const char *state)
 {
 	char text[64];
 

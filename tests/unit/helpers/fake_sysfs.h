@@ -71,8 +71,7 @@ void ib_gid(const struct tree *t, const char *dev, unsigned port,
 	    unsigned index, const char *gid, const char *type,
 	    const char *ndev);
 /* class/net/<ifname>/operstate holding state. */
-void net_operstate(const struct tree *t, const char *ifname,
-		   const char *state);
+void net_operstate(const struct tree *t, const char *ifname, const char *state);
 /*
  * A PCI device at devices/<path> (e.g. "pci0000:00/0000:59:01.0/0000:5a:00.0")
  * with its bus/pci/devices/<bdf> symlink; NULL attributes are not written.

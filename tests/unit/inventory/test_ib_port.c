@@ -40,8 +40,14 @@ static void test_parse_state(void **state)
 	assert_string_equal(name, "<unknown>");
 	/* malformed */
 	static const char *const bad[] = {
-		"", "ACTIVE", "4:ACTIVE", "4: ", "4 ACTIVE", "-1: DOWN",
-		"1234: X", ": ACTIVE",
+		"",
+		"ACTIVE",
+		"4:ACTIVE",
+		"4: ",
+		"4 ACTIVE",
+		"-1: DOWN",
+		"1234: X",
+		": ACTIVE",
 		"4: AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
@@ -57,11 +63,16 @@ static void test_parse_phys(void **state)
 		unsigned num;
 		const char *name;
 	} cases[] = {
-		{ "5: LinkUp", 5, "LinkUp" }, { "2: Polling", 2, "Polling" },
-		{ "3: Disabled", 3, "Disabled" }, { "0: <unknown>", 0, "<unknown>" },
-		{ "1: Sleep", 1, "Sleep" }, { "7: Phy Test", 7, "Phy Test" },
-		{ "4: PortConfigurationTraining", 4, "PortConfigurationTraining" },
-		{ "6", 6, "LinkErrorRecovery" }, { "0", 0, "<unknown>" },
+		{ "5: LinkUp", 5, "LinkUp" },
+		{ "2: Polling", 2, "Polling" },
+		{ "3: Disabled", 3, "Disabled" },
+		{ "0: <unknown>", 0, "<unknown>" },
+		{ "1: Sleep", 1, "Sleep" },
+		{ "7: Phy Test", 7, "Phy Test" },
+		{ "4: PortConfigurationTraining", 4,
+		  "PortConfigurationTraining" },
+		{ "6", 6, "LinkErrorRecovery" },
+		{ "0", 0, "<unknown>" },
 	};
 	char name[SN_IB_NAME_MAX];
 	unsigned num;
@@ -102,7 +113,7 @@ static void test_parse_rate(void **state)
 		{ "100 Gb/sec (2X HDR)", 100, 2, "HDR" },
 		{ "200 Gb/sec (4X HDR)", 200, 4, "HDR" },
 		{ "800 Gb/sec (4X XDR)", 800, 4, "XDR" },
-		{ "10 Gb/sec (4X)", 10, 4, "" },	/* old kernels */
+		{ "10 Gb/sec (4X)", 10, 4, "" }, /* old kernels */
 		{ "40 Gb/sec (4X QDR)", 40, 4, "QDR" },
 		{ "10 Gb/sec (4X SDR)", 10, 4, "SDR" },
 		{ "56 Gb/sec (4X FDR)", 56, 4, "FDR" },
@@ -113,12 +124,25 @@ static void test_parse_rate(void **state)
 		{ "1600 Gb/sec (8X XDR)", 1600, 8, "XDR" },
 	};
 	static const char *const bad[] = {
-		"", "Gb/sec", "400", "400 Gb/sec", "400 Gb/sec ()",
-		"400 Gb/sec (3X NDR)", "400 Gb/sec (16X NDR)", "400 Gb/sec (4X ndr)",
-		"400 Gb/sec (4X NDR", "400Gb/sec (4X NDR)", "-1 Gb/sec (4X)",
-		"400 Gb/sec (4X NDR) x", "400 Gb/sec (4XNDR)", ".5 Gb/sec (1X)",
-		"2. Gb/sec (1X)", "400 Gb/s (4X NDR)", "400 Gb/sec (X NDR)",
-		"400 Gb/sec (4X NDRNDRNDR)", "1234567 Gb/sec (4X)",
+		"",
+		"Gb/sec",
+		"400",
+		"400 Gb/sec",
+		"400 Gb/sec ()",
+		"400 Gb/sec (3X NDR)",
+		"400 Gb/sec (16X NDR)",
+		"400 Gb/sec (4X ndr)",
+		"400 Gb/sec (4X NDR",
+		"400Gb/sec (4X NDR)",
+		"-1 Gb/sec (4X)",
+		"400 Gb/sec (4X NDR) x",
+		"400 Gb/sec (4XNDR)",
+		".5 Gb/sec (1X)",
+		"2. Gb/sec (1X)",
+		"400 Gb/s (4X NDR)",
+		"400 Gb/sec (X NDR)",
+		"400 Gb/sec (4X NDRNDRNDR)",
+		"1234567 Gb/sec (4X)",
 		"400 Gb/sec (4X  NDR)",
 	};
 	char speed[SN_IB_SPEED_MAX];
@@ -321,7 +345,7 @@ static void test_netdev_from_device_net(void **state)
 	ib_dev_pci(&t, "mlx5_3", "pci0000:00/0000:5a:00.1");
 	assert_int_equal(sn_ib_port_netdev(t.root, "mlx5_3", 1, -1, ifname),
 			 SN_ATTR_OK);
-	assert_string_equal(ifname, "ens9f1");	/* first by name */
+	assert_string_equal(ifname, "ens9f1"); /* first by name */
 	/* an entry without a netdev is passed over */
 	ib_gid(&t, "mlx5_3", 1, 0, GID_LL, "IB/RoCE v1", NULL);
 	ib_gid(&t, "mlx5_3", 1, 1, GID_LL, "RoCE v2", "bond0");
@@ -335,7 +359,8 @@ static void test_netdev_from_device_net(void **state)
 
 static void assert_json(json_object *o, const char *want)
 {
-	const char *got = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	const char *got =
+		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 
 	if (strcmp(got, want))
 		fail_msg("\n got: %s\nwant: %s", got, want);
@@ -349,23 +374,29 @@ static void test_counters_json(void **state)
 	(void)state;
 	tree_new(&t);
 	ib_port_ndr(&t, "mlx5_0");
-	tree_file(&t, "class/infiniband/mlx5_0/ports/1/counters/symbol_error", "0\n");
-	tree_file(&t, "class/infiniband/mlx5_0/ports/1/counters/link_downed", "255\n");
+	tree_file(&t, "class/infiniband/mlx5_0/ports/1/counters/symbol_error",
+		  "0\n");
+	tree_file(&t, "class/infiniband/mlx5_0/ports/1/counters/link_downed",
+		  "255\n");
 	tree_file(&t, "class/infiniband/mlx5_0/ports/1/counters/port_xmit_data",
 		  "18446744073709551615\n");
 	tree_file(&t, "class/infiniband/mlx5_0/ports/1/counters/port_rcv_data",
-		  "18446744073709551616\n");	/* overflows: null */
+		  "18446744073709551616\n"); /* overflows: null */
 	tree_file(&t, "class/infiniband/mlx5_0/ports/1/counters/VL15_dropped",
 		  "N/A (no PMA)\n");
-	tree_file(&t, "class/infiniband/mlx5_0/ports/1/counters/port_rcv_errors", "");
+	tree_file(&t,
+		  "class/infiniband/mlx5_0/ports/1/counters/port_rcv_errors",
+		  "");
 	tree_file(&t, "class/infiniband/mlx5_0/ports/1/counters/neg", "-1\n");
 	tree_dir(&t, "class/infiniband/mlx5_0/ports/1/counters/subdir");
 	o = sn_ib_port_counters_json(t.root, "mlx5_0", 1);
 	assert_non_null(o);
-	assert_json(o, "{\"counters\":{\"VL15_dropped\":null,\"link_downed\":255,"
-		       "\"neg\":null,\"port_rcv_data\":null,\"port_rcv_errors\":null,"
-		       "\"port_xmit_data\":18446744073709551615,\"symbol_error\":0},"
-		       "\"hw_counters\":{}}");
+	assert_json(
+		o,
+		"{\"counters\":{\"VL15_dropped\":null,\"link_downed\":255,"
+		"\"neg\":null,\"port_rcv_data\":null,\"port_rcv_errors\":null,"
+		"\"port_xmit_data\":18446744073709551615,\"symbol_error\":0},"
+		"\"hw_counters\":{}}");
 	json_object_put(o);
 	/* a missing port, bad arguments */
 	errno = 0;
@@ -385,7 +416,9 @@ static void test_counters_capped(void **state)
 	tree_new(&t);
 	ib_port_ndr(&t, "mlx5_0");
 	for (unsigned i = 0; i < SN_IB_COUNTERS_MAX + 44; i++)
-		tree_filef(&t, "1\n", "class/infiniband/mlx5_0/ports/1/hw_counters/c%03u", i);
+		tree_filef(&t, "1\n",
+			   "class/infiniband/mlx5_0/ports/1/hw_counters/c%03u",
+			   i);
 	o = sn_ib_port_counters_json(t.root, "mlx5_0", 1);
 	assert_non_null(o);
 	assert_true(json_object_object_get_ex(o, "hw_counters", &hw));
@@ -402,7 +435,8 @@ static void test_verbs_without_devices(void **state)
 
 	(void)state;
 	if (!access("/sys/class/infiniband", F_OK)) {
-		print_message("this host has RDMA devices (/sys/class/infiniband)\n");
+		print_message(
+			"this host has RDMA devices (/sys/class/infiniband)\n");
 		skip();
 	}
 	assert_int_equal(sn_ib_port_verbs("mlx5_0", 1, &v), -1);
@@ -459,7 +493,7 @@ static void test_real_node_exporter(void **state)
 	struct sn_ib_port p;
 
 	(void)state;
-	real_port("node-exporter", "i40iw0", 1, &p);	/* old kernel rate */
+	real_port("node-exporter", "i40iw0", 1, &p); /* old kernel rate */
 	assert_string_equal(p.rate.text, "10 Gb/sec (4X)");
 	assert_true(p.rate_gbps == 10.0);
 	assert_int_equal(p.width, 4);
@@ -482,11 +516,11 @@ static void test_real_prometheus_procfs(void **state)
 	real_port("prometheus-procfs", "hfi1_0", 1, &p);
 	assert_true(p.rate_gbps == 100.0);
 	assert_string_equal(p.speed, "EDR");
-	real_port("prometheus-procfs", "mlx4_0", 2, &p);	/* extra blank line */
+	real_port("prometheus-procfs", "mlx4_0", 2, &p); /* extra blank line */
 	assert_int_equal(p.link_layer.status, SN_ATTR_OK);
 	assert_int_equal(p.layer, SN_LINK_INFINIBAND);
 	real_port("prometheus-procfs", "mlx5_0", 1, &p);
-	assert_int_equal(p.phys.status, SN_ATTR_OK);	/* "4: ACTIVE" (sic) */
+	assert_int_equal(p.phys.status, SN_ATTR_OK); /* "4: ACTIVE" (sic) */
 	assert_int_equal(p.phys_num, 4);
 	assert_string_equal(p.phys_name, "ACTIVE");
 	assert_true(p.rate_gbps == 25.0);
@@ -520,14 +554,16 @@ static void test_real_counters(void **state)
 	assert_int_equal(json_object_object_length(g), 26);
 	assert_int_equal(counter(o, "counters", "link_downed"), 255);
 	assert_int_equal(counter(o, "counters", "port_rcv_errors"), 14);
-	assert_int_equal(counter(o, "counters", "port_rcv_data"), 205128687774249ULL);
+	assert_int_equal(counter(o, "counters", "port_rcv_data"),
+			 205128687774249ULL);
 	json_object_put(o);
 	/* i40iw0: "N/A (no PMA)" everywhere: 17 nulls, no hw_counters */
 	o = sn_ib_port_counters_json(REAL "/node-exporter/sys", "i40iw0", 1);
 	assert_non_null(o);
 	assert_true(json_object_object_get_ex(o, "counters", &g));
 	assert_int_equal(json_object_object_length(g), 17);
-	json_object_object_foreach(g, name, val) {
+	json_object_object_foreach(g, name, val)
+	{
 		(void)name;
 		assert_null(val);
 	}

@@ -24,8 +24,8 @@ struct seen {
 	char msg[64][256];
 	int level[64];
 	int facility[64];
-	size_t stop_after;	/* 0 = never stop */
-	size_t total;		/* all records, also past 64 */
+	size_t stop_after; /* 0 = never stop */
+	size_t total;	   /* all records, also past 64 */
 	uint64_t last;
 };
 
@@ -85,16 +85,19 @@ static void test_records_since(void **state)
 	assert_string_equal(s.msg[0], "user space says hello");
 	assert_int_equal(s.facility[0], 1);
 	assert_int_equal(s.level[0], 4);
-	assert_string_equal(s.msg[2],
-			    "NVRM: Xid (PCI:0000:1b:00): 94, pid=1234, name=python3, Contained: SM (0x1). RST: No, D-RST: No");
+	assert_string_equal(
+		s.msg[2],
+		"NVRM: Xid (PCI:0000:1b:00): 94, pid=1234, name=python3, Contained: SM (0x1). RST: No, D-RST: No");
 
 	/* the dictionary lines are not records */
 	assert_int_equal(since(OWN "records.kmsg", 100, &s), 0);
 	assert_int_equal(s.n, 5);
-	assert_string_equal(s.msg[0],
-			    "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.90.07");
-	assert_string_equal(s.msg[1],
-			    "NVRM: Xid (PCI:0000:1b:00): 79, pid=1234, name=python3, GPU has fallen off the bus.");
+	assert_string_equal(
+		s.msg[0],
+		"NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.90.07");
+	assert_string_equal(
+		s.msg[1],
+		"NVRM: Xid (PCI:0000:1b:00): 79, pid=1234, name=python3, GPU has fallen off the bus.");
 	assert_int_equal(s.level[1], 3);
 
 	assert_int_equal(since(OWN "records.kmsg", 105, &s), 0);
@@ -136,7 +139,7 @@ static void test_text_lines(void **state)
 
 	(void)state;
 	assert_int_equal(since(OWN "dmesg.log", 0, &s), 0);
-	assert_int_equal(s.n, 4);		/* line 3 is empty */
+	assert_int_equal(s.n, 4); /* line 3 is empty */
 	assert_int_equal(s.seq[0], 1);
 	assert_int_equal(s.seq[2], 4);
 	assert_int_equal(s.level[2], -1);
@@ -144,7 +147,8 @@ static void test_text_lines(void **state)
 	assert_contains(s.msg[2], "NVRM: Xid (PCI:0000:1b:00): 48");
 	assert_int_equal(since(OWN "dmesg.log", 3, &s), 0);
 	assert_int_equal(s.n, 2);
-	assert_string_equal(s.msg[1], "[   11.000000] mlx5_core 0000:0c:00.0: Link down");
+	assert_string_equal(s.msg[1],
+			    "[   11.000000] mlx5_core 0000:0c:00.0: Link down");
 	assert_int_equal(since(OWN "empty.log", 0, &s), 0);
 	assert_int_equal(s.n, 0);
 }
@@ -156,7 +160,8 @@ static void test_callback_stops(void **state)
 	(void)state;
 	memset(&s, 0, sizeof(s));
 	s.stop_after = 2;
-	assert_int_equal(sn_kmsg_read_since(OWN "records.kmsg", 101, collect, &s),
+	assert_int_equal(sn_kmsg_read_since(OWN "records.kmsg", 101, collect,
+					    &s),
 			 SN_KMSG_STOPPED);
 	assert_int_equal(s.n, 2);
 	assert_int_equal(s.last, 103);
@@ -170,7 +175,8 @@ static void test_errors(void **state)
 	(void)state;
 	assert_int_equal(sn_kmsg_position(OWN "nope.kmsg", &seq), -ENOENT);
 	assert_int_equal(seq, 0);
-	assert_int_equal(sn_kmsg_position(OWN, &seq), -EINVAL);	/* a directory */
+	assert_int_equal(sn_kmsg_position(OWN, &seq),
+			 -EINVAL); /* a directory */
 	assert_int_equal(since(OWN "nope.kmsg", 0, &s), -ENOENT);
 	assert_int_equal(sn_kmsg_read_since(OWN "records.kmsg", 0, NULL, NULL),
 			 -EINVAL);
@@ -180,7 +186,8 @@ static void test_errors(void **state)
 static void test_text_nul_byte(void **state)
 {
 	char path[] = "/tmp/sn-kmsg-nul-XXXXXX";
-	static const char text[] = "NVRM: Xid\0 (PCI:0000:1b:00): 79\nnext line\n";
+	static const char text[] =
+		"NVRM: Xid\0 (PCI:0000:1b:00): 79\nnext line\n";
 	struct seen s;
 	int fd = mkstemp(path);
 
@@ -189,7 +196,7 @@ static void test_text_nul_byte(void **state)
 	assert_int_equal(write(fd, text, sizeof(text) - 1),
 			 (ssize_t)(sizeof(text) - 1));
 	close(fd);
-	assert_int_equal(since(path, 0, &s), 0);	/* collect() checks len */
+	assert_int_equal(since(path, 0, &s), 0); /* collect() checks len */
 	assert_int_equal(s.n, 2);
 	assert_string_equal(s.msg[0], "NVRM: Xid");
 	assert_int_equal(s.seq[1], 2);
@@ -256,11 +263,11 @@ static void check_real_file(const char *dir, const char *name)
 	pos = position(path);
 	flags = since(path, 0, &s);
 	assert_true(flags >= 0);
-	assert_int_equal(s.last, pos);		/* position = last record */
+	assert_int_equal(s.last, pos); /* position = last record */
 	assert_int_equal(since(path, pos, &s), 0);
 	assert_int_equal(s.n, 0);
 	if (strstr(name, "gpud-kmsg.")) {
-		assert_int_equal(flags, SN_KMSG_LOST);	/* starts at 3964/3973 */
+		assert_int_equal(flags, SN_KMSG_LOST); /* starts at 3964/3973 */
 		return;
 	}
 	count_lines(path, &lines, &blank);
@@ -299,8 +306,9 @@ static void test_real_records(void **state)
 	assert_int_equal(since(REAL "gpud-kmsg.1.log", 4007, &s), 0);
 	assert_int_equal(s.n, 3);
 	assert_int_equal(s.seq[0], 4008);
-	assert_string_equal(s.msg[2],
-			    "IPv6: ADDRCONF(NETDEV_CHANGE): calic24dd7712a6: link becomes ready");
+	assert_string_equal(
+		s.msg[2],
+		"IPv6: ADDRCONF(NETDEV_CHANGE): calic24dd7712a6: link becomes ready");
 	assert_int_equal(since(REAL "gpud-kmsg.1.log", 3963, &s), 0);
 	assert_int_equal(s.total, 47);
 	/* eight records that all carry sequence number 3973 (no final \n) */
@@ -312,14 +320,19 @@ static void test_real_records(void **state)
 
 /* ---- a played /dev/kmsg (char device + read hook) ----------------------- */
 
-enum step { REC, EPIPE_STEP, EAGAIN_STEP, BAD };
+enum step {
+	REC,
+	EPIPE_STEP,
+	EAGAIN_STEP,
+	BAD
+};
 
 static const struct {
 	enum step step;
 	const char *text;
-} *play;
+} * play;
 static size_t play_len, play_pos;
-static uint64_t gen_first, gen_count, gen_pos;	/* generated records */
+static uint64_t gen_first, gen_count, gen_pos; /* generated records */
 
 static ssize_t play_read(int fd, void *buf, size_t len)
 {
@@ -357,11 +370,12 @@ static ssize_t gen_read(int fd, void *buf, size_t len)
 			gen_first + i, i, i);
 }
 
-#define PLAY(script) do {						\
-		play = (const void *)(script);				\
-		play_len = sizeof(script) / sizeof((script)[0]);	\
-		play_pos = 0;						\
-		sn_kmsg_set_read_hook(play_read);			\
+#define PLAY(script)                                             \
+	do {                                                     \
+		play = (const void *)(script);                   \
+		play_len = sizeof(script) / sizeof((script)[0]); \
+		play_pos = 0;                                    \
+		sn_kmsg_set_read_hook(play_read);                \
 	} while (0)
 
 static int hook_off(void **state)
@@ -373,9 +387,14 @@ static int hook_off(void **state)
 
 static void test_device_records(void **state)
 {
-	static const struct { enum step step; const char *text; } script[] = {
-		{ REC, "6,500,1,-;NVRM: loading\n SUBSYSTEM=pci\n DEVICE=+pci:0000:1b:00.0\n" },
-		{ REC, "4,501,2,-;NVRM: Xid (PCI:0000:1b:00): 48, pid=1, name=a, DBE\n" },
+	static const struct {
+		enum step step;
+		const char *text;
+	} script[] = {
+		{ REC,
+		  "6,500,1,-;NVRM: loading\n SUBSYSTEM=pci\n DEVICE=+pci:0000:1b:00.0\n" },
+		{ REC,
+		  "4,501,2,-;NVRM: Xid (PCI:0000:1b:00): 48, pid=1, name=a, DBE\n" },
 		{ REC, "4,502,3,c;tail\\x0awith an escaped newline\n" },
 		{ EAGAIN_STEP, NULL },
 		{ REC, "6,503,4,-;never read: EAGAIN came first\n" },
@@ -390,15 +409,18 @@ static void test_device_records(void **state)
 	PLAY(script);
 	assert_int_equal(since("/dev/null", 500, &s), 0);
 	assert_int_equal(s.n, 2);
-	assert_string_equal(s.msg[0],
-			    "NVRM: Xid (PCI:0000:1b:00): 48, pid=1, name=a, DBE");
+	assert_string_equal(
+		s.msg[0], "NVRM: Xid (PCI:0000:1b:00): 48, pid=1, name=a, DBE");
 	assert_string_equal(s.msg[1], "tail\\x0awith an escaped newline");
 }
 
 /* EPIPE: records were overwritten; reading goes on at the oldest one. */
 static void test_device_epipe(void **state)
 {
-	static const struct { enum step step; const char *text; } script[] = {
+	static const struct {
+		enum step step;
+		const char *text;
+	} script[] = {
 		{ REC, "6,10,1,-;old\n" },
 		{ EPIPE_STEP, NULL },
 		{ REC, "6,20,2,-;after the overwrite\n" },
@@ -418,7 +440,10 @@ static void test_device_epipe(void **state)
 
 static void test_device_not_kmsg(void **state)
 {
-	static const struct { enum step step; const char *text; } script[] = {
+	static const struct {
+		enum step step;
+		const char *text;
+	} script[] = {
 		{ REC, "6,1,1,-;fine\n" },
 		{ BAD, "garbage without a kmsg header\n" },
 	};
@@ -428,7 +453,7 @@ static void test_device_not_kmsg(void **state)
 	(void)state;
 	PLAY(script);
 	assert_int_equal(since("/dev/null", 0, &s), -EINVAL);
-	assert_int_equal(s.n, 1);	/* what came before stays handed out */
+	assert_int_equal(s.n, 1); /* what came before stays handed out */
 	PLAY(script);
 	assert_int_equal(sn_kmsg_position("/dev/null", &seq), -EINVAL);
 }

@@ -19,7 +19,7 @@
 #define REAL SN_FIXTURES "/nvidia/nvml-h200x2.json"
 
 static const char *const knobs[] = {
-	"SN_FAKE_NVML_FIXTURE", "SN_FAKE_NVML_HANG", "SN_FAKE_NVML_LOST",
+	"SN_FAKE_NVML_FIXTURE", "SN_FAKE_NVML_HANG",  "SN_FAKE_NVML_LOST",
 	"SN_FAKE_NVML_UNKNOWN", "SN_FAKE_NVML_COUNT", "SN_FAKE_NVML_INIT_FAIL",
 };
 
@@ -85,17 +85,25 @@ static void test_bdf_normalize(void **state)
 	char out[SN_BDF_SIZE];
 
 	(void)state;
-	assert_int_equal(sn_pci_bdf_normalize("00000000:1B:00.0", out, sizeof(out)), 0);
+	assert_int_equal(
+		sn_pci_bdf_normalize("00000000:1B:00.0", out, sizeof(out)), 0);
 	assert_string_equal(out, "0000:1b:00.0");
-	assert_int_equal(sn_pci_bdf_normalize("0000:5a:00.1", out, sizeof(out)), 0);
+	assert_int_equal(sn_pci_bdf_normalize("0000:5a:00.1", out, sizeof(out)),
+			 0);
 	assert_string_equal(out, "0000:5a:00.1");
-	assert_int_equal(sn_pci_bdf_normalize("00010000:E1:1F.7", out, sizeof(out)), 0);
+	assert_int_equal(
+		sn_pci_bdf_normalize("00010000:E1:1F.7", out, sizeof(out)), 0);
 	assert_string_equal(out, "10000:e1:1f.7");
-	assert_int_equal(sn_pci_bdf_normalize("FFFFFFFF:FF:FF.0", out, sizeof(out)), -1);
-	assert_int_equal(sn_pci_bdf_normalize("0000:1b:00", out, sizeof(out)), -1);
+	assert_int_equal(
+		sn_pci_bdf_normalize("FFFFFFFF:FF:FF.0", out, sizeof(out)), -1);
+	assert_int_equal(sn_pci_bdf_normalize("0000:1b:00", out, sizeof(out)),
+			 -1);
 	assert_string_equal(out, "");
-	assert_int_equal(sn_pci_bdf_normalize("0000:1b:00.0x", out, sizeof(out)), -1);
-	assert_int_equal(sn_pci_bdf_normalize("000000000:1b:00.0", out, sizeof(out)), -1);
+	assert_int_equal(
+		sn_pci_bdf_normalize("0000:1b:00.0x", out, sizeof(out)), -1);
+	assert_int_equal(sn_pci_bdf_normalize("000000000:1b:00.0", out,
+					      sizeof(out)),
+			 -1);
 	assert_int_equal(sn_pci_bdf_normalize("", out, sizeof(out)), -1);
 	assert_int_equal(sn_pci_bdf_normalize(NULL, out, sizeof(out)), -1);
 	assert_int_equal(sn_pci_bdf_normalize("0000:1b:00.0", out, 8), -1);
@@ -104,11 +112,13 @@ static void test_bdf_normalize(void **state)
 static void test_error_strings(void **state)
 {
 	(void)state;
-	assert_string_equal(sn_nvml_error_string(NULL, SN_NVML_ERROR_GPU_IS_LOST),
+	assert_string_equal(sn_nvml_error_string(NULL,
+						 SN_NVML_ERROR_GPU_IS_LOST),
 			    "GPU is lost");
 	assert_string_equal(sn_nvml_error_string(NULL, SN_NVML_ERROR_UNKNOWN),
 			    "Unknown Error");
-	assert_string_equal(sn_nvml_error_string(NULL, SN_NVML_ERROR_NOT_SUPPORTED),
+	assert_string_equal(sn_nvml_error_string(NULL,
+						 SN_NVML_ERROR_NOT_SUPPORTED),
 			    "Not Supported");
 	assert_string_equal(sn_nvml_error_string(NULL, 12345),
 			    "Unknown NVML return code");
@@ -127,7 +137,9 @@ static void test_open_missing_library(void **state)
 
 	(void)state;
 	err_reset(&err);
-	assert_int_equal(sn_nvml_open("/nonexistent/libnvidia-ml.so.1", &nvml, &err), -1);
+	assert_int_equal(sn_nvml_open("/nonexistent/libnvidia-ml.so.1", &nvml,
+				      &err),
+			 -1);
 	assert_null(nvml);
 	assert_contains(err.msg, "dlopen: ");
 	assert_contains(err.msg, "/nonexistent/libnvidia-ml.so.1");
@@ -216,7 +228,8 @@ static void test_open_close_repeatedly(void **state)
 		struct sn_nvml *nvml = open_fake(i % 2 ? SYNTH : PCIE);
 		unsigned int count = 0;
 
-		assert_int_equal(sn_nvml_device_count(nvml, &count), SN_NVML_SUCCESS);
+		assert_int_equal(sn_nvml_device_count(nvml, &count),
+				 SN_NVML_SUCCESS);
 		assert_int_equal(count, i % 2 ? 4 : 2);
 		sn_nvml_close(nvml);
 	}
@@ -245,7 +258,8 @@ static void test_read_synthetic(void **state)
 	assert_int_equal(g->index, 2);
 	assert_string_equal(g->bus_id, "0000:52:00.0");
 	assert_string_equal(g->name, "NVIDIA H100 80GB HBM3");
-	assert_string_equal(g->uuid, "GPU-00000000-0000-4000-8000-000000000002");
+	assert_string_equal(g->uuid,
+			    "GPU-00000000-0000-4000-8000-000000000002");
 	assert_int_equal(g->gen_cur.value, 5);
 	assert_int_equal(g->width_max.value, 16);
 	assert_int_equal(g->remap_rc, SN_NVML_SUCCESS);
@@ -312,7 +326,8 @@ static void test_lost_handle(void **state)
 	assert_non_null(g);
 	setenv("SN_FAKE_NVML_LOST", "1", 1);
 	nvml = open_fake(SYNTH);
-	assert_int_equal(sn_nvml_read_gpu(nvml, 1, 0, g), SN_NVML_ERROR_GPU_IS_LOST);
+	assert_int_equal(sn_nvml_read_gpu(nvml, 1, 0, g),
+			 SN_NVML_ERROR_GPU_IS_LOST);
 	assert_int_equal(g->handle_rc, SN_NVML_ERROR_GPU_IS_LOST);
 	assert_int_equal(g->lost_rc, SN_NVML_ERROR_GPU_IS_LOST);
 	assert_string_equal(g->lost_call, "nvmlDeviceGetHandleByIndex_v2");
@@ -359,8 +374,10 @@ static void test_unknown_handle(void **state)
 	assert_non_null(g);
 	setenv("SN_FAKE_NVML_UNKNOWN", "0", 1);
 	nvml = open_fake(SYNTH);
-	assert_int_equal(sn_nvml_read_gpu(nvml, 0, 0, g), SN_NVML_ERROR_UNKNOWN);
-	assert_string_equal(sn_nvml_error_string(nvml, g->handle_rc), "Unknown Error");
+	assert_int_equal(sn_nvml_read_gpu(nvml, 0, 0, g),
+			 SN_NVML_ERROR_UNKNOWN);
+	assert_string_equal(sn_nvml_error_string(nvml, g->handle_rc),
+			    "Unknown Error");
 	free(g);
 	sn_nvml_close(nvml);
 }
@@ -402,7 +419,7 @@ static int child_count(void)
 	if (sn_nvml_open(fake_lib, &nvml, NULL))
 		return 2;
 	sn_nvml_device_count(nvml, &count);
-	return 3;		/* returned: the fake did not hang */
+	return 3; /* returned: the fake did not hang */
 }
 
 static int child_read(void)
@@ -463,11 +480,13 @@ static void test_minimal_library(void **state)
 	assert_int_equal(g->name_rc, SN_NVML_ERROR_FUNCTION_NOT_FOUND);
 	assert_int_equal(g->width_cur.rc, SN_NVML_ERROR_FUNCTION_NOT_FOUND);
 	assert_int_equal(g->remap_rc, SN_NVML_ERROR_FUNCTION_NOT_FOUND);
-	assert_int_equal(g->retired_pending.rc, SN_NVML_ERROR_FUNCTION_NOT_FOUND);
+	assert_int_equal(g->retired_pending.rc,
+			 SN_NVML_ERROR_FUNCTION_NOT_FOUND);
 	assert_int_equal(g->ecc_corrected.rc, SN_NVML_ERROR_FUNCTION_NOT_FOUND);
 	assert_int_equal(g->links_rc, SN_NVML_ERROR_FUNCTION_NOT_FOUND);
 	/* Without nvmlErrorString the built-in texts are used. */
-	assert_string_equal(sn_nvml_error_string(nvml, SN_NVML_ERROR_GPU_IS_LOST),
+	assert_string_equal(sn_nvml_error_string(nvml,
+						 SN_NVML_ERROR_GPU_IS_LOST),
 			    "GPU is lost");
 	free(g);
 	sn_nvml_close(nvml);
@@ -479,7 +498,8 @@ static void test_real_h200x2(void **state)
 {
 	static const unsigned long long crc_data[2][18] = {
 		{ 6, 8, 1, 8, 3, 3, 11, 4, 10, 3, 25, 3, 6, 8, 4, 6, 12, 3 },
-		{ 13, 26, 14, 6, 10, 14, 6, 13, 8, 18, 6, 6, 8, 11, 3, 2, 7, 12 },
+		{ 13, 26, 14, 6, 10, 14, 6, 13, 8, 18, 6, 6, 8, 11, 3, 2, 7,
+		  12 },
 	};
 	static const char *const bus[2] = { "0000:00:06.0", "0000:00:07.0" };
 	static const unsigned int replay[2] = { 5, 1 };
@@ -499,7 +519,8 @@ static void test_real_h200x2(void **state)
 	assert_int_equal(sn_nvml_device_count(nvml, &count), SN_NVML_SUCCESS);
 	assert_int_equal(count, 2);
 	for (unsigned int i = 0; i < 2; i++) {
-		assert_int_equal(sn_nvml_read_gpu(nvml, i, SN_NVML_READ_COUNTERS, g),
+		assert_int_equal(sn_nvml_read_gpu(nvml, i,
+						  SN_NVML_READ_COUNTERS, g),
 				 SN_NVML_SUCCESS);
 		assert_null(g->lost_call);
 		assert_string_equal(g->name, "NVIDIA H200");
@@ -514,16 +535,21 @@ static void test_real_h200x2(void **state)
 		assert_int_equal(g->remap_rc, SN_NVML_SUCCESS);
 		assert_int_equal(g->remap_pending, 0);
 		assert_int_equal(g->remap_failure, 0);
-		assert_int_equal(g->retired_pending.rc, SN_NVML_ERROR_NOT_SUPPORTED);
+		assert_int_equal(g->retired_pending.rc,
+				 SN_NVML_ERROR_NOT_SUPPORTED);
 		assert_int_equal(g->n_links, 18);
 		assert_int_equal(active_links(g), 18);
 		for (unsigned int l = 0; l < 18; l++) {
-			assert_int_equal(g->links[l].errors[SN_NVLINK_ERR_CRC_DATA].value,
-					 crc_data[i][l]);
-			assert_int_equal(g->links[l].errors[SN_NVLINK_ERR_REPLAY].value, 0);
+			assert_int_equal(
+				g->links[l].errors[SN_NVLINK_ERR_CRC_DATA].value,
+				crc_data[i][l]);
+			assert_int_equal(
+				g->links[l].errors[SN_NVLINK_ERR_REPLAY].value,
+				0);
 		}
 	}
-	assert_string_equal(g->uuid, "GPU-73b1e10b-c9e7-0efd-e256-35f5d7cf7cb9");
+	assert_string_equal(g->uuid,
+			    "GPU-73b1e10b-c9e7-0efd-e256-35f5d7cf7cb9");
 	free(g);
 	sn_nvml_close(nvml);
 }

@@ -44,7 +44,8 @@ static void check(struct tree *t, const char *bdf, const char *label,
 {
 	memset(r, 0, sizeof(*r));
 	assert_int_equal(sn_pcie_check(t->root, bdf, label, min_gen, min_width,
-				       speed, r), 0);
+				       speed, r),
+			 0);
 }
 
 /* ---- parsing ----------------------------------------------------------- */
@@ -55,25 +56,40 @@ static void test_speed_gen(void **state)
 		const char *text;
 		uint32_t gen;
 	} cases[] = {
-		{ "2.5 GT/s PCIe", 1 }, { "5.0 GT/s PCIe", 2 },
-		{ "8.0 GT/s PCIe", 3 }, { "16.0 GT/s PCIe", 4 },
-		{ "32.0 GT/s PCIe", 5 }, { "64.0 GT/s PCIe", 6 },
+		{ "2.5 GT/s PCIe", 1 },
+		{ "5.0 GT/s PCIe", 2 },
+		{ "8.0 GT/s PCIe", 3 },
+		{ "16.0 GT/s PCIe", 4 },
+		{ "32.0 GT/s PCIe", 5 },
+		{ "64.0 GT/s PCIe", 6 },
 		/* kernels before 5.x */
-		{ "2.5 GT/s", 1 }, { "5 GT/s", 2 }, { "8 GT/s", 3 },
-		{ "16 GT/s", 4 }, { "32 GT/s", 5 },
+		{ "2.5 GT/s", 1 },
+		{ "5 GT/s", 2 },
+		{ "8 GT/s", 3 },
+		{ "16 GT/s", 4 },
+		{ "32 GT/s", 5 },
 		/* unknown, PCI-X, conventional PCI, garbage */
-		{ "Unknown", 0 }, { "Unknown speed", 0 }, { "66 MHz PCI-X", 0 },
-		{ "33 MHz PCI", 0 }, { "128.0 GT/s PCIe", 0 },
-		{ "16.0 GT/s PCIe x", 0 }, { "16.0 GT/s  PCIe", 0 },
-		{ "16.0GT/s", 0 }, { "1.6 GT/s", 0 }, { "", 0 }, { ".", 0 },
-		{ "16.0 GT/", 0 }, { " 16.0 GT/s", 0 },
+		{ "Unknown", 0 },
+		{ "Unknown speed", 0 },
+		{ "66 MHz PCI-X", 0 },
+		{ "33 MHz PCI", 0 },
+		{ "128.0 GT/s PCIe", 0 },
+		{ "16.0 GT/s PCIe x", 0 },
+		{ "16.0 GT/s  PCIe", 0 },
+		{ "16.0GT/s", 0 },
+		{ "1.6 GT/s", 0 },
+		{ "", 0 },
+		{ ".", 0 },
+		{ "16.0 GT/", 0 },
+		{ " 16.0 GT/s", 0 },
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (sn_pcie_speed_gen(cases[i].text) != cases[i].gen)
 			fail_msg("'%s' -> %u, want %u", cases[i].text,
-				 sn_pcie_speed_gen(cases[i].text), cases[i].gen);
+				 sn_pcie_speed_gen(cases[i].text),
+				 cases[i].gen);
 	assert_int_equal(sn_pcie_speed_gen(NULL), 0);
 	assert_string_equal(sn_pcie_gen_speed(1), "2.5 GT/s");
 	assert_string_equal(sn_pcie_gen_speed(4), "16.0 GT/s");
@@ -85,12 +101,24 @@ static void test_speed_gen(void **state)
 static void test_bdf_valid(void **state)
 {
 	static const char *const good[] = {
-		"0000:5a:00.0", "0000:00:1f.7", "10000:e1:00.0", "ffffffff:ff:1f.7",
+		"0000:5a:00.0",
+		"0000:00:1f.7",
+		"10000:e1:00.0",
+		"ffffffff:ff:1f.7",
 	};
 	static const char *const bad[] = {
-		"", "0000:5a:00", "000:5a:00.0", "0000:5A:00.0", "0000:5a:20.0",
-		"0000:5a:00.8", "0000:5a:00.0 ", "../../etc", "pci0000:00",
-		"0000:5a:00.0/x", "123456789:5a:00.0", "0000-5a:00.0",
+		"",
+		"0000:5a:00",
+		"000:5a:00.0",
+		"0000:5A:00.0",
+		"0000:5a:20.0",
+		"0000:5a:00.8",
+		"0000:5a:00.0 ",
+		"../../etc",
+		"pci0000:00",
+		"0000:5a:00.0/x",
+		"123456789:5a:00.0",
+		"0000-5a:00.0",
 	};
 
 	(void)state;
@@ -121,11 +149,12 @@ static void test_dev_read(void **state)
 	assert_int_equal(d.max_speed.status, SN_ATTR_BAD);
 	assert_int_equal(d.max_speed.value, 0);
 	assert_string_equal(d.max_speed.text, "Unknown");
-	assert_int_equal(d.cur_width.status, SN_ATTR_BAD);	/* 0 lanes */
+	assert_int_equal(d.cur_width.status, SN_ATTR_BAD); /* 0 lanes */
 	assert_int_equal(d.max_width.status, SN_ATTR_BAD);
 	/* empty, white space only, a directory, a FIFO, missing */
 	tree_file(&t, "devices/pci0000:00/0000:01:00.0/current_link_width", "");
-	tree_file(&t, "devices/pci0000:00/0000:01:00.0/max_link_width", " \n\n");
+	tree_file(&t, "devices/pci0000:00/0000:01:00.0/max_link_width",
+		  " \n\n");
 	tree_remove(&t, "devices/pci0000:00/0000:01:00.0/current_link_speed");
 	tree_dir(&t, "devices/pci0000:00/0000:01:00.0/current_link_speed");
 	tree_remove(&t, "devices/pci0000:00/0000:01:00.0/max_link_speed");
@@ -157,12 +186,12 @@ static void test_attr_read_line(void **state)
 	tree_path(&t, "a", path);
 	assert_int_equal(sn_attr_read_line(path, buf, sizeof(buf)), SN_ATTR_OK);
 	assert_string_equal(buf, "x y");
-	tree_file(&t, "b", "12345678\n");	/* does not fit 8 bytes */
+	tree_file(&t, "b", "12345678\n"); /* does not fit 8 bytes */
 	tree_path(&t, "b", path);
 	assert_int_equal(sn_attr_read_line(path, buf, sizeof(buf)),
 			 SN_ATTR_UNREADABLE);
 	assert_string_equal(buf, "");
-	memset(big, ' ', sizeof(big) - 1);	/* past the 4 KiB cap */
+	memset(big, ' ', sizeof(big) - 1); /* past the 4 KiB cap */
 	big[sizeof(big) - 2] = '1';
 	big[sizeof(big) - 1] = '\0';
 	tree_file(&t, "c", big);
@@ -174,7 +203,7 @@ static void test_attr_read_line(void **state)
 	tree_path(&t, "d", path);
 	assert_int_equal(sn_attr_read_line(path, buf, sizeof(buf)),
 			 SN_ATTR_NOT_REGULAR);
-	assert_string_equal(buf, "symboli");	/* cut to buf */
+	assert_string_equal(buf, "symboli"); /* cut to buf */
 	tree_link(&t, "e", "nowhere");
 	tree_path(&t, "e", path);
 	assert_int_equal(sn_attr_read_line(path, big, sizeof(big)),
@@ -182,7 +211,8 @@ static void test_attr_read_line(void **state)
 	assert_string_equal(big, "symbolic link");
 	assert_string_equal(sn_attr_name(SN_ATTR_MISSING), "missing");
 	assert_string_equal(sn_attr_name(SN_ATTR_BAD), "unparsable");
-	assert_string_equal(sn_attr_name(SN_ATTR_NOT_REGULAR), "not a regular file");
+	assert_string_equal(sn_attr_name(SN_ATTR_NOT_REGULAR),
+			    "not a regular file");
 	tree_free(&t);
 }
 
@@ -336,8 +366,10 @@ static void test_case9_gpu_width(void **state)
 			     "x8 at 0000:1b:00.0", ">= x16 (link max)" });
 	sn_results_free(&r);
 	/* at x16 it passes although it idles at 2.5 GT/s */
-	tree_file(&t, "devices/pci0000:00/0000:1a:01.0/0000:1b:00.0/current_link_width",
-		  "16\n");
+	tree_file(
+		&t,
+		"devices/pci0000:00/0000:1a:01.0/0000:1b:00.0/current_link_width",
+		"16\n");
 	check(&t, "0000:1b:00.0", "gpu0 0000:1b:00.0", 5, 16, false, &r);
 	EXPECT_RESULTS(&r, { SN_OK, "OK", "gpu0 0000:1b:00.0", "x16",
 			     "link max, >= x16" });
@@ -406,13 +438,14 @@ static void test_fifo_attribute_unknown(void **state)
 	check(&t, "0000:5a:00.0", "mlx5_2 0000:5a:00.0", 4, 16, true, &r);
 	alarm(0);
 	signal(SIGALRM, SIG_DFL);
-	EXPECT_RESULTS(&r,
-		       { SN_UNKNOWN, "PCIE_UNKNOWN", "mlx5_2 0000:5a:00.0",
-			 "current_link_width not a regular file (fifo) at 0000:5a:00.0",
-			 "known link width" },
-		       { SN_UNKNOWN, "PCIE_UNKNOWN", "mlx5_2 0000:5a:00.0",
-			 "max_link_speed not a regular file (symbolic link) at 0000:59:01.0",
-			 "known link speed" });
+	EXPECT_RESULTS(
+		&r,
+		{ SN_UNKNOWN, "PCIE_UNKNOWN", "mlx5_2 0000:5a:00.0",
+		  "current_link_width not a regular file (fifo) at 0000:5a:00.0",
+		  "known link width" },
+		{ SN_UNKNOWN, "PCIE_UNKNOWN", "mlx5_2 0000:5a:00.0",
+		  "max_link_speed not a regular file (symbolic link) at 0000:59:01.0",
+		  "known link speed" });
 	assert_int_equal(sn_results_worst(&r), SN_UNKNOWN);
 	sn_results_free(&r);
 	tree_free(&t);
@@ -478,10 +511,10 @@ static void test_no_parent(void **state)
 	EXPECT_RESULTS(&r, { SN_OK, "OK", NULL, "Gen3 x8", ">= Gen3 x8" });
 	sn_results_free(&r);
 	check(&t, "0000:00:05.0", NULL, 4, 16, true, &r);
-	EXPECT_RESULTS(&r,
-		       { SN_CRIT, "PCIE_WIDTH", NULL, "x8", ">= x16 (manifest)" },
-		       { SN_CRIT, "PCIE_SPEED", NULL, "Gen3 (8.0 GT/s)",
-			 ">= Gen4 (manifest)" });
+	EXPECT_RESULTS(
+		&r, { SN_CRIT, "PCIE_WIDTH", NULL, "x8", ">= x16 (manifest)" },
+		{ SN_CRIT, "PCIE_SPEED", NULL, "Gen3 (8.0 GT/s)",
+		  ">= Gen4 (manifest)" });
 	sn_results_free(&r);
 	/* speed not checked: min_gen is ignored */
 	check(&t, "0000:00:05.0", NULL, 4, 8, false, &r);
@@ -491,7 +524,8 @@ static void test_no_parent(void **state)
 	 * root bus (/sys/devices/pci0000:00/0000:00:06.0), 32.0 GT/s x16 */
 	pci_dev(&t, "pci0000:00/0000:00:06.0", G5, G5, "16", "16");
 	check(&t, "0000:00:06.0", "gpu0 0000:00:06.0", 5, 16, false, &r);
-	EXPECT_RESULTS(&r, { SN_OK, "OK", "gpu0 0000:00:06.0", "x16", ">= x16" });
+	EXPECT_RESULTS(&r,
+		       { SN_OK, "OK", "gpu0 0000:00:06.0", "x16", ">= x16" });
 	sn_results_free(&r);
 	tree_free(&t);
 }
@@ -525,9 +559,10 @@ static void test_missing_device(void **state)
 	(void)state;
 	tree_new(&t);
 	check(&t, "0000:99:00.0", "mlx5_9 0000:99:00.0", 4, 16, true, &r);
-	EXPECT_RESULTS(&r, { SN_UNKNOWN, "PCIE_UNKNOWN", "mlx5_9 0000:99:00.0",
-			     "no PCI device 0000:99:00.0 (No such file or directory)",
-			     "a PCI device" });
+	EXPECT_RESULTS(
+		&r, { SN_UNKNOWN, "PCIE_UNKNOWN", "mlx5_9 0000:99:00.0",
+		      "no PCI device 0000:99:00.0 (No such file or directory)",
+		      "a PCI device" });
 	sn_results_free(&r);
 	check(&t, "../../etc", NULL, 0, 0, true, &r);
 	EXPECT_RESULTS(&r, { SN_UNKNOWN, "PCIE_UNKNOWN", NULL,
@@ -541,8 +576,16 @@ static void test_missing_device(void **state)
 static void test_garbage_never_crit(void **state)
 {
 	static const char *const junk[] = {
-		"", "\n", "Unknown", "x", "-1", "99999999999999999999",
-		"16.0 GT/s PCIe\0x", "\xff\xfe", "16", "16.0 GT/s PCIe",
+		"",
+		"\n",
+		"Unknown",
+		"x",
+		"-1",
+		"99999999999999999999",
+		"16.0 GT/s PCIe\0x",
+		"\xff\xfe",
+		"16",
+		"16.0 GT/s PCIe",
 	};
 	const size_t n = sizeof(junk) / sizeof(junk[0]);
 	struct sn_results r;

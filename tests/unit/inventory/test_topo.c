@@ -86,7 +86,10 @@ static void assert_near(const struct sn_topo *t, unsigned i, const char *nic,
 /* ---- our fixture ------------------------------------------------------ */
 
 static const char *const small_busids[] = {
-	"0000:07:00.0", "0000:0d:00.0", "0000:87:00.0", "0000:91:00.0",
+	"0000:07:00.0",
+	"0000:0d:00.0",
+	"0000:87:00.0",
+	"0000:91:00.0",
 };
 static const int small_numa[] = { 0, 0, 1, 1 };
 
@@ -123,8 +126,9 @@ static void test_small_xml(void **state)
 	assert_nearest(t, 2, "mlx5_1");
 	assert_nearest(t, 3, "mlx5_1");
 	assert_int_equal(sn_topo_nearest_nics(t, 4, NULL, 0), -1);
-	assert_near(t, 0, "mlx5_0", SN_NEAR_PCIE_SWITCH, SN_TOPO_YES,
-		    "gpu0 0000:07:00.0 and mlx5_0 0000:0c:00.0 share PCIe switch 0000:05:00.0");
+	assert_near(
+		t, 0, "mlx5_0", SN_NEAR_PCIE_SWITCH, SN_TOPO_YES,
+		"gpu0 0000:07:00.0 and mlx5_0 0000:0c:00.0 share PCIe switch 0000:05:00.0");
 	assert_near(t, 2, "ibp140s0", SN_NEAR_PCIE_SWITCH, SN_TOPO_YES,
 		    "share PCIe switch 0000:85:00.0");
 	assert_near(t, 3, "mlx5_1", SN_NEAR_PCIE_SWITCH, SN_TOPO_NO,
@@ -174,14 +178,20 @@ static void test_refused(void **state)
 		const char *msg;
 	} cases[] = {
 		{ OWN "small-no-io.xml", ENODATA,
-		  "the topology holds no PCI devices (exported without I/O, or /sys/bus/pci not visible): " OWN "small-no-io.xml" },
+		  "the topology holds no PCI devices (exported without I/O, or /sys/bus/pci not visible): " OWN
+		  "small-no-io.xml" },
 		{ OWN "broken.xml", EBADMSG,
-		  "bad hwloc XML file: hwloc " HWLOC_VERSION " refused it (format 2): Invalid argument: " OWN "broken.xml" },
+		  "bad hwloc XML file: hwloc " HWLOC_VERSION
+		  " refused it (format 2): Invalid argument: " OWN
+		  "broken.xml" },
 		{ OWN "no-complete-cpuset.xml", EBADMSG,
-		  "bad hwloc XML file: cpuset without complete_cpuset at byte 762: " OWN "no-complete-cpuset.xml" },
+		  "bad hwloc XML file: cpuset without complete_cpuset at byte 762: " OWN
+		  "no-complete-cpuset.xml" },
 		{ OWN "missing.xml", EBADMSG,
-		  "bad hwloc XML file: cannot open: No such file or directory: " OWN "missing.xml" },
-		{ OWN, EBADMSG, "bad hwloc XML file: not a regular file (folder): " OWN },
+		  "bad hwloc XML file: cannot open: No such file or directory: " OWN
+		  "missing.xml" },
+		{ OWN, EBADMSG,
+		  "bad hwloc XML file: not a regular file (folder): " OWN },
 	};
 	struct sn_error err;
 
@@ -221,12 +231,16 @@ static void test_live(void **state)
 static void test_juwels_booster(void **state)
 {
 	static const char *const bus[] = {
-		"0000:03:00.0", "0000:44:00.0", "0000:84:00.0", "0000:c4:00.0",
+		"0000:03:00.0",
+		"0000:44:00.0",
+		"0000:84:00.0",
+		"0000:c4:00.0",
 	};
 	static const int numa[] = { 3, 1, 7, 5 };
-	static const char *const pair[] = { "mlx5_1", "mlx5_0", "mlx5_3", "mlx5_2" };
-	struct sn_topo *t = open_real("jwb0001-juwels-booster-4xA100-4xCX6.xml",
-					0x10de);
+	static const char *const pair[] = { "mlx5_1", "mlx5_0", "mlx5_3",
+					    "mlx5_2" };
+	struct sn_topo *t =
+		open_real("jwb0001-juwels-booster-4xA100-4xCX6.xml", 0x10de);
 
 	(void)state;
 	assert_accels(t, bus, numa, 4);
@@ -238,8 +252,9 @@ static void test_juwels_booster(void **state)
 		assert_near(t, i, pair[(i + 1) % 4], SN_NEAR_PCIE_SWITCH,
 			    SN_TOPO_NO, "share no PCIe switch");
 	}
-	assert_near(t, 0, "mlx5_1", SN_NEAR_PCIE_SWITCH, SN_TOPO_YES,
-		    "gpu0 0000:03:00.0 and mlx5_1 0000:04:00.0 share PCIe switch 0000:01:00.0");
+	assert_near(
+		t, 0, "mlx5_1", SN_NEAR_PCIE_SWITCH, SN_TOPO_YES,
+		"gpu0 0000:03:00.0 and mlx5_1 0000:04:00.0 share PCIe switch 0000:01:00.0");
 	assert_near(t, 1, "ib1", SN_NEAR_NUMA, SN_TOPO_NO,
 		    "gpu1 on NUMA 1, mlx5_1 on NUMA 3");
 	sn_topo_close(t);
@@ -249,7 +264,10 @@ static void test_juwels_booster(void **state)
 static void test_ipa20_h100(void **state)
 {
 	static const char *const bus[] = {
-		"0000:4e:00.0", "0000:5f:00.0", "0000:cb:00.0", "0000:db:00.0",
+		"0000:4e:00.0",
+		"0000:5f:00.0",
+		"0000:cb:00.0",
+		"0000:db:00.0",
 	};
 	static const int numa[] = { 3, 1, 7, 5 };
 	struct sn_topo *t = open_real("ipa20-4xH100-4xCX6-CX7.xml", 0x10de);
@@ -266,12 +284,12 @@ static void test_ipa20_h100(void **state)
 	assert_string_equal(nic->busid, "0000:5e:00.0");
 	assert_nearest(t, 0, "mlx5_0 mlx5_1");
 	assert_nearest(t, 1, "mlx5_2");
-	assert_nearest(t, 2, "mlx5_3");		/* only the package is shared */
+	assert_nearest(t, 2, "mlx5_3"); /* only the package is shared */
 	assert_nearest(t, 3, "mlx5_3");
 	assert_near(t, 3, "mlx5_3", SN_NEAR_PCIE_SWITCH, SN_TOPO_YES,
 		    "share PCIe switch 0000:d8:00.0");
 	assert_near(t, 2, "mlx5_3", SN_NEAR_PCIE_SWITCH, SN_TOPO_NO,
-		    "meet at L3Cache#1");	/* the package-wide L3 */
+		    "meet at L3Cache#1"); /* the package-wide L3 */
 	assert_near(t, 2, "mlx5_3", SN_NEAR_NUMA, SN_TOPO_NO,
 		    "gpu2 on NUMA 7, mlx5_3 on NUMA 5");
 	sn_topo_close(t);
@@ -306,7 +324,10 @@ static void test_dgx2h(void **state)
 static void test_lassen(void **state)
 {
 	static const char *const bus[] = {
-		"0004:04:00.0", "0004:05:00.0", "0035:03:00.0", "0035:04:00.0",
+		"0004:04:00.0",
+		"0004:05:00.0",
+		"0035:03:00.0",
+		"0035:04:00.0",
 	};
 	static const int numa[] = { 0, 0, 8, 8 };
 	struct sn_topo *t = open_real("lassen-power9-4xV100-4xCX5.xml", 0x10de);
@@ -327,7 +348,8 @@ static void test_lassen(void **state)
 /* JURECA-DC CPU node: no accelerator of any vendor, one HCA. */
 static void test_cpu_only(void **state)
 {
-	struct sn_topo *t = open_real("jrc0732-jureca-dc-cpu-only-1xCX6.xml", 0);
+	struct sn_topo *t =
+		open_real("jrc0732-jureca-dc-cpu-only-1xCX6.xml", 0);
 	const struct sn_topo_nic *nics;
 	size_t n;
 
@@ -346,7 +368,10 @@ static void test_cpu_only(void **state)
 static void test_mixed_vendors(void **state)
 {
 	static const char *const any[] = {
-		"0000:03:00.0", "0000:83:00.0", "0000:84:00.0", "0000:84:00.1",
+		"0000:03:00.0",
+		"0000:83:00.0",
+		"0000:84:00.0",
+		"0000:84:00.1",
 	};
 	static const char *const amd[] = { "0000:84:00.1" };
 	struct sn_topo *t = open_real("conan-mixed-nvidia-amd-gpu-cx4.xml", 0);
@@ -388,15 +413,16 @@ static void test_amd_and_efa(void **state)
 
 /* ---- sn_check_topology ------------------------------------------------ */
 
-#define CFG_HEAD "supernodes:\n"					\
-		 "  - {name: sn01, nodes: 'n[1-2]'}\n"			\
-		 "paths:\n"						\
-		 "  hwloc_xml: %s\n"					\
-		 "node:\n"						\
-		 "  accelerators: {vendor: nvidia, count: 4}\n"		\
-		 "  topology:\n"					\
-		 "    nearness: %s\n"					\
-		 "    pairs:\n"
+#define CFG_HEAD                                       \
+	"supernodes:\n"                                \
+	"  - {name: sn01, nodes: 'n[1-2]'}\n"          \
+	"paths:\n"                                     \
+	"  hwloc_xml: %s\n"                            \
+	"node:\n"                                      \
+	"  accelerators: {vendor: nvidia, count: 4}\n" \
+	"  topology:\n"                                \
+	"    nearness: %s\n"                           \
+	"    pairs:\n"
 
 struct check_run {
 	struct sn_config *cfg;
@@ -468,11 +494,11 @@ static void test_check_wrong_pair(void **state)
 		  "      - {accelerator: 0, nic: mlx5_1}\n"
 		  "      - {accelerator: 3, nic: mlx5_1}\n");
 	assert_int_equal(run.res.count, 2);
-	assert_result(&run.res.items[0], SN_CRIT, "TOPO_NIC_FAR",
-		      "gpu0/mlx5_1",
-		      "gpu0 0000:07:00.0 and mlx5_1 0000:8c:00.0 share no PCIe switch");
-	assert_result(&run.res.items[1], SN_CRIT, "TOPO_NIC_FAR",
-		      "gpu3/mlx5_1", "meet at Package#1");
+	assert_result(
+		&run.res.items[0], SN_CRIT, "TOPO_NIC_FAR", "gpu0/mlx5_1",
+		"gpu0 0000:07:00.0 and mlx5_1 0000:8c:00.0 share no PCIe switch");
+	assert_result(&run.res.items[1], SN_CRIT, "TOPO_NIC_FAR", "gpu3/mlx5_1",
+		      "meet at Package#1");
 	assert_int_equal(sn_results_worst(&run.res), SN_CRIT);
 	run_free(&run);
 }
@@ -491,8 +517,8 @@ static void test_check_numa(void **state)
 		      "gpu3 and mlx5_1 both on NUMA 1");
 	assert_result(&run.res.items[1], SN_OK, "OK", "gpu1/ib0",
 		      "share PCIe switch");
-	assert_result(&run.res.items[2], SN_CRIT, "TOPO_NIC_FAR",
-		      "gpu2/mlx5_0", "gpu2 on NUMA 1, mlx5_0 on NUMA 0");
+	assert_result(&run.res.items[2], SN_CRIT, "TOPO_NIC_FAR", "gpu2/mlx5_0",
+		      "gpu2 on NUMA 1, mlx5_0 on NUMA 0");
 	run_free(&run);
 }
 
@@ -529,10 +555,12 @@ static void test_check_unavailable(void **state)
 	run_free(&run);
 	run_check(&run, OWN "does-not-exist.xml", "numa",
 		  "      - {accelerator: 0, nic: mlx5_0}\n");
-	assert_result(&run.res.items[0], SN_UNKNOWN, "TOPO_XML_BAD", "node", NULL);
-	sn_error_cut(want, sizeof(want),
-		     "bad hwloc XML file: cannot open: No such file or directory: "
-		     OWN "does-not-exist.xml");
+	assert_result(&run.res.items[0], SN_UNKNOWN, "TOPO_XML_BAD", "node",
+		      NULL);
+	sn_error_cut(
+		want, sizeof(want),
+		"bad hwloc XML file: cannot open: No such file or directory: " OWN
+		"does-not-exist.xml");
 	assert_string_equal(run.res.items[0].found, want);
 	assert_contains(run.res.items[0].found, "/does-not-exist.xml");
 	run_free(&run);
@@ -597,8 +625,9 @@ static void garbage_write(char *path, size_t size, const char *pattern,
 	free(buf);
 }
 
-#define CORE "<object type=\"Core\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\">"
-#define CORES 16384	/* 1.2 MiB of them */
+#define CORE \
+	"<object type=\"Core\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\">"
+#define CORES 16384 /* 1.2 MiB of them */
 
 /*
  * 1 MiB of "<object a>" tags: the pre-check searched each tag's attributes
@@ -613,14 +642,18 @@ static void test_check_garbage_is_bad_xml(void **state)
 
 	(void)state;
 	garbage_write(path, sizeof(path), "<object a>", 1u << 20);
-	run_check(&run, path, "numa", "      - {accelerator: 0, nic: mlx5_0}\n");
+	run_check(&run, path, "numa",
+		  "      - {accelerator: 0, nic: mlx5_0}\n");
 	assert_int_equal(run.res.count, 1);
-	snprintf(want, sizeof(want),
-		 "bad hwloc XML file: hwloc %s refused it (format 0): Invalid argument: .../garbage.xml",
-		 HWLOC_VERSION);
-	assert_result(&run.res.items[0], SN_UNKNOWN, "TOPO_XML_BAD", "node", NULL);
+	snprintf(
+		want, sizeof(want),
+		"bad hwloc XML file: hwloc %s refused it (format 0): Invalid argument: .../garbage.xml",
+		HWLOC_VERSION);
+	assert_result(&run.res.items[0], SN_UNKNOWN, "TOPO_XML_BAD", "node",
+		      NULL);
 	assert_string_equal(run.res.items[0].found, want);
-	assert_string_equal(run.res.items[0].expected, "a readable hwloc XML file");
+	assert_string_equal(run.res.items[0].expected,
+			    "a readable hwloc XML file");
 	run_free(&run);
 
 	/* an object without complete sets after 1 MiB of tags: named by offset */
@@ -632,11 +665,14 @@ static void test_check_garbage_is_bad_xml(void **state)
 		fputs("<object type=\"PU\" cpuset=\"0x1\">", f);
 		fclose(f);
 	}
-	run_check(&run, path, "numa", "      - {accelerator: 0, nic: mlx5_0}\n");
-	snprintf(want, sizeof(want),
-		 "bad hwloc XML file: cpuset without complete_cpuset at byte %zu: .../garbage.xml",
-		 strlen(CORE) * CORES);
-	assert_result(&run.res.items[0], SN_UNKNOWN, "TOPO_XML_BAD", "node", NULL);
+	run_check(&run, path, "numa",
+		  "      - {accelerator: 0, nic: mlx5_0}\n");
+	snprintf(
+		want, sizeof(want),
+		"bad hwloc XML file: cpuset without complete_cpuset at byte %zu: .../garbage.xml",
+		strlen(CORE) * CORES);
+	assert_result(&run.res.items[0], SN_UNKNOWN, "TOPO_XML_BAD", "node",
+		      NULL);
 	assert_string_equal(run.res.items[0].found, want);
 	run_free(&run);
 }
@@ -650,10 +686,12 @@ static void test_check_fifo_is_bad_xml(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/fifo.xml", garbage_dir);
 	assert_int_equal(mkfifo(path, 0600), 0);
-	run_check(&run, path, "numa", "      - {accelerator: 0, nic: mlx5_0}\n");
+	run_check(&run, path, "numa",
+		  "      - {accelerator: 0, nic: mlx5_0}\n");
 	snprintf(want, sizeof(want),
 		 "bad hwloc XML file: not a regular file (fifo): %s", path);
-	assert_result(&run.res.items[0], SN_UNKNOWN, "TOPO_XML_BAD", "node", NULL);
+	assert_result(&run.res.items[0], SN_UNKNOWN, "TOPO_XML_BAD", "node",
+		      NULL);
 	assert_string_equal(run.res.items[0].found, want);
 	run_free(&run);
 }
@@ -679,9 +717,11 @@ int main(void)
 		cmocka_unit_test(test_check_missing),
 		cmocka_unit_test(test_check_unavailable),
 		cmocka_unit_test_setup_teardown(test_check_garbage_is_bad_xml,
-						garbage_setup, garbage_teardown),
+						garbage_setup,
+						garbage_teardown),
 		cmocka_unit_test_setup_teardown(test_check_fifo_is_bad_xml,
-						garbage_setup, garbage_teardown),
+						garbage_setup,
+						garbage_teardown),
 		cmocka_unit_test(test_check_no_pairs),
 	};
 

@@ -83,18 +83,22 @@ static void test_pu_os_index_too_large(void **state)
 	write_changed(PU1, "<object type=\"PU\" os_index=\"4294967295\" ");
 	refused("PU or NUMANode without an os_index below 1048576 at byte 1240");
 	write_changed(PU1, "<object type=\"PU\" os_index=\"1048575\" ");
-	sn_topo_close(sn_topo_open(path, 0, NULL));	/* the largest allowed */
+	sn_topo_close(sn_topo_open(path, 0, NULL)); /* the largest allowed */
 }
 
 static void test_distances_larger_than_file(void **state)
 {
 	(void)state;
-	write_changed(END, "<distances2 type=\"NUMANode\" nbobjs=\"50000\" kind=\"5\" indexing=\"os\"></distances2>\n" END);
+	write_changed(
+		END,
+		"<distances2 type=\"NUMANode\" nbobjs=\"50000\" kind=\"5\" indexing=\"os\"></distances2>\n" END);
 	refused("distances of 50000 objects do not fit in 7223 bytes at byte 7158");
-	write_changed(END, "<distances2 type=\"NUMANode\" nbobjs=\"2\" kind=\"5\" name=\"NUMALatency\" indexing=\"os\">\n"
-		      "  <indexes length=\"3\">0 1</indexes>\n"
-		      "  <u64values length=\"11\">10 21 21 10</u64values>\n"
-		      "</distances2>\n" END);
+	write_changed(
+		END,
+		"<distances2 type=\"NUMANode\" nbobjs=\"2\" kind=\"5\" name=\"NUMALatency\" indexing=\"os\">\n"
+		"  <indexes length=\"3\">0 1</indexes>\n"
+		"  <u64values length=\"11\">10 21 21 10</u64values>\n"
+		"</distances2>\n" END);
 	{
 		struct sn_error err;
 		struct sn_topo *t = sn_topo_open(path, 0, &err);

@@ -8,11 +8,12 @@
 
 #include "placement/sn_allocation.h"
 
-#define SUPERNODES3 "supernodes:\n"			\
-		    "  - {name: sn01, nodes: 'sna[1-2]'}\n"	\
-		    "  - {name: sn02, nodes: 'snb[1-2]'}\n"	\
-		    "  - {name: sn03, nodes: 'snc[1-2]'}\n"	\
-		    "placement: {method: switch}\n"
+#define SUPERNODES3                             \
+	"supernodes:\n"                         \
+	"  - {name: sn01, nodes: 'sna[1-2]'}\n" \
+	"  - {name: sn02, nodes: 'snb[1-2]'}\n" \
+	"  - {name: sn03, nodes: 'snc[1-2]'}\n" \
+	"placement: {method: switch}\n"
 
 static struct sn_config *cfg_load(const char *yaml)
 {
@@ -93,10 +94,11 @@ static void test_partial(void **state)
 	assert_string_equal(a.problems[1].text,
 			    "sn02 partial: 1 of 2 nodes (missing snb1)");
 	assert_int_equal(a.problems[2].kind, SN_ALLOC_COUNT);
-	assert_string_equal(a.summary,
-			    "not 2 whole supernodes: sn01 partial: 1 of 2 nodes (missing sna1); "
-			    "sn02 partial: 1 of 2 nodes (missing snb1); "
-			    "4 nodes touch 3 supernodes, 1 of them whole; the job asked for 2 whole");
+	assert_string_equal(
+		a.summary,
+		"not 2 whole supernodes: sn01 partial: 1 of 2 nodes (missing sna1); "
+		"sn02 partial: 1 of 2 nodes (missing snb1); "
+		"4 nodes touch 3 supernodes, 1 of them whole; the job asked for 2 whole");
 }
 
 /* Two whole supernodes plus one node of a third. */
@@ -107,8 +109,9 @@ static void test_extra_node(void **state)
 	assert_int_equal(check(state, "sna[1-2],snb[1-2],snc1", 2, &a), 1);
 	assert_int_equal(a.whole, 2);
 	assert_int_equal(a.n_problems, 1);
-	assert_string_equal(a.summary,
-			    "not 2 whole supernodes: sn03 partial: 1 of 2 nodes (missing snc2)");
+	assert_string_equal(
+		a.summary,
+		"not 2 whole supernodes: sn03 partial: 1 of 2 nodes (missing snc2)");
 }
 
 static void test_unknown_node(void **state)
@@ -119,8 +122,9 @@ static void test_unknown_node(void **state)
 	assert_int_equal(a.foreign, 1);
 	assert_int_equal(a.whole, 1);
 	assert_int_equal(a.problems[0].kind, SN_ALLOC_FOREIGN);
-	assert_string_equal(a.summary,
-			    "not 1 whole supernode: node login1 is in no supernode");
+	assert_string_equal(
+		a.summary,
+		"not 1 whole supernode: node login1 is in no supernode");
 }
 
 static void test_count_mismatch(void **state)
@@ -128,12 +132,14 @@ static void test_count_mismatch(void **state)
 	struct sn_allocation a;
 
 	assert_int_equal(check(state, "sna[1-2],snb[1-2]", 1, &a), 1);
-	assert_string_equal(a.summary,
-			    "not 1 whole supernode: 4 nodes touch 2 supernodes, 2 of them whole; the job asked for 1 whole");
+	assert_string_equal(
+		a.summary,
+		"not 1 whole supernode: 4 nodes touch 2 supernodes, 2 of them whole; the job asked for 1 whole");
 	assert_int_equal(check(state, "sna[1-2]", 2, &a), 1);
 	assert_int_equal(a.problems[0].kind, SN_ALLOC_COUNT);
-	assert_string_equal(a.problems[0].text,
-			    "2 nodes touch 1 supernode, 1 of them whole; the job asked for 2 whole");
+	assert_string_equal(
+		a.problems[0].text,
+		"2 nodes touch 1 supernode, 1 of them whole; the job asked for 2 whole");
 }
 
 static void test_twice(void **state)
@@ -157,10 +163,12 @@ static void test_bad_input(void **state)
 	err_reset(&err);
 	assert_int_equal(sn_allocation_check(*state, NULL, 1, &a, &err), -1);
 	err_reset(&err);
-	assert_int_equal(sn_allocation_check(*state, "sna[1-", 1, &a, &err), -1);
+	assert_int_equal(sn_allocation_check(*state, "sna[1-", 1, &a, &err),
+			 -1);
 	assert_contains(err.msg, "sna[1-");
 	err_reset(&err);
-	assert_int_equal(sn_allocation_check(*state, "sna[1-2]", 0, &a, &err), -1);
+	assert_int_equal(sn_allocation_check(*state, "sna[1-2]", 0, &a, &err),
+			 -1);
 	assert_contains(err.msg, "0 supernodes");
 }
 
@@ -174,14 +182,15 @@ static void test_missing_bounded(void **state)
 	struct sn_error err;
 
 	(void)state;
-	assert_int_equal(sn_allocation_check(cfg, "n[01-72],m[01-70]", 2, &a,
-					     &err), 1);
+	assert_int_equal(
+		sn_allocation_check(cfg, "n[01-72],m[01-70]", 2, &a, &err), 1);
 	assert_string_equal(a.problems[0].text,
 			    "r2 partial: 70 of 72 nodes (missing m71,m72)");
-	assert_int_equal(sn_allocation_check(cfg, "n[01-72],m[10-72]", 2, &a,
-					     &err), 1);
-	assert_string_equal(a.problems[0].text,
-			    "r2 partial: 63 of 72 nodes (missing m01,m02,m03,m04 +5 more)");
+	assert_int_equal(
+		sn_allocation_check(cfg, "n[01-72],m[10-72]", 2, &a, &err), 1);
+	assert_string_equal(
+		a.problems[0].text,
+		"r2 partial: 63 of 72 nodes (missing m01,m02,m03,m04 +5 more)");
 	sn_config_free(cfg);
 }
 
@@ -194,24 +203,33 @@ static void test_many_problems(void **state)
 	assert_int_equal(check(state, "x[1-20]", 1, &a), 1);
 	assert_int_equal(a.n_problems, SN_ALLOC_MAX_PROBLEMS);
 	assert_int_equal(a.foreign, 20);
-	assert_int_equal(a.dropped, 5);	/* 4 nodes + the count line */
+	assert_int_equal(a.dropped, 5); /* 4 nodes + the count line */
 	assert_contains(a.summary, "; +5 more");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_exact_one, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_exact_two, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_order_independent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exact_one, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_exact_two, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_order_independent, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_partial, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_extra_node, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unknown_node, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_count_mismatch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_extra_node, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_node, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_count_mismatch, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_twice, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_missing_bounded, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_many_problems, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_input, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_missing_bounded, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_many_problems, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

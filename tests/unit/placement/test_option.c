@@ -24,7 +24,7 @@ static void refused(const char *arg, const char *fragment)
 	err_reset(&err);
 	if (sn_supernode_count_parse(arg, MAX, &n, &err) != -1)
 		fail_msg("'%s' was accepted as %u", arg ? arg : "(NULL)", n);
-	assert_int_equal(n, 12345);		/* *out untouched */
+	assert_int_equal(n, 12345); /* *out untouched */
 	assert_contains(err.msg, "--supernode");
 	assert_contains(err.msg, "1 to 2");
 	assert_contains(err.msg, fragment);
@@ -61,7 +61,7 @@ static void test_refused_out_of_range(void **state)
 	/* ERANGE is refused, not wrapped to some small number. */
 	refused("99999999999999999999",
 		"--supernode=99999999999999999999 is out of range");
-	refused("4294967297", "is out of range");	/* 2^32 + 1 */
+	refused("4294967297", "is out of range"); /* 2^32 + 1 */
 }
 
 static void test_accepted(void **state)
@@ -75,7 +75,7 @@ static void test_accepted(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(sn_supernode_count_parse("2", MAX, &n, &err), 0);
 	assert_int_equal(n, 2);
-	assert_string_equal(err.msg, "(unset)");	/* no message on success */
+	assert_string_equal(err.msg, "(unset)"); /* no message on success */
 }
 
 /* A repeated callback replaces the value (field case 18: "2" then "3"). */
@@ -161,10 +161,14 @@ static void test_cmdline_find_far(void **state)
 /* getopt_long's forms; the last one wins; "--" ends the options. */
 static void test_cmdline_find_forms(void **state)
 {
-	static const char *const sep[] = { "-N", "2", "--supernode", "2", "x", NULL };
-	static const char *const last[] = { "--supernode=1", "--supernode", "3", NULL };
-	static const char *const env[] = { "--supernode-env=show", "--supernodes=4", NULL };
-	static const char *const dashdash[] = { "--supernode=1", "--", "--supernode=5", NULL };
+	static const char *const sep[] = { "-N", "2", "--supernode",
+					   "2",	 "x", NULL };
+	static const char *const last[] = { "--supernode=1", "--supernode", "3",
+					    NULL };
+	static const char *const env[] = { "--supernode-env=show",
+					   "--supernodes=4", NULL };
+	static const char *const dashdash[] = { "--supernode=1", "--",
+						"--supernode=5", NULL };
 	static const char *const bare[] = { "--supernode", NULL };
 	static const char *const none[] = { NULL };
 	struct cmdline c;
@@ -215,7 +219,7 @@ static void test_cmdline_read(void **state)
 	size_t len;
 
 	(void)state;
-	cmdline_build(&c, 20000, tail);		/* 260 KiB */
+	cmdline_build(&c, 20000, tail); /* 260 KiB */
 	path = write_temp(c.buf, c.len);
 	assert_int_equal(sn_cmdline_read(path, &buf, &len, &err), 0);
 	assert_int_equal(len, c.len);
@@ -245,10 +249,14 @@ static void test_cmdline_read(void **state)
 	free(big);
 
 	err_reset(&err);
-	assert_int_equal(sn_cmdline_read("/nonexistent/cmdline", &buf, &len, &err), -1);
-	assert_string_equal(err.msg, "cannot open /nonexistent/cmdline: No such file or directory");
+	assert_int_equal(
+		sn_cmdline_read("/nonexistent/cmdline", &buf, &len, &err), -1);
+	assert_string_equal(
+		err.msg,
+		"cannot open /nonexistent/cmdline: No such file or directory");
 	/* This very process: its argv[0] and no --supernode. */
-	assert_int_equal(sn_cmdline_read("/proc/self/cmdline", &buf, &len, &err), 0);
+	assert_int_equal(
+		sn_cmdline_read("/proc/self/cmdline", &buf, &len, &err), 0);
 	assert_true(len > 0);
 	assert_null(sn_cmdline_supernode_find(buf, len));
 	free(buf);
@@ -257,7 +265,8 @@ static void test_cmdline_read(void **state)
 /* sn_cmdline_supernode: the last --supernode of a command line file. */
 static void test_cmdline_supernode(void **state)
 {
-	static const char two[] = "sbatch\0--supernode=1\0--supernode\0002\0job.sh";
+	static const char two[] =
+		"sbatch\0--supernode=1\0--supernode\0002\0job.sh";
 	static const char none[] = "sbatch\0-N2\0job.sh";
 	struct sn_error err;
 	char *path, *value;
@@ -275,9 +284,12 @@ static void test_cmdline_supernode(void **state)
 	unlink(path);
 	free(path);
 	err_reset(&err);
-	assert_int_equal(sn_cmdline_supernode("/nonexistent/cmdline", &value, &err), -1);
+	assert_int_equal(
+		sn_cmdline_supernode("/nonexistent/cmdline", &value, &err), -1);
 	assert_null(value);
-	assert_string_equal(err.msg, "cannot open /nonexistent/cmdline: No such file or directory");
+	assert_string_equal(
+		err.msg,
+		"cannot open /nonexistent/cmdline: No such file or directory");
 }
 
 static struct sn_config *cfg_of(const char *yaml)
@@ -292,14 +304,17 @@ static struct sn_config *cfg_of(const char *yaml)
 	return cfg;
 }
 
-#define TWO_SUPERNODES "supernodes:\n  - {name: sn01, nodes: 'a[1-2]'}\n" \
-		       "  - {name: sn02, nodes: 'b[1-2]'}\n"
+#define TWO_SUPERNODES                                     \
+	"supernodes:\n  - {name: sn01, nodes: 'a[1-2]'}\n" \
+	"  - {name: sn02, nodes: 'b[1-2]'}\n"
 
 /* sn_option_count_check: the range from the config, feature's one per job. */
 static void test_count_check(void **state)
 {
-	struct sn_config *feature = cfg_of(TWO_SUPERNODES "placement: {method: feature}\n");
-	struct sn_config *sw = cfg_of(TWO_SUPERNODES "placement: {method: switch}\n");
+	struct sn_config *feature =
+		cfg_of(TWO_SUPERNODES "placement: {method: feature}\n");
+	struct sn_config *sw =
+		cfg_of(TWO_SUPERNODES "placement: {method: switch}\n");
 	struct sn_error err;
 	uint32_t n = 0;
 
@@ -309,16 +324,24 @@ static void test_count_check(void **state)
 	assert_int_equal(sn_option_count_check(feature, "1", "", &n, &err), 0);
 	assert_int_equal(n, 1);
 	err_reset(&err);
-	assert_int_equal(sn_option_count_check(feature, "2", "SBATCH_SUPERNODE: ",
-					       &n, &err), -1);
-	assert_string_equal(err.msg, "SBATCH_SUPERNODE: --supernode=2: this cluster's placement.method is 'feature', which places one supernode per job: use --supernode=1 (the admin can switch to placement.method 'switch' for jobs of several supernodes)");
+	assert_int_equal(sn_option_count_check(feature, "2",
+					       "SBATCH_SUPERNODE: ", &n, &err),
+			 -1);
+	assert_string_equal(
+		err.msg,
+		"SBATCH_SUPERNODE: --supernode=2: this cluster's placement.method is 'feature', which places one supernode per job: use --supernode=1 (the admin can switch to placement.method 'switch' for jobs of several supernodes)");
 	err_reset(&err);
-	assert_int_equal(sn_option_count_check(sw, "3", "SLURM_SUPERNODE: ",
-					       &n, &err), -1);
-	assert_string_equal(err.msg, "SLURM_SUPERNODE: --supernode=3 is out of range (allowed: 1 to 2)");
+	assert_int_equal(sn_option_count_check(sw, "3", "SLURM_SUPERNODE: ", &n,
+					       &err),
+			 -1);
+	assert_string_equal(
+		err.msg,
+		"SLURM_SUPERNODE: --supernode=3 is out of range (allowed: 1 to 2)");
 	err_reset(&err);
 	assert_int_equal(sn_option_count_check(sw, "x", "", &n, &err), -1);
-	assert_string_equal(err.msg, "--supernode=x is not a whole number (allowed: 1 to 2)");
+	assert_string_equal(
+		err.msg,
+		"--supernode=x is not a whole number (allowed: 1 to 2)");
 	sn_config_free(feature);
 	sn_config_free(sw);
 }
@@ -327,10 +350,14 @@ static void test_count_check(void **state)
 static void test_env_name(void **state)
 {
 	(void)state;
-	assert_string_equal(sn_option_env_name(true, "srun"), "SLURM_SUPERNODE");
-	assert_string_equal(sn_option_env_name(true, "sbatch"), "SLURM_SUPERNODE");
-	assert_string_equal(sn_option_env_name(false, "sbatch"), "SBATCH_SUPERNODE");
-	assert_string_equal(sn_option_env_name(false, "salloc"), "SALLOC_SUPERNODE");
+	assert_string_equal(sn_option_env_name(true, "srun"),
+			    "SLURM_SUPERNODE");
+	assert_string_equal(sn_option_env_name(true, "sbatch"),
+			    "SLURM_SUPERNODE");
+	assert_string_equal(sn_option_env_name(false, "sbatch"),
+			    "SBATCH_SUPERNODE");
+	assert_string_equal(sn_option_env_name(false, "salloc"),
+			    "SALLOC_SUPERNODE");
 	assert_null(sn_option_env_name(false, "srun"));
 	assert_null(sn_option_env_name(false, "sbatchx"));
 	assert_null(sn_option_env_name(false, NULL));
@@ -339,14 +366,16 @@ static void test_env_name(void **state)
 /* The job's spank_job_env in slurmctld: the last NAME= wins; forgeries. */
 static void test_spank_env(void **state)
 {
-	char *env[] = { "SUPERNODE=1", NULL, "SUPERNODEX=7", "SUPERNODE=2",
+	char *env[] = { "SUPERNODE=1",	     NULL,
+			"SUPERNODEX=7",	     "SUPERNODE=2",
 			"SPANK_SUPERNODE=1", "SUPERNODE" };
 
 	(void)state;
 	assert_string_equal(sn_option_env_value(env, 6, "SUPERNODE"), "2");
 	assert_string_equal(sn_option_env_value(env, 1, "SUPERNODE"), "1");
 	assert_string_equal(sn_option_env_value(env, 6, "SUPERNODEX"), "7");
-	assert_string_equal(sn_option_env_value(env, 6, "SPANK_SUPERNODE"), "1");
+	assert_string_equal(sn_option_env_value(env, 6, "SPANK_SUPERNODE"),
+			    "1");
 	assert_null(sn_option_env_value(env, 6, "SUPERNODE_SRUN"));
 	assert_null(sn_option_env_value(NULL, 6, "SUPERNODE"));
 	assert_true(sn_option_env_forged("SPANK_SUPERNODE=1"));

@@ -7,10 +7,11 @@
 
 #include "placement/sn_placement.h"
 
-#define SUPERNODES3 "supernodes:\n"			\
-		    "  - {name: sn01, nodes: 'sna[1-2]'}\n"	\
-		    "  - {name: sn02, nodes: 'snb[1-2]'}\n"	\
-		    "  - {name: sn03, nodes: 'snc[1-2]'}\n"
+#define SUPERNODES3                             \
+	"supernodes:\n"                         \
+	"  - {name: sn01, nodes: 'sna[1-2]'}\n" \
+	"  - {name: sn02, nodes: 'snb[1-2]'}\n" \
+	"  - {name: sn03, nodes: 'snc[1-2]'}\n"
 
 #define ALL3 "[sn01|sn02|sn03]"
 
@@ -111,7 +112,7 @@ static void refused(const struct sn_config *cfg,
 		assert_contains(err.msg, *frags);
 }
 
-#define REFUSED(cfg, req, ...)						\
+#define REFUSED(cfg, req, ...) \
 	refused(cfg, req, (const char *const[]){ __VA_ARGS__, NULL })
 
 /* ---- feature method ---------------------------------------------------- */
@@ -141,8 +142,8 @@ static void test_n_refused(void **state)
 
 static void test_max_supernodes_config(void **state)
 {
-	struct sn_config *cfg = cfg_load(SUPERNODES3
-		"placement: {method: switch, max_supernodes: 2}\n");
+	struct sn_config *cfg = cfg_load(
+		SUPERNODES3 "placement: {method: switch, max_supernodes: 2}\n");
 	struct sn_job_request r = req_n(3);
 	struct sn_job_plan plan;
 
@@ -158,20 +159,20 @@ static void test_nodes(void **state)
 {
 	struct sn_job_request r = req_n(1);
 
-	r.min_nodes = r.max_nodes = 2;			/* -N 2 */
+	r.min_nodes = r.max_nodes = 2; /* -N 2 */
 	plans_features(*state, &r, ALL3);
-	r.max_nodes = SN_UNSET32;			/* min only */
+	r.max_nodes = SN_UNSET32; /* min only */
 	plans_features(*state, &r, ALL3);
-	r.min_nodes = 1;				/* -N 1-4 */
+	r.min_nodes = 1; /* -N 1-4 */
 	r.max_nodes = 4;
 	plans_features(*state, &r, ALL3);
-	r.min_nodes = r.max_nodes = 3;			/* -N 3 */
+	r.min_nodes = r.max_nodes = 3; /* -N 3 */
 	REFUSED(*state, &r,
 		"--nodes=3 cannot be combined with --supernode=1: that is 1 whole supernode(s) of 2 nodes = 2 nodes (leave out --nodes, or give --nodes=2)");
-	r.min_nodes = 3;				/* -N 3-4 */
+	r.min_nodes = 3; /* -N 3-4 */
 	r.max_nodes = 4;
 	REFUSED(*state, &r, "--nodes=3-4 cannot be combined", "--nodes=2");
-	r.min_nodes = r.max_nodes = 1;			/* -N 1 */
+	r.min_nodes = r.max_nodes = 1; /* -N 1 */
 	REFUSED(*state, &r, "--nodes=1 cannot be combined", "--nodes=2");
 }
 
@@ -184,13 +185,13 @@ static void test_nodes_from_nodelist(void **state)
 	struct sn_job_request r = req_n(1);
 
 	r.req_nodes = "snb1";
-	r.min_nodes = r.max_nodes = 1;			/* derived -N 1 */
+	r.min_nodes = r.max_nodes = 1; /* derived -N 1 */
 	plans_features(*state, &r, "sn02");
 	r.max_nodes = SN_UNSET32;
 	plans_features(*state, &r, "sn02");
 	r.max_nodes = 0;
 	plans_features(*state, &r, "sn02");
-	r.req_nodes = "snb[1-2]";			/* -N 2: fits anyway */
+	r.req_nodes = "snb[1-2]"; /* -N 2: fits anyway */
 	r.min_nodes = r.max_nodes = 2;
 	plans_features(*state, &r, "sn02");
 	/* a count that is not the nodelist's stays the user's */
@@ -202,7 +203,7 @@ static void test_nodes_from_nodelist(void **state)
 	REFUSED(*state, &r, "--nodes=1 cannot be combined", "--nodes=2");
 	r.req_nodes = "snb1";
 	r.min_nodes = 1;
-	r.max_nodes = 3;				/* -N 1-3 covers 2 */
+	r.max_nodes = 3; /* -N 1-3 covers 2 */
 	plans_features(*state, &r, "sn02");
 }
 
@@ -218,56 +219,56 @@ static void test_tasks(void **state)
 	struct sn_job_plan plan;
 
 	r.client = SN_CLIENT_SRUN;
-	r.num_tasks = 1;				/* srun -n1 */
+	r.num_tasks = 1; /* srun -n1 */
 	REFUSED(*state, &r,
 		"--ntasks=1 cannot be combined with --supernode=1: that is 2 nodes, and srun would start its job step with nodes that have no task (give --ntasks=2 or more, or run this srun inside 'salloc --supernode=1')");
-	r.min_nodes = r.max_nodes = 1;			/* srun -n1, -N from env */
+	r.min_nodes = r.max_nodes = 1; /* srun -n1, -N from env */
 	REFUSED(*state, &r, "--ntasks=1 cannot be combined with --supernode=1");
 	r.min_nodes = r.max_nodes = SN_UNSET32;
-	r.num_tasks = 2;				/* srun -n2 */
+	r.num_tasks = 2; /* srun -n2 */
 	planned(*state, &r, &plan);
-	assert_int_equal(plan.num_tasks, SN_UNSET32);	/* left as given */
+	assert_int_equal(plan.num_tasks, SN_UNSET32); /* left as given */
 	assert_int_equal(plan.nodes, 2);
 	free(plan.features);
-	r.num_tasks = 5;				/* srun -n5 */
+	r.num_tasks = 5; /* srun -n5 */
 	planned(*state, &r, &plan);
 	assert_int_equal(plan.num_tasks, SN_UNSET32);
 	free(plan.features);
-	r.num_tasks = 1;				/* srun --ntasks-per-node=1 */
+	r.num_tasks = 1; /* srun --ntasks-per-node=1 */
 	r.ntasks_per_node = 1;
 	REFUSED(*state, &r,
 		"--ntasks-per-node=1 cannot be combined with --supernode=1 here: srun counted 1 task(s) for 1 node(s) before the allocation became 2 nodes (give --nodes=2)");
-	r.min_nodes = r.max_nodes = 2;			/* ... -N 2 */
+	r.min_nodes = r.max_nodes = 2; /* ... -N 2 */
 	r.num_tasks = 2;
 	planned(*state, &r, &plan);
 	assert_int_equal(plan.num_tasks, SN_UNSET32);
 	free(plan.features);
 
 	r = req_n(1);
-	r.client = SN_CLIENT_ALLOC;			/* salloc -n1 */
+	r.client = SN_CLIENT_ALLOC; /* salloc -n1 */
 	r.num_tasks = 1;
 	REFUSED(*state, &r,
 		"--ntasks=1 cannot be combined with --supernode=1: that is 2 nodes, and Slurm raises the job's task count to its node count, so its steps would run 2 tasks (give --ntasks=2 or more, or use sbatch)");
-	r.ntasks_per_node = 1;				/* salloc --ntasks-per-node=1 */
+	r.ntasks_per_node = 1; /* salloc --ntasks-per-node=1 */
 	planned(*state, &r, &plan);
 	assert_int_equal(plan.num_tasks, 2);
 	free(plan.features);
 
-	r = req_n(1);					/* sbatch */
-	r.num_tasks = 1;				/* -n1: allowed */
+	r = req_n(1);	 /* sbatch */
+	r.num_tasks = 1; /* -n1: allowed */
 	planned(*state, &r, &plan);
 	assert_int_equal(plan.num_tasks, SN_UNSET32);
 	free(plan.features);
-	r.ntasks_per_node = 4;				/* --ntasks-per-node=4 */
+	r.ntasks_per_node = 4; /* --ntasks-per-node=4 */
 	r.num_tasks = 4;
 	planned(*state, &r, &plan);
-	assert_int_equal(plan.num_tasks, 8);		/* 2 nodes x 4 */
+	assert_int_equal(plan.num_tasks, 8); /* 2 nodes x 4 */
 	free(plan.features);
-	r.num_tasks = 6;				/* -n6 given: the user's */
+	r.num_tasks = 6; /* -n6 given: the user's */
 	planned(*state, &r, &plan);
 	assert_int_equal(plan.num_tasks, SN_UNSET32);
 	free(plan.features);
-	r.req_nodes = "snb1";				/* -w snb1: derived -N 1 */
+	r.req_nodes = "snb1"; /* -w snb1: derived -N 1 */
 	r.min_nodes = r.max_nodes = 1;
 	r.num_tasks = 4;
 	planned(*state, &r, &plan);
@@ -280,7 +281,7 @@ static void test_shared(void **state)
 {
 	struct sn_job_request r = req_n(1);
 
-	r.shared = SN_SHARED_OK;			/* --oversubscribe */
+	r.shared = SN_SHARED_OK; /* --oversubscribe */
 	REFUSED(*state, &r,
 		"--oversubscribe cannot be combined with --supernode=1: a supernode job has its supernodes to itself (exclusive)");
 	/* --exclusive=user, --exclusive=mcs, --exclusive: all become 0 */
@@ -308,7 +309,8 @@ static void test_constraint(void **state)
 	REFUSED(*state, &r,
 		"--constraint=[x|y] cannot be combined with --supernode: it uses brackets or counts");
 	r.features = "a*2";
-	REFUSED(*state, &r, "--constraint=a*2 cannot be combined with --supernode");
+	REFUSED(*state, &r,
+		"--constraint=a*2 cannot be combined with --supernode");
 	r.features = "a]";
 	REFUSED(*state, &r, "--constraint=a] cannot be combined");
 }
@@ -336,7 +338,8 @@ static void test_nodelist(void **state)
 	REFUSED(*state, &r,
 		"--nodelist: node unknown1 is in no supernode, so it cannot be part of a --supernode job");
 	r.req_nodes = "sna[1-";
-	REFUSED(*state, &r, "--nodelist=sna[1-: cannot parse nodelist 'sna[1-'");
+	REFUSED(*state, &r,
+		"--nodelist=sna[1-: cannot parse nodelist 'sna[1-'");
 }
 
 static void test_exclude(void **state)
@@ -370,10 +373,9 @@ static void test_exclude(void **state)
  */
 static void test_big_supernodes(void **state)
 {
-	struct sn_config *cfg = cfg_load(
-		"supernodes:\n"
-		"  - {name: x, nodes: 'x[0-299]'}\n"
-		"  - {name: y, nodes: 'y[0-299]'}\n");
+	struct sn_config *cfg = cfg_load("supernodes:\n"
+					 "  - {name: x, nodes: 'x[0-299]'}\n"
+					 "  - {name: y, nodes: 'y[0-299]'}\n");
 	struct sn_job_plan plan;
 	struct sn_job_request r;
 
@@ -410,12 +412,12 @@ static void test_switch(void **state)
 	assert_int_equal(plan.shared, SN_SHARED_NONE);
 	assert_int_equal(plan.req_switch, 2);
 	assert_int_equal(plan.wait4switch, 300);
-	assert_null(plan.features);		/* --constraint untouched */
+	assert_null(plan.features); /* --constraint untouched */
 	assert_int_equal(plan.segment_size, 0);
 
 	r = req_n(3);
-	r.req_switch = 3;			/* the matching --switches */
-	r.features = "[x|y]";			/* left to Slurm */
+	r.req_switch = 3;     /* the matching --switches */
+	r.features = "[x|y]"; /* left to Slurm */
 	planned(*state, &r, &plan);
 	assert_int_equal(plan.nodes, 6);
 	assert_int_equal(plan.req_switch, 3);
@@ -432,11 +434,11 @@ static void test_switch(void **state)
 	r.min_nodes = r.max_nodes = 2;
 	REFUSED(*state, &r, "--nodes=2 cannot be combined with --supernode=2",
 		"= 4 nodes", "--nodes=4");
-	r.req_nodes = "sna1,snb1";		/* derived -N 2 from 2 hosts */
+	r.req_nodes = "sna1,snb1"; /* derived -N 2 from 2 hosts */
 	planned(*state, &r, &plan);
 	assert_int_equal(plan.nodes, 4);
 	assert_int_equal(plan.req_switch, 2);
-	r = req_n(1);				/* 2 supernodes' hosts for 1 */
+	r = req_n(1); /* 2 supernodes' hosts for 1 */
 	r.req_nodes = "sna1,snb1";
 	REFUSED(*state, &r,
 		"--nodelist=sna1,snb1 spans 2 supernodes, but --supernode=1 gets exactly 1");
@@ -447,8 +449,8 @@ static void test_switch(void **state)
 
 static void test_switch_wait_config(void **state)
 {
-	struct sn_config *cfg = cfg_load(SUPERNODES3
-		"placement: {method: switch, switch_wait: 600}\n");
+	struct sn_config *cfg = cfg_load(
+		SUPERNODES3 "placement: {method: switch, switch_wait: 600}\n");
 	struct sn_job_request r = req_n(1);
 	struct sn_job_plan plan;
 
@@ -480,20 +482,31 @@ static void test_block(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_plain, setup_feature, teardown),
-		cmocka_unit_test_setup_teardown(test_n_refused, setup_feature, teardown),
+		cmocka_unit_test_setup_teardown(test_plain, setup_feature,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_n_refused, setup_feature,
+						teardown),
 		cmocka_unit_test(test_max_supernodes_config),
-		cmocka_unit_test_setup_teardown(test_nodes, setup_feature, teardown),
-		cmocka_unit_test_setup_teardown(test_nodes_from_nodelist, setup_feature, teardown),
-		cmocka_unit_test_setup_teardown(test_tasks, setup_feature, teardown),
-		cmocka_unit_test_setup_teardown(test_shared, setup_feature, teardown),
-		cmocka_unit_test_setup_teardown(test_constraint, setup_feature, teardown),
-		cmocka_unit_test_setup_teardown(test_nodelist, setup_feature, teardown),
-		cmocka_unit_test_setup_teardown(test_exclude, setup_feature, teardown),
+		cmocka_unit_test_setup_teardown(test_nodes, setup_feature,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_nodes_from_nodelist,
+						setup_feature, teardown),
+		cmocka_unit_test_setup_teardown(test_tasks, setup_feature,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_shared, setup_feature,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_constraint, setup_feature,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_nodelist, setup_feature,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_exclude, setup_feature,
+						teardown),
 		cmocka_unit_test(test_big_supernodes),
-		cmocka_unit_test_setup_teardown(test_switch, setup_switch, teardown),
+		cmocka_unit_test_setup_teardown(test_switch, setup_switch,
+						teardown),
 		cmocka_unit_test(test_switch_wait_config),
-		cmocka_unit_test_setup_teardown(test_block, setup_block, teardown),
+		cmocka_unit_test_setup_teardown(test_block, setup_block,
+						teardown),
 	};
 
 	return cmocka_run_group_tests_name("placement", tests, NULL, NULL);

@@ -64,15 +64,17 @@ static struct sn_config *config(const char *kmsg, int nvidia)
 	struct sn_error err;
 	char *yaml = NULL;
 
-	if (asprintf(&yaml,
-		     "supernodes:\n  - name: sn01\n    nodes: n[1-2]\n"
-		     "paths:\n  sysfs: %s/sys\n  dev: %s/dev\n"
-		     "  state_dir: %s/state/%%n\n  kmsg: %s\n  nvml: %s\n"
-		     "%s",
-		     T.root, T.root, T.root, kmsg,
-		     fake_lib ? fake_lib : "/nonexistent/libnvidia-ml.so.1",
-		     nvidia ? "node:\n  accelerators:\n    vendor: nvidia\n    count: 2\n"
-			    : "") < 0)
+	if (asprintf(
+		    &yaml,
+		    "supernodes:\n  - name: sn01\n    nodes: n[1-2]\n"
+		    "paths:\n  sysfs: %s/sys\n  dev: %s/dev\n"
+		    "  state_dir: %s/state/%%n\n  kmsg: %s\n  nvml: %s\n"
+		    "%s",
+		    T.root, T.root, T.root, kmsg,
+		    fake_lib ? fake_lib : "/nonexistent/libnvidia-ml.so.1",
+		    nvidia ?
+			    "node:\n  accelerators:\n    vendor: nvidia\n    count: 2\n" :
+			    "") < 0)
 		fail_msg("out of memory");
 	err_reset(&err);
 	cfg = sn_config_load_buffer("t.yaml", yaml, strlen(yaml), &err);
@@ -102,21 +104,22 @@ static void counter(const char *dev, unsigned port, const char *group,
 /* mlx5_0 ports 1 and 2, mlx5_1 port 1; a device without ports. */
 static void rdma_tree(void)
 {
-	struct tree sys;	/* the sysfs root of the config: <root>/sys */
+	struct tree sys; /* the sysfs root of the config: <root>/sys */
 
 	if ((size_t)snprintf(sys.root, sizeof(sys.root), "%.59s/sys", T.root) >=
 	    sizeof(sys.root))
 		fail_msg("tree root too long");
 	tree_dir(&T, "sys");
 	ib_port_ndr(&sys, "mlx5_0");
-	ib_port_files(&sys, "mlx5_0", 2, "1: DOWN", "3: Disabled", "10 Gb/sec (4X SDR)",
-		      "InfiniBand");
+	ib_port_files(&sys, "mlx5_0", 2, "1: DOWN", "3: Disabled",
+		      "10 Gb/sec (4X SDR)", "InfiniBand");
 	ib_port_files(&sys, "mlx5_1", 1, "4: ACTIVE", "5: LinkUp",
 		      "200 Gb/sec (4X HDR)", "Ethernet");
-	tree_dir(&T, "sys/class/infiniband/mlx5_9");	/* no ports/ at all */
+	tree_dir(&T, "sys/class/infiniband/mlx5_9"); /* no ports/ at all */
 
 	counter("mlx5_0", 1, "counters", "port_rcv_data", "123456789012\n");
-	counter("mlx5_0", 1, "counters", "port_xmit_data", "18446744073709551615\n");
+	counter("mlx5_0", 1, "counters", "port_xmit_data",
+		"18446744073709551615\n");
 	counter("mlx5_0", 1, "counters", "symbol_error", "0\n");
 	counter("mlx5_0", 1, "counters", "link_downed", "N/A (no PMA)\n");
 	counter("mlx5_0", 1, "hw_counters", "out_of_buffer", "17\n");
@@ -149,12 +152,13 @@ static void keys(json_object *o, char *out, size_t size)
 	const char *k[64];
 	size_t n = 0, used = 0;
 
-	json_object_object_foreach(o, key, val) {
+	json_object_object_foreach(o, key, val)
+	{
 		(void)val;
 		if (n < 64)
 			k[n++] = key;
 	}
-	for (size_t i = 1; i < n; i++)		/* insertion sort */
+	for (size_t i = 1; i < n; i++) /* insertion sort */
 		for (size_t j = i; j > 0 && strcmp(k[j - 1], k[j]) > 0; j--) {
 			const char *t = k[j];
 
@@ -189,21 +193,26 @@ static void test_collect(void **state)
 	assert_non_null(doc);
 
 	keys(doc, list, sizeof(list));
-	assert_string_equal(list, "accelerators job_id kmsg_seq node ports schema time");
-	assert_int_equal(json_object_get_int(GET(doc, "schema")), SN_BASELINE_SCHEMA);
+	assert_string_equal(
+		list, "accelerators job_id kmsg_seq node ports schema time");
+	assert_int_equal(json_object_get_int(GET(doc, "schema")),
+			 SN_BASELINE_SCHEMA);
 	assert_int_equal(json_object_get_int64(GET(doc, "job_id")), 4242);
 	assert_string_equal(json_object_get_string(GET(doc, "node")), "n1");
 	assert_true(json_object_get_int64(GET(doc, "time")) >= t0);
 	assert_true(json_object_get_int64(GET(doc, "time")) <= t1);
-	expect_u64(GET(doc, "kmsg_seq"), 105);	/* the newest record */
+	expect_u64(GET(doc, "kmsg_seq"), 105); /* the newest record */
 
 	p = GET(doc, "ports");
 	keys(p, list, sizeof(list));
 	assert_string_equal(list, "mlx5_0/1 mlx5_0/2 mlx5_1/1");
 	keys(GET(p, "mlx5_0/1", "counters"), list, sizeof(list));
-	assert_string_equal(list, "link_downed port_rcv_data port_xmit_data symbol_error");
-	expect_u64(GET(p, "mlx5_0/1", "counters", "port_rcv_data"), 123456789012ull);
-	expect_u64(GET(p, "mlx5_0/1", "counters", "port_xmit_data"), UINT64_MAX);
+	assert_string_equal(
+		list, "link_downed port_rcv_data port_xmit_data symbol_error");
+	expect_u64(GET(p, "mlx5_0/1", "counters", "port_rcv_data"),
+		   123456789012ull);
+	expect_u64(GET(p, "mlx5_0/1", "counters", "port_xmit_data"),
+		   UINT64_MAX);
 	expect_u64(GET(p, "mlx5_0/1", "counters", "symbol_error"), 0);
 	assert_null(GET(p, "mlx5_0/1", "counters", "link_downed"));
 	keys(GET(p, "mlx5_0/1", "hw_counters"), list, sizeof(list));
@@ -211,30 +220,45 @@ static void test_collect(void **state)
 	expect_u64(GET(p, "mlx5_0/1", "hw_counters", "out_of_buffer"), 17);
 	expect_u64(GET(p, "mlx5_0/1", "hw_counters", "np_cnp_sent"), 4);
 	expect_u64(GET(p, "mlx5_0/2", "counters", "symbol_error"), 65535);
-	assert_int_equal(json_object_object_length(GET(p, "mlx5_0/2", "hw_counters")), 0);
-	assert_int_equal(json_object_object_length(GET(p, "mlx5_1/1", "counters")), 0);
-	expect_u64(GET(p, "mlx5_1/1", "hw_counters", "rx_icrc_encapsulated"), 3);
+	assert_int_equal(
+		json_object_object_length(GET(p, "mlx5_0/2", "hw_counters")),
+		0);
+	assert_int_equal(
+		json_object_object_length(GET(p, "mlx5_1/1", "counters")), 0);
+	expect_u64(GET(p, "mlx5_1/1", "hw_counters", "rx_icrc_encapsulated"),
+		   3);
 	/* counters_ext/ only where the port has it (issue 9 item 6) */
-	expect_u64(GET(p, "mlx5_1/1", "counters_ext", "port_xmit_data_64"), 250000);
+	expect_u64(GET(p, "mlx5_1/1", "counters_ext", "port_xmit_data_64"),
+		   250000);
 	keys(GET(p, "mlx5_0/1"), list, sizeof(list));
 	assert_string_equal(list, "counters hw_counters link_layer rate_gbps");
 	/* the line rate bounds what the counters can count (item 4) */
-	assert_true(json_object_get_double(GET(p, "mlx5_0/1", "rate_gbps")) == 400.0);
-	assert_true(json_object_get_double(GET(p, "mlx5_0/2", "rate_gbps")) == 10.0);
-	assert_true(json_object_get_double(GET(p, "mlx5_1/1", "rate_gbps")) == 200.0);
-	assert_string_equal(json_object_get_string(GET(p, "mlx5_1/1", "link_layer")),
-			    "Ethernet");
+	assert_true(json_object_get_double(GET(p, "mlx5_0/1", "rate_gbps")) ==
+		    400.0);
+	assert_true(json_object_get_double(GET(p, "mlx5_0/2", "rate_gbps")) ==
+		    10.0);
+	assert_true(json_object_get_double(GET(p, "mlx5_1/1", "rate_gbps")) ==
+		    200.0);
+	assert_string_equal(
+		json_object_get_string(GET(p, "mlx5_1/1", "link_layer")),
+		"Ethernet");
 
 	if (have_nvml()) {
 		json_object *a = GET(doc, "accelerators");
 
-		assert_string_equal(json_object_get_string(GET(a, "vendor")), "nvidia");
-		assert_string_equal(json_object_get_string(GET(a, "driver")), "580.159.04");
+		assert_string_equal(json_object_get_string(GET(a, "vendor")),
+				    "nvidia");
+		assert_string_equal(json_object_get_string(GET(a, "driver")),
+				    "580.159.04");
 		assert_null(GET(a, "error"));
 		keys(GET(a, "devices"), list, sizeof(list));
 		assert_string_equal(list, "0000:00:06.0 0000:00:07.0");
-		expect_u64(GET(a, "devices", "0000:00:06.0", "pcie_replay_counter"), 5);
-		expect_u64(GET(a, "devices", "0000:00:07.0", "nvlink", "1", "crc_data"), 26);
+		expect_u64(GET(a, "devices", "0000:00:06.0",
+			       "pcie_replay_counter"),
+			   5);
+		expect_u64(GET(a, "devices", "0000:00:07.0", "nvlink", "1",
+			       "crc_data"),
+			   26);
 	} else {
 		assert_null(GET(doc, "accelerators"));
 	}
@@ -282,8 +306,9 @@ static void baseline_listing(char *out, size_t size)
 	out[0] = '\0';
 	for (int i = 0; i < n; i++) {
 		if (names[i]->d_name[0] != '.')
-			used += (size_t)snprintf(out + used, size - used, "%s%s",
-						 used ? " " : "", names[i]->d_name);
+			used += (size_t)snprintf(out + used, size - used,
+						 "%s%s", used ? " " : "",
+						 names[i]->d_name);
 		free(names[i]);
 	}
 	if (n >= 0)
@@ -329,7 +354,7 @@ static void test_save(void **state)
 	assert_int_equal(sn_baseline_save(&ctx, 4242, 5000, &err), 0);
 	assert_string_equal(err.msg, "(unset)");
 	baseline_listing(list, sizeof(list));
-	assert_string_equal(list, "4242.json");	/* no .tmp left */
+	assert_string_equal(list, "4242.json"); /* no .tmp left */
 	doc = saved(4242);
 	assert_int_equal(json_object_get_int64(GET(doc, "job_id")), 4242);
 	expect_u64(GET(doc, "ports", "mlx5_0/1", "counters", "port_rcv_data"),
@@ -366,7 +391,10 @@ static void test_save_two_jobs_at_once(void **state)
 		if (pids[i] == 0) {
 			struct sn_error err;
 
-			_exit(sn_baseline_save(&ctx, 101 + (uint32_t)i, 10000, &err) ? 1 : 0);
+			_exit(sn_baseline_save(&ctx, 101 + (uint32_t)i, 10000,
+					       &err) ?
+				      1 :
+				      0);
 		}
 		usleep(10 * 1000);
 	}
@@ -382,10 +410,14 @@ static void test_save_two_jobs_at_once(void **state)
 	for (uint32_t job = 101; job <= 102; job++) {
 		json_object *doc = saved(job);
 
-		assert_int_equal(json_object_get_int64(GET(doc, "job_id")), job);
-		assert_string_equal(json_object_get_string(GET(doc, "node")), "n1");
+		assert_int_equal(json_object_get_int64(GET(doc, "job_id")),
+				 job);
+		assert_string_equal(json_object_get_string(GET(doc, "node")),
+				    "n1");
 		expect_u64(GET(doc, "kmsg_seq"), 105);
-		expect_u64(GET(doc, "ports", "mlx5_0/2", "counters", "symbol_error"), 65535);
+		expect_u64(GET(doc, "ports", "mlx5_0/2", "counters",
+			       "symbol_error"),
+			   65535);
 		json_object_put(doc);
 	}
 	sn_config_free(cfg);
@@ -416,7 +448,8 @@ static void test_save_hang(void **state)
 	assert_int_equal(sn_baseline_save(&ctx, 7, 500, &err), 0);
 	took = sn_now_ms() - t0;
 	if (took < 400 || took > 700)
-		fail_msg("gave up after %lld ms, want 400..700", (long long)took);
+		fail_msg("gave up after %lld ms, want 400..700",
+			 (long long)took);
 	baseline_listing(list, sizeof(list));
 	assert_string_equal(list, "7.json");
 	assert_int_equal(sn_baseline_path(&ctx, 7, path, sizeof(path)), 0);
@@ -424,8 +457,10 @@ static void test_save_hang(void **state)
 	assert_non_null(doc = json_tokener_parse(text));
 	assert_non_null(json_object_object_get(doc, "ports"));
 	assert_null(json_object_object_get(doc, "accelerators"));
-	assert_non_null(strstr(json_object_get_string(json_object_object_get(doc, "accelerators_error")),
-			       "collecting accelerator counters timed out after"));
+	assert_non_null(
+		strstr(json_object_get_string(json_object_object_get(
+			       doc, "accelerators_error")),
+		       "collecting accelerator counters timed out after"));
 	json_object_put(doc);
 	free(text);
 
@@ -452,7 +487,8 @@ static void test_save_bad_state_dir(void **state)
 	tree_file(&T, "state/n1", "a file where the folder goes\n");
 	err_reset(&err);
 	assert_int_equal(sn_baseline_save(&ctx, 9, 5000, &err), -1);
-	snprintf(want, sizeof(want), "not a folder (regular file): %s/state/n1", T.root);
+	snprintf(want, sizeof(want), "not a folder (regular file): %s/state/n1",
+		 T.root);
 	assert_string_equal(err.msg, want);
 	sn_config_free(cfg);
 }
@@ -479,8 +515,8 @@ static void test_save_trusted_folder(void **state)
 	tree_link(&T, "state/n1/baseline", victim);
 	err_reset(&err);
 	assert_int_equal(sn_baseline_save(&ctx, 10, 5000, &err), -1);
-	snprintf(want, sizeof(want), "a symbolic link, not followed: %s/state/n1/baseline",
-		 T.root);
+	snprintf(want, sizeof(want),
+		 "a symbolic link, not followed: %s/state/n1/baseline", T.root);
 	assert_string_equal(err.msg, want);
 	tree_path(&T, "victim/10.json", want);
 	assert_int_equal(access(want, F_OK), -1);
@@ -492,9 +528,11 @@ static void test_save_trusted_folder(void **state)
 		_exit(0);
 	assert_int_equal(waitpid(dead, NULL, 0), dead);
 	tree_dir(&T, "state/n1/baseline");
-	snprintf(rel, sizeof(rel), "state/n1/baseline/7.json.%d.tmp", (int)dead);
+	snprintf(rel, sizeof(rel), "state/n1/baseline/7.json.%d.tmp",
+		 (int)dead);
 	tree_file(&T, rel, "{");
-	snprintf(live, sizeof(live), "state/n1/baseline/8.json.%d.tmp", (int)getppid());
+	snprintf(live, sizeof(live), "state/n1/baseline/8.json.%d.tmp",
+		 (int)getppid());
 	tree_file(&T, live, "{");
 	assert_int_equal(sn_baseline_save(&ctx, 11, 5000, &err), 0);
 	tree_path(&T, rel, want);
@@ -506,7 +544,8 @@ static void test_save_trusted_folder(void **state)
 	/* the epilog removes it through the same folder */
 	assert_int_equal(sn_baseline_remove(&ctx, 11, &err), 0);
 	assert_int_equal(access(want, F_OK), -1);
-	assert_int_equal(sn_baseline_remove(&ctx, 11, &err), 0);	/* gone: fine */
+	assert_int_equal(sn_baseline_remove(&ctx, 11, &err),
+			 0); /* gone: fine */
 	sn_config_free(cfg);
 }
 
@@ -514,12 +553,17 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_collect, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_collect_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_collect_empty, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_save, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_save_two_jobs_at_once, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_save_hang, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_save_bad_state_dir, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_save_trusted_folder, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_save_two_jobs_at_once,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_save_hang, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_save_bad_state_dir, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_save_trusted_folder, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -145,7 +145,8 @@ static void test_render_empty(void **state)
 
 	(void)state;
 	assert_non_null(text);
-	assert_string_equal(text,
+	assert_string_equal(
+		text,
 		"# HELP supernode_xid_events_total NVIDIA Xid events logged during jobs, by Xid number.\n"
 		"# TYPE supernode_xid_events_total counter\n"
 		"# HELP supernode_epilog_jobs_total Jobs whose record the epilog wrote on this node.\n"
@@ -162,22 +163,27 @@ static void test_render_empty(void **state)
 
 static void test_state_add(void **state)
 {
-	json_object *rec = parse("{\"drain_reason\": \"supernode: XID79 ...\", \"xid_events\": ["
-				 "{\"xid\": 79}, {\"xid\": 94}, {\"xid\": 94}]}");
-	json_object *rec2 = parse("{\"drain_reason\": null, \"xid_events\": []}");
+	json_object *rec = parse(
+		"{\"drain_reason\": \"supernode: XID79 ...\", \"xid_events\": ["
+		"{\"xid\": 79}, {\"xid\": 94}, {\"xid\": 94}]}");
+	json_object *rec2 =
+		parse("{\"drain_reason\": null, \"xid_events\": []}");
 	json_object *s1, *s2, *s3;
 
 	(void)state;
 	s1 = sn_promfile_state_add(NULL, rec);
-	assert_string_equal(json_object_to_json_string_ext(s1, JSON_C_TO_STRING_PLAIN),
-			    "{\"schema\":1,\"jobs\":1,\"drains\":1,\"xid\":{\"79\":1,\"94\":2}}");
+	assert_string_equal(
+		json_object_to_json_string_ext(s1, JSON_C_TO_STRING_PLAIN),
+		"{\"schema\":1,\"jobs\":1,\"drains\":1,\"xid\":{\"79\":1,\"94\":2}}");
 	s2 = sn_promfile_state_add(s1, rec2);
-	assert_string_equal(json_object_to_json_string_ext(s2, JSON_C_TO_STRING_PLAIN),
-			    "{\"schema\":1,\"jobs\":2,\"drains\":1,\"xid\":{\"79\":1,\"94\":2}}");
+	assert_string_equal(
+		json_object_to_json_string_ext(s2, JSON_C_TO_STRING_PLAIN),
+		"{\"schema\":1,\"jobs\":2,\"drains\":1,\"xid\":{\"79\":1,\"94\":2}}");
 	/* a run without a record changes no count; junk state starts at 0 */
 	s3 = sn_promfile_state_add(rec2, NULL);
-	assert_string_equal(json_object_to_json_string_ext(s3, JSON_C_TO_STRING_PLAIN),
-			    "{\"schema\":1,\"jobs\":0,\"drains\":0,\"xid\":{}}");
+	assert_string_equal(
+		json_object_to_json_string_ext(s3, JSON_C_TO_STRING_PLAIN),
+		"{\"schema\":1,\"jobs\":0,\"drains\":0,\"xid\":{}}");
 	json_object_put(s1);
 	json_object_put(s2);
 	json_object_put(s3);
@@ -213,7 +219,8 @@ static char *read_file(const char *dir, const char *name)
 static void test_update(void **state)
 {
 	json_object *snap = parse(small_snapshot);
-	json_object *rec = parse("{\"drain_reason\": null, \"xid_events\": [{\"xid\": 13}]}");
+	json_object *rec = parse(
+		"{\"drain_reason\": null, \"xid_events\": [{\"xid\": 13}]}");
 	struct sn_error err;
 	char dir[64], *text;
 
@@ -222,19 +229,24 @@ static void test_update(void **state)
 	assert_int_equal(sn_promfile_update(dir, snap, rec, 100, &err), 0);
 	assert_int_equal(sn_promfile_update(dir, snap, rec, 200, &err), 0);
 	text = read_file(dir, SN_PROM_STATE_FILE);
-	assert_string_equal(text, "{\"schema\":1,\"jobs\":2,\"drains\":0,\"xid\":{\"13\":2}}");
+	assert_string_equal(
+		text,
+		"{\"schema\":1,\"jobs\":2,\"drains\":0,\"xid\":{\"13\":2}}");
 	free(text);
 	text = read_file(dir, SN_PROM_FILE);
 	assert_contains(text, "supernode_epilog_jobs_total 2\n");
 	assert_contains(text, "supernode_xid_events_total{xid=\"13\"} 2\n");
-	assert_contains(text, "supernode_epilog_last_run_timestamp_seconds 200\n");
+	assert_contains(text,
+			"supernode_epilog_last_run_timestamp_seconds 200\n");
 	free(text);
 	/* a corrupt state starts again from zero */
 	{
 		char path[PATH_MAX];
 
 		snprintf(path, sizeof(path), "%s/%s", dir, SN_PROM_STATE_FILE);
-		assert_int_equal(sn_file_write_atomic(path, "{\"jobs\": ", 9, 0644, &err), 0);
+		assert_int_equal(sn_file_write_atomic(path, "{\"jobs\": ", 9,
+						      0644, &err),
+				 0);
 	}
 	assert_int_equal(sn_promfile_update(dir, snap, NULL, 300, &err), 0);
 	text = read_file(dir, SN_PROM_FILE);
@@ -246,8 +258,10 @@ static void test_update(void **state)
 
 		snprintf(path, sizeof(path), "%s/%s/sub", dir, SN_PROM_FILE);
 		err_reset(&err);
-		assert_int_equal(sn_promfile_update(path, snap, rec, 1, &err), -1);
-		snprintf(want, sizeof(want), "not a folder (regular file): %s/%s", dir,
+		assert_int_equal(sn_promfile_update(path, snap, rec, 1, &err),
+				 -1);
+		snprintf(want, sizeof(want),
+			 "not a folder (regular file): %s/%s", dir,
 			 SN_PROM_FILE);
 		assert_string_equal(err.msg, want);
 	}
@@ -304,8 +318,10 @@ static void test_update_trusted_folder(void **state)
 	assert_false(exists(victim, SN_PROM_FILE));
 	assert_false(exists(victim, SN_PROM_LOCK_FILE));
 	/* temporaries: a dead epilog's of both files go, the others stay */
-	snprintf(name, sizeof(name), "%s.%d.tmp", SN_PROM_FILE, (int)dead_pid());
-	snprintf(live, sizeof(live), "%s.%d.tmp", SN_PROM_STATE_FILE, (int)getppid());
+	snprintf(name, sizeof(name), "%s.%d.tmp", SN_PROM_FILE,
+		 (int)dead_pid());
+	snprintf(live, sizeof(live), "%s.%d.tmp", SN_PROM_STATE_FILE,
+		 (int)getppid());
 	snprintf(other, sizeof(other), "node.prom.%d.tmp", (int)dead_pid());
 	for (size_t i = 0; i < 3; i++) {
 		snprintf(want, sizeof(want), "%s/%s", victim, made[i]);
@@ -316,7 +332,7 @@ static void test_update_trusted_folder(void **state)
 	assert_int_equal(sn_promfile_update(victim, snap, NULL, 1, &err), 0);
 	assert_false(exists(victim, name));
 	assert_true(exists(victim, live));
-	assert_true(exists(victim, other));	/* not ours: another exporter's */
+	assert_true(exists(victim, other)); /* not ours: another exporter's */
 	assert_true(exists(victim, SN_PROM_FILE));
 	rmdir_all(dir);
 	json_object_put(snap);
@@ -339,7 +355,8 @@ static void promtool_ok(const char *path)
 	char line[512];
 	int lines = 0;
 
-	snprintf(cmd, sizeof(cmd), "/usr/bin/promtool check metrics < '%s' 2>&1", path);
+	snprintf(cmd, sizeof(cmd),
+		 "/usr/bin/promtool check metrics < '%s' 2>&1", path);
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	while (fgets(line, sizeof(line), p)) {
@@ -354,9 +371,11 @@ static void promtool_ok(const char *path)
 static void test_promtool(void **state)
 {
 	json_object *snap = parse("{\"ports\": {}}"), *ports, *small;
-	json_object *rec = parse("{\"drain_reason\": \"x\", \"xid_events\": [{\"xid\": 79}]}");
-	static const char *const devs[] = { "mlx5_0", "mlx5_1", "mlx5_4", "mlx5_5",
-					    "mlx5_6", "mlx5_7", "mlx5_8", "mlx5_9" };
+	json_object *rec = parse(
+		"{\"drain_reason\": \"x\", \"xid_events\": [{\"xid\": 79}]}");
+	static const char *const devs[] = { "mlx5_0", "mlx5_1", "mlx5_4",
+					    "mlx5_5", "mlx5_6", "mlx5_7",
+					    "mlx5_8", "mlx5_9" };
 	struct sn_error err;
 	char dir[64], path[PATH_MAX];
 
@@ -373,11 +392,13 @@ static void test_promtool(void **state)
 		json_object_object_add(ports, key, c);
 	}
 	small = parse(small_snapshot);
-	json_object_object_add(snap, "accelerators",
-			       json_object_get(json_object_object_get(small, "accelerators")));
+	json_object_object_add(
+		snap, "accelerators",
+		json_object_get(json_object_object_get(small, "accelerators")));
 	json_object_put(small);
 	tmpdir(dir);
-	assert_int_equal(sn_promfile_update(dir, snap, rec, 1764430000, &err), 0);
+	assert_int_equal(sn_promfile_update(dir, snap, rec, 1764430000, &err),
+			 0);
 	snprintf(path, sizeof(path), "%s/%s", dir, SN_PROM_FILE);
 	promtool_ok(path);
 	rmdir_all(dir);

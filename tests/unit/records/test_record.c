@@ -51,7 +51,7 @@ static json_object *parse(const char *text)
 	return o;
 }
 
-static struct tree copied;	/* the current test's copy of a fixture tree */
+static struct tree copied; /* the current test's copy of a fixture tree */
 
 /* Copy the fixture tree src into a new temporary tree; its sys into dir. */
 static void copy_fixture(const char *src, char *dir)
@@ -80,8 +80,8 @@ static void set_counter(const char *sys, const char *dev, const char *group,
 	char path[PATH_MAX];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports/1/%s/%s", sys,
-		 dev, group, name);
+	snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports/1/%s/%s",
+		 sys, dev, group, name);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fprintf(f, "%s\n", value);
@@ -109,24 +109,25 @@ static json_object *snapshot(const char *sys, int64_t time, const char *accel)
 		json_object_object_add(ports, key, c);
 	}
 	json_object_object_add(doc, "ports", ports);
-	json_object_object_add(doc, "accelerators", accel ? parse(accel) : NULL);
+	json_object_object_add(doc, "accelerators",
+			       accel ? parse(accel) : NULL);
 	return doc;
 }
 
-#define ACCEL_START \
-	"{\"vendor\": \"nvidia\", \"driver\": \"550.90.07\", \"error\": null, " \
-	"\"devices\": {\"0000:19:00.0\": {\"index\": 0, \"error\": null, " \
-	"\"ecc_corrected_volatile\": 3, \"ecc_uncorrected_volatile\": 0, " \
-	"\"pcie_replay_counter\": 0, \"remapped_rows\": {\"correctable\": 0, " \
-	"\"uncorrectable\": 0, \"pending\": false, \"failure\": false}, " \
+#define ACCEL_START                                                               \
+	"{\"vendor\": \"nvidia\", \"driver\": \"550.90.07\", \"error\": null, "   \
+	"\"devices\": {\"0000:19:00.0\": {\"index\": 0, \"error\": null, "        \
+	"\"ecc_corrected_volatile\": 3, \"ecc_uncorrected_volatile\": 0, "        \
+	"\"pcie_replay_counter\": 0, \"remapped_rows\": {\"correctable\": 0, "    \
+	"\"uncorrectable\": 0, \"pending\": false, \"failure\": false}, "         \
 	"\"nvlink\": {\"0\": {\"active\": true, \"replay\": 0, \"recovery\": 0, " \
 	"\"crc_flit\": 0, \"crc_data\": 0}}}}}"
-#define ACCEL_END \
-	"{\"vendor\": \"nvidia\", \"driver\": \"550.90.07\", \"error\": null, " \
-	"\"devices\": {\"0000:19:00.0\": {\"index\": 0, \"error\": null, " \
-	"\"ecc_corrected_volatile\": 5, \"ecc_uncorrected_volatile\": 2, " \
-	"\"pcie_replay_counter\": 0, \"remapped_rows\": {\"correctable\": 0, " \
-	"\"uncorrectable\": 1, \"pending\": true, \"failure\": false}, " \
+#define ACCEL_END                                                                   \
+	"{\"vendor\": \"nvidia\", \"driver\": \"550.90.07\", \"error\": null, "     \
+	"\"devices\": {\"0000:19:00.0\": {\"index\": 0, \"error\": null, "          \
+	"\"ecc_corrected_volatile\": 5, \"ecc_uncorrected_volatile\": 2, "          \
+	"\"pcie_replay_counter\": 0, \"remapped_rows\": {\"correctable\": 0, "      \
+	"\"uncorrectable\": 1, \"pending\": true, \"failure\": false}, "            \
 	"\"nvlink\": {\"0\": {\"active\": true, \"replay\": 150, \"recovery\": 0, " \
 	"\"crc_flit\": 0, \"crc_data\": 0}}}}}"
 
@@ -136,7 +137,8 @@ static json_object *at(json_object *o, const char *path)
 	char buf[256], *save = NULL;
 
 	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *k = strtok_r(buf, ".", &save); k && o; k = strtok_r(NULL, ".", &save)) {
+	for (char *k = strtok_r(buf, ".", &save); k && o;
+	     k = strtok_r(NULL, ".", &save)) {
 		if (json_object_is_type(o, json_type_array))
 			o = json_object_array_get_idx(o, (size_t)atoi(k));
 		else if (!json_object_object_get_ex(o, k, &o))
@@ -169,11 +171,13 @@ static void assert_path_null(json_object *o, const char *path)
 {
 	json_object *x = (json_object *)1;
 
-	if (!json_object_is_type(o, json_type_object) && !json_object_is_type(o, json_type_array))
+	if (!json_object_is_type(o, json_type_object) &&
+	    !json_object_is_type(o, json_type_array))
 		fail_msg("not a container");
 	x = at(o, path);
 	if (x)
-		fail_msg("%s: not null: %s", path, json_object_to_json_string(x));
+		fail_msg("%s: not null: %s", path,
+			 json_object_to_json_string(x));
 }
 
 /* The verdict for counter on device, or NULL. */
@@ -185,7 +189,8 @@ static json_object *verdict(json_object *rec, const char *counter,
 	for (size_t i = 0; v && i < json_object_array_length(v); i++) {
 		json_object *e = json_object_array_get_idx(v, i);
 
-		if (!strcmp(json_object_get_string(at(e, "counter")), counter) &&
+		if (!strcmp(json_object_get_string(at(e, "counter")),
+			    counter) &&
 		    !strcmp(json_object_get_string(at(e, "device")), device))
 			return e;
 	}
@@ -197,10 +202,17 @@ static json_object *build(const struct sn_config *cfg, json_object *base,
 			  json_object *xids, int64_t end_time)
 {
 	struct sn_record_input in = {
-		.job_id = 42, .user = "alice", .node = "gpu-a001",
-		.supernode = "sn01", .has_exit_code = true, .exit_code = 0,
-		.end_time = end_time, .baseline_status = st, .baseline = base,
-		.end = end, .xid_events = xids,
+		.job_id = 42,
+		.user = "alice",
+		.node = "gpu-a001",
+		.supernode = "sn01",
+		.has_exit_code = true,
+		.exit_code = 0,
+		.end_time = end_time,
+		.baseline_status = st,
+		.baseline = base,
+		.end = end,
+		.xid_events = xids,
 	};
 	json_object *rec = sn_record_build(cfg, &in);
 
@@ -219,9 +231,12 @@ static void test_real_ports(void **state)
 	copy_tree(sys);
 	base = snapshot(sys, 1000, ACCEL_START);
 	/* mlx5_0: real 230442669431839 / 230539874932483 words */
-	set_counter(sys, "mlx5_0", "counters", "port_xmit_data", "230442694431839");
-	set_counter(sys, "mlx5_0", "counters", "port_rcv_data", "230539874932483");
-	set_counter(sys, "mlx5_0", "counters", "port_xmit_packets", "315487951081");
+	set_counter(sys, "mlx5_0", "counters", "port_xmit_data",
+		    "230442694431839");
+	set_counter(sys, "mlx5_0", "counters", "port_rcv_data",
+		    "230539874932483");
+	set_counter(sys, "mlx5_0", "counters", "port_xmit_packets",
+		    "315487951081");
 	set_counter(sys, "mlx5_0", "counters", "symbol_error", "12");
 	set_counter(sys, "mlx5_0", "counters", "link_downed", "1");
 	set_counter(sys, "mlx5_0", "counters", "port_rcv_errors", "30");
@@ -250,8 +265,11 @@ static void test_real_ports(void **state)
 	assert_path_int(rec, "ports.0.packets_sent", 10000);
 	assert_path_int(rec, "ports.0.packets_received", 0);
 	/* 1e8 bytes x 8 / 100 s / 1e9 = 0.008 Gb/s */
-	assert_true(fabs(json_object_get_double(at(rec, "ports.0.mean_tx_gbps")) - 0.008) < 1e-12);
-	assert_true(json_object_get_double(at(rec, "ports.0.mean_rx_gbps")) == 0.0);
+	assert_true(
+		fabs(json_object_get_double(at(rec, "ports.0.mean_tx_gbps")) -
+		     0.008) < 1e-12);
+	assert_true(json_object_get_double(at(rec, "ports.0.mean_rx_gbps")) ==
+		    0.0);
 	assert_path_int(rec, "ports.0.deltas.symbol_error", 12);
 	assert_path_int(rec, "ports.0.deltas.link_downed", 1);
 	assert_path_int(rec, "ports.0.deltas.port_rcv_errors", 16);
@@ -261,36 +279,52 @@ static void test_real_ports(void **state)
 	assert_path_str(rec, "ports.0.unknown.excessive_buffer_overrun_errors",
 			"saturated at its 4-bit maximum");
 	/* mlx5_1: real link_downed 255 (8-bit max), a reset, a bad read */
-	assert_path_str(rec, "ports.1.unknown.link_downed", "saturated at its 8-bit maximum");
+	assert_path_str(rec, "ports.1.unknown.link_downed",
+			"saturated at its 8-bit maximum");
 	assert_path_str(rec, "ports.1.unknown.port_rcv_errors",
 			"counter reset during the job (end < start)");
-	assert_path_str(rec, "ports.1.unknown.symbol_error", "unreadable at end");
+	assert_path_str(rec, "ports.1.unknown.symbol_error",
+			"unreadable at end");
 	assert_path_int(rec, "ports.1.bytes_sent", 0);
 	/* verdicts with the default thresholds */
-	assert_path_str(verdict(rec, "symbol_error", "mlx5_0/1"), "grade", "WARN");
+	assert_path_str(verdict(rec, "symbol_error", "mlx5_0/1"), "grade",
+			"WARN");
 	assert_path_int(verdict(rec, "symbol_error", "mlx5_0/1"), "warn", 10);
-	assert_path_int(verdict(rec, "symbol_error", "mlx5_0/1"), "crit", 10000);
-	assert_path_str(verdict(rec, "link_downed", "mlx5_0/1"), "grade", "CRIT");
+	assert_path_int(verdict(rec, "symbol_error", "mlx5_0/1"), "crit",
+			10000);
+	assert_path_str(verdict(rec, "link_downed", "mlx5_0/1"), "grade",
+			"CRIT");
 	assert_path_null(verdict(rec, "link_downed", "mlx5_0/1"), "warn");
-	assert_path_str(verdict(rec, "port_rcv_errors", "mlx5_0/1"), "grade", "WARN");
-	assert_path_str(verdict(rec, "out_of_sequence", "mlx5_0/1"), "grade", "OK");
-	assert_null(verdict(rec, "link_downed", "mlx5_1/1"));	/* unknown: no verdict */
-	assert_null(verdict(rec, "port_xmit_data", "mlx5_0/1"));	/* no threshold */
+	assert_path_str(verdict(rec, "port_rcv_errors", "mlx5_0/1"), "grade",
+			"WARN");
+	assert_path_str(verdict(rec, "out_of_sequence", "mlx5_0/1"), "grade",
+			"OK");
+	assert_null(verdict(rec, "link_downed",
+			    "mlx5_1/1")); /* unknown: no verdict */
+	assert_null(
+		verdict(rec, "port_xmit_data", "mlx5_0/1")); /* no threshold */
 	/* accelerators */
 	assert_path_str(rec, "accelerators.0.bus_id", "0000:19:00.0");
 	assert_path_int(rec, "accelerators.0.index", 0);
 	assert_path_int(rec, "accelerators.0.deltas.ecc_corrected", 2);
 	assert_path_int(rec, "accelerators.0.deltas.ecc_uncorrected", 2);
 	assert_path_int(rec, "accelerators.0.deltas.nvlink_replay", 150);
-	assert_path_str(verdict(rec, "ecc_uncorrected", "0000:19:00.0"), "grade", "CRIT");
-	assert_path_str(verdict(rec, "nvlink_replay", "0000:19:00.0"), "grade", "WARN");
-	assert_path_str(verdict(rec, "ecc_corrected", "0000:19:00.0"), "grade", "OK");
+	assert_path_str(verdict(rec, "ecc_uncorrected", "0000:19:00.0"),
+			"grade", "CRIT");
+	assert_path_str(verdict(rec, "nvlink_replay", "0000:19:00.0"), "grade",
+			"WARN");
+	assert_path_str(verdict(rec, "ecc_corrected", "0000:19:00.0"), "grade",
+			"OK");
 	assert_path_str(rec, "worst", "CRIT");
 	/* ecc_uncorrected 2 / 1 beats link_downed 1 / 1 */
-	assert_path_str(rec, "drain_reason",
-			"supernode: EPILOG_ECC_UNCORRECTED 0000:19:00.0 +2 (crit 1) (+1 more)");
-	assert_int_equal(sn_record_drain_reason(rec, "tag:", reason, sizeof(reason)), 2);
-	assert_string_equal(reason, "tag: EPILOG_ECC_UNCORRECTED 0000:19:00.0 +2 (crit 1) (+1 more)");
+	assert_path_str(
+		rec, "drain_reason",
+		"supernode: EPILOG_ECC_UNCORRECTED 0000:19:00.0 +2 (crit 1) (+1 more)");
+	assert_int_equal(
+		sn_record_drain_reason(rec, "tag:", reason, sizeof(reason)), 2);
+	assert_string_equal(
+		reason,
+		"tag: EPILOG_ECC_UNCORRECTED 0000:19:00.0 +2 (crit 1) (+1 more)");
 	json_object_put(rec);
 	json_object_put(base);
 	json_object_put(end);
@@ -333,8 +367,9 @@ static void test_missing_and_corrupt_baseline(void **state)
 {
 	struct sn_config *cfg = config(NULL);
 	json_object *end = parse(small_end), *rec, *bad;
-	json_object *xids = parse("[{\"bus_id\": \"0000:1b:00.0\", \"xid\": 79, "
-				  "\"severity\": \"drain\", \"meaning\": \"m\", \"text\": \"t\"}]");
+	json_object *xids = parse(
+		"[{\"bus_id\": \"0000:1b:00.0\", \"xid\": 79, "
+		"\"severity\": \"drain\", \"meaning\": \"m\", \"text\": \"t\"}]");
 
 	(void)state;
 	rec = build(cfg, NULL, SN_BASELINE_MISSING, end, xids, 2100);
@@ -357,7 +392,8 @@ static void test_missing_and_corrupt_baseline(void **state)
 static enum sn_baseline_status parse_text(const char *text)
 {
 	json_object *o = NULL;
-	enum sn_baseline_status st = sn_baseline_parse(text, strlen(text), 0, &o);
+	enum sn_baseline_status st =
+		sn_baseline_parse(text, strlen(text), 0, &o);
 
 	assert_true((st == SN_BASELINE_OK) == (o != NULL));
 	json_object_put(o);
@@ -366,31 +402,41 @@ static enum sn_baseline_status parse_text(const char *text)
 
 static void test_baseline_parse(void **state)
 {
-	const char *ok = "{\"schema\": 1, \"job_id\": 42, \"time\": 5, \"ports\": {}}\n";
+	const char *ok =
+		"{\"schema\": 1, \"job_id\": 42, \"time\": 5, \"ports\": {}}\n";
 	json_object *o = NULL;
 	char path[] = "/tmp/sn-baseline-XXXXXX";
 	int fd;
 
 	(void)state;
-	assert_int_equal(sn_baseline_parse(ok, strlen(ok), 42, &o), SN_BASELINE_OK);
+	assert_int_equal(sn_baseline_parse(ok, strlen(ok), 42, &o),
+			 SN_BASELINE_OK);
 	assert_non_null(o);
 	json_object_put(o);
-	assert_int_equal(sn_baseline_parse(ok, strlen(ok), 0, &o), SN_BASELINE_OK);
-	json_object_put(o);
-	assert_int_equal(sn_baseline_parse(ok, strlen(ok), 43, &o), SN_BASELINE_CORRUPT);
-	assert_null(o);
-	assert_int_equal(sn_baseline_parse(ok, strlen(ok) - 3, 42, &o), SN_BASELINE_CORRUPT);
-	assert_int_equal(parse_text("{\"schema\": 2, \"time\": 5, \"ports\": {}}"),
-			 SN_BASELINE_CORRUPT);
-	assert_int_equal(parse_text("{\"schema\": 1, \"time\": 5, \"ports\": {}} x"),
-			 SN_BASELINE_CORRUPT);
-	assert_int_equal(parse_text("{\"schema\": 1, \"time\": 5, \"ports\": []}"),
-			 SN_BASELINE_CORRUPT);
-	assert_int_equal(parse_text("[1]"), SN_BASELINE_CORRUPT);
-	assert_int_equal(parse_text("{\"schema\": 1, \"time\": 5, \"ports\": {}}"),
+	assert_int_equal(sn_baseline_parse(ok, strlen(ok), 0, &o),
 			 SN_BASELINE_OK);
+	json_object_put(o);
+	assert_int_equal(sn_baseline_parse(ok, strlen(ok), 43, &o),
+			 SN_BASELINE_CORRUPT);
+	assert_null(o);
+	assert_int_equal(sn_baseline_parse(ok, strlen(ok) - 3, 42, &o),
+			 SN_BASELINE_CORRUPT);
+	assert_int_equal(
+		parse_text("{\"schema\": 2, \"time\": 5, \"ports\": {}}"),
+		SN_BASELINE_CORRUPT);
+	assert_int_equal(
+		parse_text("{\"schema\": 1, \"time\": 5, \"ports\": {}} x"),
+		SN_BASELINE_CORRUPT);
+	assert_int_equal(
+		parse_text("{\"schema\": 1, \"time\": 5, \"ports\": []}"),
+		SN_BASELINE_CORRUPT);
+	assert_int_equal(parse_text("[1]"), SN_BASELINE_CORRUPT);
+	assert_int_equal(
+		parse_text("{\"schema\": 1, \"time\": 5, \"ports\": {}}"),
+		SN_BASELINE_OK);
 	assert_int_equal(sn_baseline_parse("", 0, 0, &o), SN_BASELINE_CORRUPT);
-	assert_int_equal(sn_baseline_load("/nonexistent/42.json", 42, &o), SN_BASELINE_MISSING);
+	assert_int_equal(sn_baseline_load("/nonexistent/42.json", 42, &o),
+			 SN_BASELINE_MISSING);
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "{\"schema\": 1, \"ti", 17), 17);
@@ -398,7 +444,8 @@ static void test_baseline_parse(void **state)
 	assert_int_equal(sn_baseline_load(path, 42, &o), SN_BASELINE_CORRUPT);
 	assert_null(o);
 	unlink(path);
-	assert_string_equal(sn_baseline_status_name(SN_BASELINE_MISSING), "missing");
+	assert_string_equal(sn_baseline_status_name(SN_BASELINE_MISSING),
+			    "missing");
 }
 
 static void test_config_thresholds(void **state)
@@ -416,16 +463,20 @@ static void test_config_thresholds(void **state)
 	rec = build(cfg, base, SN_BASELINE_OK, end, NULL, 2000);
 	assert_path_int(verdict(rec, "symbol_error", "mlx5_2/1"), "delta", 5);
 	assert_path_int(verdict(rec, "symbol_error", "mlx5_2/1"), "crit", 5);
-	assert_path_str(verdict(rec, "symbol_error", "mlx5_2/1"), "grade", "CRIT");
-	assert_path_str(verdict(rec, "np_cnp_sent", "mlx5_2/1"), "grade", "WARN");
+	assert_path_str(verdict(rec, "symbol_error", "mlx5_2/1"), "grade",
+			"CRIT");
+	assert_path_str(verdict(rec, "np_cnp_sent", "mlx5_2/1"), "grade",
+			"WARN");
 	assert_path_null(verdict(rec, "np_cnp_sent", "mlx5_2/1"), "crit");
 	/* duration 0: no mean throughput, bytes known */
 	assert_path_int(rec, "ports.0.bytes_sent", 400);
 	assert_path_null(rec, "ports.0.mean_tx_gbps");
 	/* GPU absent from the baseline */
-	assert_path_str(rec, "accelerators.0.unknown.ecc_corrected", "missing at start");
+	assert_path_str(rec, "accelerators.0.unknown.ecc_corrected",
+			"missing at start");
 	assert_path_int(rec, "accelerators.0.index", 3);
-	assert_path_str(rec, "drain_reason", "supernode: EPILOG_SYMBOL_ERROR mlx5_2/1 +5 (crit 5)");
+	assert_path_str(rec, "drain_reason",
+			"supernode: EPILOG_SYMBOL_ERROR mlx5_2/1 +5 (crit 5)");
 	assert_path_str(rec, "worst", "CRIT");
 	json_object_put(rec);
 	json_object_put(base);
@@ -458,9 +509,10 @@ static void test_absurd_values_never_drain(void **state)
 	(void)state;
 	rec = build(cfg, base, SN_BASELINE_OK, end, NULL, 1100);
 	assert_path_null(rec, "ports.0.deltas.symbol_error");
-	assert_path_str(rec, "ports.0.unknown.symbol_error",
-			"value 18446744073709551615 at end exceeds the counter's "
-			"16-bit width (all-ones: a dead device read)");
+	assert_path_str(
+		rec, "ports.0.unknown.symbol_error",
+		"value 18446744073709551615 at end exceeds the counter's "
+		"16-bit width (all-ones: a dead device read)");
 	assert_path_null(rec, "ports.0.deltas.link_downed");
 	assert_path_str(rec, "ports.0.unknown.link_downed",
 			"value 4294967295 at end exceeds the counter's 8-bit "
@@ -471,10 +523,12 @@ static void test_absurd_values_never_drain(void **state)
 			"device read)");
 	/* 102 s at 400 Gb/s x 2 carries 2550000000000 words, not one more */
 	assert_path_null(rec, "ports.0.deltas.port_xmit_data");
-	assert_path_str(rec, "ports.0.unknown.port_xmit_data",
-			"delta 2550000000001 words in 100 s is more than a 400 Gb/s "
-			"line can carry (physically impossible)");
-	assert_true(json_object_get_double(at(rec, "ports.0.rate_gbps")) == 400.0);
+	assert_path_str(
+		rec, "ports.0.unknown.port_xmit_data",
+		"delta 2550000000001 words in 100 s is more than a 400 Gb/s "
+		"line can carry (physically impossible)");
+	assert_true(json_object_get_double(at(rec, "ports.0.rate_gbps")) ==
+		    400.0);
 	assert_path_null(rec, "ports.0.bytes_sent");
 	assert_path_null(rec, "ports.0.mean_tx_gbps");
 	/* unknown is never judged: no verdict, no drain */
@@ -499,14 +553,15 @@ static json_object *collect_doc(const char *sys)
 	json_object *doc = NULL;
 	char *text;
 
-	snprintf(extra, sizeof(extra), "paths:\n  sysfs: %s\n  kmsg: /nonexistent\n",
-		 sys);
+	snprintf(extra, sizeof(extra),
+		 "paths:\n  sysfs: %s\n  kmsg: /nonexistent\n", sys);
 	cfg = config(extra);
 	if (sn_check_ctx_init(&ctx, cfg, "gpu-a001", &err))
 		fail_msg("%s", err.msg);
 	text = sn_baseline_collect(&ctx, 42);
 	assert_non_null(text);
-	assert_int_equal(sn_baseline_parse(text, strlen(text), 42, &doc), SN_BASELINE_OK);
+	assert_int_equal(sn_baseline_parse(text, strlen(text), 42, &doc),
+			 SN_BASELINE_OK);
 	free(text);
 	sn_config_free(cfg);
 	return doc;
@@ -530,32 +585,40 @@ static void test_bytes_from_64bit_counters(void **state)
 	base = collect_doc(sys);
 	/* real values 3733440 words in both, 4631917 received */
 	set_counter(sys, "mlx4_0", "counters", "port_xmit_data", "3737440");
-	set_counter(sys, "mlx4_0", "counters_ext", "port_xmit_data_64", "3983440");
-	set_counter(sys, "mlx4_0", "counters_ext", "port_xmit_packets_64", "125");
+	set_counter(sys, "mlx4_0", "counters_ext", "port_xmit_data_64",
+		    "3983440");
+	set_counter(sys, "mlx4_0", "counters_ext", "port_xmit_packets_64",
+		    "125");
 	end = collect_doc(sys);
 	t = json_object_get_int64(at(base, "time"));
 	rec = build(cfg, base, SN_BASELINE_OK, end, NULL, t + 100);
 
 	assert_path_str(rec, "ports.0.device", "mlx4_0");
 	assert_path_str(rec, "ports.0.link_layer", "InfiniBand");
-	assert_true(json_object_get_double(at(rec, "ports.0.rate_gbps")) == 40.0);
+	assert_true(json_object_get_double(at(rec, "ports.0.rate_gbps")) ==
+		    40.0);
 	assert_path_int(rec, "ports.0.deltas.port_xmit_data", 4000);
 	assert_path_int(rec, "ports.0.deltas.port_xmit_data_64", 250000);
 	assert_path_int(rec, "ports.0.bytes_sent", 1000000);
 	assert_path_int(rec, "ports.0.deltas.port_rcv_data_64", 0);
 	assert_path_int(rec, "ports.0.bytes_received", 0);
-	assert_path_int(rec, "ports.0.packets_sent", 125);	/* port_xmit_packets_64 */
+	assert_path_int(rec, "ports.0.packets_sent",
+			125); /* port_xmit_packets_64 */
 	/* 1e6 bytes x 8 / 100 s / 1e9 */
-	assert_true(fabs(json_object_get_double(at(rec, "ports.0.mean_tx_gbps")) - 8e-5) < 1e-15);
+	assert_true(
+		fabs(json_object_get_double(at(rec, "ports.0.mean_tx_gbps")) -
+		     8e-5) < 1e-15);
 	/* the 64-bit counter moved more than 40 Gb/s can carry: unknown bytes */
 	json_object_put(rec);
 	json_object_put(end);
-	set_counter(sys, "mlx4_0", "counters_ext", "port_xmit_data_64", "300003733440");
+	set_counter(sys, "mlx4_0", "counters_ext", "port_xmit_data_64",
+		    "300003733440");
 	end = collect_doc(sys);
 	rec = build(cfg, base, SN_BASELINE_OK, end, NULL, t + 100);
-	assert_path_str(rec, "ports.0.unknown.port_xmit_data_64",
-			"delta 300000000000 words in 100 s is more than a 40 Gb/s "
-			"line can carry (physically impossible)");
+	assert_path_str(
+		rec, "ports.0.unknown.port_xmit_data_64",
+		"delta 300000000000 words in 100 s is more than a 40 Gb/s "
+		"line can carry (physically impossible)");
 	assert_path_null(rec, "ports.0.bytes_sent");
 	json_object_put(rec);
 	json_object_put(base);
@@ -566,15 +629,15 @@ static void test_bytes_from_64bit_counters(void **state)
 
 /* ---- sn_baseline_read: the loader refuses what is not a baseline file ---- */
 
-static void expect_read(const char *path, uint32_t job, enum sn_baseline_status want,
-			const char *phrase)
+static void expect_read(const char *path, uint32_t job,
+			enum sn_baseline_status want, const char *phrase)
 {
 	char msg[PATH_MAX + 128];
 	struct sn_error err;
 	json_object *o = (json_object *)1;
 
 	err_reset(&err);
-	alarm(10);	/* a FIFO must not block: fail rather than hang */
+	alarm(10); /* a FIFO must not block: fail rather than hang */
 	assert_int_equal(sn_baseline_read(path, job, &o, &err), want);
 	alarm(0);
 	assert_null(o);
@@ -586,7 +649,8 @@ static void expect_read(const char *path, uint32_t job, enum sn_baseline_status 
 
 static void test_baseline_read_refuses(void **state)
 {
-	char dir[] = "/tmp/sn-baseline-XXXXXX", path[PATH_MAX], target[PATH_MAX];
+	char dir[] = "/tmp/sn-baseline-XXXXXX", path[PATH_MAX],
+	     target[PATH_MAX];
 	char cmd[PATH_MAX + 16];
 	json_object *o = NULL;
 	struct sn_error err;
@@ -597,7 +661,8 @@ static void test_baseline_read_refuses(void **state)
 	snprintf(path, sizeof(path), "%s/42.json", dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	fputs("{\"schema\": 1, \"job_id\": 42, \"time\": 5, \"ports\": {}}\n", f);
+	fputs("{\"schema\": 1, \"job_id\": 42, \"time\": 5, \"ports\": {}}\n",
+	      f);
 	fclose(f);
 	assert_int_equal(sn_baseline_read(path, 42, &o, &err), SN_BASELINE_OK);
 	json_object_put(o);
@@ -606,14 +671,16 @@ static void test_baseline_read_refuses(void **state)
 	snprintf(target, sizeof(target), "%s", path);
 	snprintf(path, sizeof(path), "%s/43.json", dir);
 	assert_int_equal(symlink(target, path), 0);
-	expect_read(path, 43, SN_BASELINE_CORRUPT, "a symbolic link, not followed");
+	expect_read(path, 43, SN_BASELINE_CORRUPT,
+		    "a symbolic link, not followed");
 	/* a FIFO, a folder */
 	snprintf(path, sizeof(path), "%s/44.json", dir);
 	assert_int_equal(mkfifo(path, 0600), 0);
 	expect_read(path, 44, SN_BASELINE_CORRUPT, "not a regular file (fifo)");
 	snprintf(path, sizeof(path), "%s/45.json", dir);
 	assert_int_equal(mkdir(path, 0700), 0);
-	expect_read(path, 45, SN_BASELINE_CORRUPT, "not a regular file (folder)");
+	expect_read(path, 45, SN_BASELINE_CORRUPT,
+		    "not a regular file (folder)");
 	/* garbage, cut short, oversized */
 	snprintf(path, sizeof(path), "%s/46.json", dir);
 	f = fopen(path, "w");
@@ -624,7 +691,8 @@ static void test_baseline_read_refuses(void **state)
 	f = fopen(path, "w");
 	fputs("{\"schema\": 1, \"ti", f);
 	fclose(f);
-	expect_read(path, 46, SN_BASELINE_CORRUPT, "not JSON: cut short (at byte 17)");
+	expect_read(path, 46, SN_BASELINE_CORRUPT,
+		    "not JSON: cut short (at byte 17)");
 	f = fopen(path, "w");
 	fputs("{\"schema\": 1, \"time\": 5, \"ports\": {}} {}", f);
 	fclose(f);
@@ -636,7 +704,8 @@ static void test_baseline_read_refuses(void **state)
 	/* missing: the file, or its folder */
 	snprintf(path, sizeof(path), "%s/47.json", dir);
 	expect_read(path, 47, SN_BASELINE_MISSING, NULL);
-	expect_read("/nonexistent/baseline/47.json", 47, SN_BASELINE_MISSING, NULL);
+	expect_read("/nonexistent/baseline/47.json", 47, SN_BASELINE_MISSING,
+		    NULL);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
 }
@@ -647,26 +716,30 @@ static void events_text(json_object *evs, char *buf, size_t size)
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < json_object_array_length(evs) && off < size; i++) {
+	for (size_t i = 0; i < json_object_array_length(evs) && off < size;
+	     i++) {
 		json_object *e = json_object_array_get_idx(evs, i);
 
-		off += (size_t)snprintf(buf + off, size - off, "%s%lld:%s", i ? " " : "",
-					(long long)json_object_get_int64(at(e, "xid")),
-					json_object_get_string(at(e, "severity")));
+		off += (size_t)snprintf(
+			buf + off, size - off, "%s%lld:%s", i ? " " : "",
+			(long long)json_object_get_int64(at(e, "xid")),
+			json_object_get_string(at(e, "severity")));
 	}
 }
 
 static int collect(const struct sn_config *cfg, const char *log, int64_t seq,
-		   const char *end_text, char *buf, size_t size, json_object **evs)
+		   const char *end_text, char *buf, size_t size,
+		   json_object **evs)
 {
 	char base_text[128];
 	json_object *base, *end = end_text ? parse(end_text) : NULL;
 	size_t dropped = 99;
 	int rc;
 
-	snprintf(base_text, sizeof(base_text),
-		 "{\"schema\": 1, \"time\": 1, \"ports\": {}, \"kmsg_seq\": %lld}",
-		 (long long)seq);
+	snprintf(
+		base_text, sizeof(base_text),
+		"{\"schema\": 1, \"time\": 1, \"ports\": {}, \"kmsg_seq\": %lld}",
+		(long long)seq);
 	base = parse(base_text);
 	rc = sn_record_collect_xids(cfg, log, base, end, evs, &dropped);
 	assert_int_equal(dropped, 0);
@@ -684,7 +757,8 @@ static void test_xid_since_baseline(void **state)
 	char buf[512];
 
 	(void)state;
-	assert_int_equal(collect(cfg, OWN_KMSG, 100, NULL, buf, sizeof(buf), &evs), 0);
+	assert_int_equal(
+		collect(cfg, OWN_KMSG, 100, NULL, buf, sizeof(buf), &evs), 0);
 	assert_string_equal(buf, "79:drain 94:record");
 	assert_path_str(evs, "0.bus_id", "0000:1b:00.0");
 	assert_path_str(evs, "0.meaning", "GPU has fallen off the bus");
@@ -692,20 +766,24 @@ static void test_xid_since_baseline(void **state)
 	assert_path_str(evs, "0.text", "GPU has fallen off the bus.");
 	json_object_put(evs);
 	/* baseline after the Xid 79: only the 94 is this job's */
-	assert_int_equal(collect(cfg, OWN_KMSG, 102, NULL, buf, sizeof(buf), &evs), 0);
+	assert_int_equal(
+		collect(cfg, OWN_KMSG, 102, NULL, buf, sizeof(buf), &evs), 0);
 	assert_string_equal(buf, "94:record");
 	json_object_put(evs);
 	/* no position in the baseline; an unreadable log */
 	{
-		json_object *base = parse("{\"schema\": 1, \"time\": 1, \"ports\": {}, \"kmsg_seq\": null}");
+		json_object *base = parse(
+			"{\"schema\": 1, \"time\": 1, \"ports\": {}, \"kmsg_seq\": null}");
 		size_t dropped;
 
-		assert_int_equal(sn_record_collect_xids(cfg, OWN_KMSG, base, NULL, &evs, &dropped),
+		assert_int_equal(sn_record_collect_xids(cfg, OWN_KMSG, base,
+							NULL, &evs, &dropped),
 				 -ENODATA);
 		assert_int_equal(json_object_array_length(evs), 0);
 		json_object_put(evs);
 		json_object_put(base);
-		assert_int_equal(collect(cfg, "/nonexistent/kmsg", 1, NULL, buf, sizeof(buf), &evs),
+		assert_int_equal(collect(cfg, "/nonexistent/kmsg", 1, NULL, buf,
+					 sizeof(buf), &evs),
 				 -ENOENT);
 		assert_string_equal(buf, "");
 		json_object_put(evs);
@@ -713,17 +791,18 @@ static void test_xid_since_baseline(void **state)
 	sn_config_free(cfg);
 }
 
-#define REMAP_PENDING \
+#define REMAP_PENDING                                                              \
 	"{\"accelerators\": {\"devices\": {\"0000:19:00.0\": {\"remapped_rows\": " \
 	"{\"correctable\": 0, \"uncorrectable\": 1, \"pending\": true, \"failure\": false}}}}}"
-#define REMAP_FAILURE \
+#define REMAP_FAILURE                                                              \
 	"{\"accelerators\": {\"devices\": {\"0000:19:00.0\": {\"remapped_rows\": " \
 	"{\"correctable\": 0, \"uncorrectable\": 1, \"pending\": false, \"failure\": true}}}}}"
-#define REMAP_CLEAN \
+#define REMAP_CLEAN                                                                \
 	"{\"accelerators\": {\"devices\": {\"0000:19:00.0\": {\"remapped_rows\": " \
 	"{\"correctable\": 0, \"uncorrectable\": 0, \"pending\": false, \"failure\": false}}}}}"
-#define NINE_94 "94:record 94:record 94:record 94:record 94:record 94:record " \
-		"94:record 94:record 94:record"
+#define NINE_94                                                        \
+	"94:record 94:record 94:record 94:record 94:record 94:record " \
+	"94:record 94:record 94:record"
 
 /* The real H100 log: Xid 48, 63 (row remap), then nine 94s; lines = seq. */
 static void test_xid_real_log(void **state)
@@ -734,28 +813,36 @@ static void test_xid_real_log(void **state)
 	char buf[512];
 
 	(void)state;
-	assert_int_equal(collect(cfg, log, 12, NULL, buf, sizeof(buf), &evs), 0);
+	assert_int_equal(collect(cfg, log, 12, NULL, buf, sizeof(buf), &evs),
+			 0);
 	assert_string_equal(buf, NINE_94);
 	json_object_put(evs);
-	assert_int_equal(collect(cfg, log, 10, NULL, buf, sizeof(buf), &evs), 0);
+	assert_int_equal(collect(cfg, log, 10, NULL, buf, sizeof(buf), &evs),
+			 0);
 	assert_string_equal(buf, "48:drain 63:record " NINE_94);
 	assert_path_str(evs, "0.bus_id", "0000:19:00.0");
 	assert_path_str(evs, "1.meaning", "row remap or page retirement event");
 	json_object_put(evs);
 	/* Xid 63 drains only when NVML shows the remap pending or failed */
-	assert_int_equal(collect(cfg, log, 11, REMAP_PENDING, buf, sizeof(buf), &evs), 0);
+	assert_int_equal(collect(cfg, log, 11, REMAP_PENDING, buf, sizeof(buf),
+				 &evs),
+			 0);
 	assert_string_equal(buf, "63:drain " NINE_94);
 	assert_path_str(evs, "0.meaning", "row remap pending: reset the GPU");
 	json_object_put(evs);
-	assert_int_equal(collect(cfg, log, 11, REMAP_FAILURE, buf, sizeof(buf), &evs), 0);
+	assert_int_equal(collect(cfg, log, 11, REMAP_FAILURE, buf, sizeof(buf),
+				 &evs),
+			 0);
 	assert_path_str(evs, "0.meaning", "row remap failure: RMA");
 	assert_path_str(evs, "0.severity", "drain");
 	json_object_put(evs);
-	assert_int_equal(collect(cfg, log, 11, REMAP_CLEAN, buf, sizeof(buf), &evs), 0);
+	assert_int_equal(
+		collect(cfg, log, 11, REMAP_CLEAN, buf, sizeof(buf), &evs), 0);
 	assert_path_str(evs, "0.severity", "record");
 	json_object_put(evs);
 	/* everything read: nothing after the last line */
-	assert_int_equal(collect(cfg, log, 41, NULL, buf, sizeof(buf), &evs), 0);
+	assert_int_equal(collect(cfg, log, 41, NULL, buf, sizeof(buf), &evs),
+			 0);
 	assert_string_equal(buf, "");
 	json_object_put(evs);
 	sn_config_free(cfg);
@@ -771,9 +858,12 @@ static void test_xid_overrides(void **state)
 	char buf[512];
 
 	(void)state;
-	assert_int_equal(collect(cfg, log, 10, REMAP_PENDING, buf, sizeof(buf), &evs), 0);
-	assert_string_equal(buf, "48:record 63:warn 94:drain 94:drain 94:drain 94:drain "
-			    "94:drain 94:drain 94:drain 94:drain 94:drain");
+	assert_int_equal(collect(cfg, log, 10, REMAP_PENDING, buf, sizeof(buf),
+				 &evs),
+			 0);
+	assert_string_equal(
+		buf, "48:record 63:warn 94:drain 94:drain 94:drain 94:drain "
+		     "94:drain 94:drain 94:drain 94:drain 94:drain");
 	json_object_put(evs);
 	sn_config_free(cfg);
 }
@@ -788,7 +878,9 @@ static void test_record_xids(void **state)
 	size_t dropped;
 
 	(void)state;
-	assert_int_equal(sn_record_collect_xids(cfg, OWN_KMSG, base, end, &evs, &dropped), 0);
+	assert_int_equal(sn_record_collect_xids(cfg, OWN_KMSG, base, end, &evs,
+						&dropped),
+			 0);
 	rec = build(cfg, base, SN_BASELINE_OK, end, evs, 2010);
 	assert_path_str(rec, "xid_scan", "ok");
 	assert_int_equal(json_object_array_length(at(rec, "xid_events")), 2);
@@ -799,19 +891,27 @@ static void test_record_xids(void **state)
 	assert_path_int(verdict(rec, "xid", "0000:1b:00.0"), "xid", 79);
 	assert_path_str(rec, "worst", "CRIT");
 	/* symbol_error 5 (missing at start: unknown) does not count */
-	assert_path_str(rec, "drain_reason",
-			"supernode: XID79 0000:1b:00.0 GPU has fallen off the bus");
+	assert_path_str(
+		rec, "drain_reason",
+		"supernode: XID79 0000:1b:00.0 GPU has fallen off the bus");
 	json_object_put(rec);
 	/* the scan's status is kept */
 	{
 		struct sn_record_input in = {
-			.job_id = 42, .node = "gpu-a001", .end_time = 2010,
-			.baseline_status = SN_BASELINE_OK, .baseline = base, .end = end,
-			.xid_events = evs, .xid_rc = SN_KMSG_LOST, .xid_dropped = 3,
+			.job_id = 42,
+			.node = "gpu-a001",
+			.end_time = 2010,
+			.baseline_status = SN_BASELINE_OK,
+			.baseline = base,
+			.end = end,
+			.xid_events = evs,
+			.xid_rc = SN_KMSG_LOST,
+			.xid_dropped = 3,
 		};
 
 		rec = sn_record_build(cfg, &in);
-		assert_path_str(rec, "xid_scan", "records lost before they were read");
+		assert_path_str(rec, "xid_scan",
+				"records lost before they were read");
 		assert_path_int(rec, "xid_events_dropped", 3);
 		assert_path_null(rec, "user");
 		assert_path_null(rec, "supernode");
@@ -835,46 +935,59 @@ static void test_drain_reason_text(void **state)
 	char text[1024];
 
 	(void)state;
-	rec = parse("{\"verdicts\": ["
-		    "{\"counter\": \"symbol_error\", \"device\": \"mlx5_0/1\", \"delta\": 12000,"
-		    " \"warn\": 10, \"crit\": 10000, \"grade\": \"CRIT\"},"
-		    "{\"counter\": \"VL15_dropped\", \"device\": \"mlx5_1/1\", \"delta\": 500,"
-		    " \"warn\": 10, \"crit\": 100, \"grade\": \"CRIT\"},"
-		    "{\"counter\": \"link_downed\", \"device\": \"mlx5_1/1\", \"delta\": 1,"
-		    " \"warn\": null, \"crit\": 1, \"grade\": \"OK\"}]}");
-	assert_int_equal(sn_record_drain_reason(rec, "supernode:", buf, sizeof(buf)), 2);
-	assert_string_equal(buf, "supernode: EPILOG_VL15_DROPPED mlx5_1/1 +500 (crit 100) (+1 more)");
+	rec = parse(
+		"{\"verdicts\": ["
+		"{\"counter\": \"symbol_error\", \"device\": \"mlx5_0/1\", \"delta\": 12000,"
+		" \"warn\": 10, \"crit\": 10000, \"grade\": \"CRIT\"},"
+		"{\"counter\": \"VL15_dropped\", \"device\": \"mlx5_1/1\", \"delta\": 500,"
+		" \"warn\": 10, \"crit\": 100, \"grade\": \"CRIT\"},"
+		"{\"counter\": \"link_downed\", \"device\": \"mlx5_1/1\", \"delta\": 1,"
+		" \"warn\": null, \"crit\": 1, \"grade\": \"OK\"}]}");
+	assert_int_equal(
+		sn_record_drain_reason(rec, "supernode:", buf, sizeof(buf)), 2);
+	assert_string_equal(
+		buf,
+		"supernode: EPILOG_VL15_DROPPED mlx5_1/1 +500 (crit 100) (+1 more)");
 	json_object_put(rec);
 	/* no crit: empty */
-	rec = parse("{\"verdicts\": [{\"counter\": \"a\", \"grade\": \"WARN\"}]}");
-	assert_int_equal(sn_record_drain_reason(rec, "supernode:", buf, sizeof(buf)), 0);
+	rec = parse(
+		"{\"verdicts\": [{\"counter\": \"a\", \"grade\": \"WARN\"}]}");
+	assert_int_equal(
+		sn_record_drain_reason(rec, "supernode:", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "");
 	json_object_put(rec);
 	/* long and non-printable: one line of 200 bytes, cut marked, count kept */
 	memset(longname, 'x', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = '\0';
-	snprintf(text, sizeof(text),
-		 "{\"verdicts\": [{\"counter\": \"xid\", \"device\": \"0000:1b:00.0\", \"xid\": 79,"
-		 " \"meaning\": \"bad\\nline %s\", \"grade\": \"CRIT\"},"
-		 "{\"counter\": \"link_downed\", \"device\": \"d\", \"delta\": 9, \"crit\": 1,"
-		 " \"grade\": \"CRIT\"}]}", longname);
+	snprintf(
+		text, sizeof(text),
+		"{\"verdicts\": [{\"counter\": \"xid\", \"device\": \"0000:1b:00.0\", \"xid\": 79,"
+		" \"meaning\": \"bad\\nline %s\", \"grade\": \"CRIT\"},"
+		"{\"counter\": \"link_downed\", \"device\": \"d\", \"delta\": 9, \"crit\": 1,"
+		" \"grade\": \"CRIT\"}]}",
+		longname);
 	rec = parse(text);
-	assert_int_equal(sn_record_drain_reason(rec, "supernode:", buf, sizeof(buf)), 2);
+	assert_int_equal(
+		sn_record_drain_reason(rec, "supernode:", buf, sizeof(buf)), 2);
 	assert_int_equal(strlen(buf), 200);
-	assert_true(strncmp(buf, "supernode: XID79 0000:1b:00.0 bad line xxx", 42) == 0);
-	assert_string_equal(buf + 200 - strlen("x... (+1 more)"), "x... (+1 more)");
+	assert_true(strncmp(buf, "supernode: XID79 0000:1b:00.0 bad line xxx",
+			    42) == 0);
+	assert_string_equal(buf + 200 - strlen("x... (+1 more)"),
+			    "x... (+1 more)");
 	json_object_put(rec);
-	rec = parse("{\"verdicts\": [{\"counter\": \"xid\", \"device\": \"0000:06:00.0\","
-		    " \"xid\": 20034, \"kind\": \"sxid\", \"meaning\": \"NVSwitch fatal\","
-		    " \"grade\": \"CRIT\"}]}");
-	assert_int_equal(sn_record_drain_reason(rec, "supernode:", buf, sizeof(buf)), 1);
-	assert_string_equal(buf, "supernode: SXID20034 0000:06:00.0 NVSwitch fatal");
+	rec = parse(
+		"{\"verdicts\": [{\"counter\": \"xid\", \"device\": \"0000:06:00.0\","
+		" \"xid\": 20034, \"kind\": \"sxid\", \"meaning\": \"NVSwitch fatal\","
+		" \"grade\": \"CRIT\"}]}");
+	assert_int_equal(
+		sn_record_drain_reason(rec, "supernode:", buf, sizeof(buf)), 1);
+	assert_string_equal(buf,
+			    "supernode: SXID20034 0000:06:00.0 NVSwitch fatal");
 	/* a buffer too small for the tag and a cut mark: nothing, never a cut tag */
 	assert_int_equal(sn_record_drain_reason(rec, "supernode:", buf, 12), 1);
 	assert_string_equal(buf, "");
 	json_object_put(rec);
 }
-
 
 int main(void)
 {

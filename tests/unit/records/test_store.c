@@ -38,7 +38,8 @@ static int write_teardown(void **state)
 	return system(cmd) ? -1 : 0;
 }
 
-static char *wpath(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *wpath(char *buf, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* wroot/<fmt ...> into buf (PATH_MAX). */
 static char *wpath(char *buf, const char *fmt, ...)
@@ -60,8 +61,8 @@ static int write_job(uint32_t job, struct sn_error *err)
 	int rc;
 
 	err_reset(err);
-	rc = sn_store_write(rec, wpath(records, "records"), wpath(st, "state"), job,
-			    "gpu-a001", err);
+	rc = sn_store_write(rec, wpath(records, "records"), wpath(st, "state"),
+			    job, "gpu-a001", err);
 	json_object_put(rec);
 	return rc;
 }
@@ -94,17 +95,20 @@ static void test_record_write(void **state)
 	assert_string_equal(err.msg, "(unset)");
 	o = json_object_from_file(wpath(p, "records/42/gpu-a001.json"));
 	assert_non_null(o);
-	assert_int_equal(json_object_get_int64(json_object_object_get(o, "job_id")), 7);
+	assert_int_equal(
+		json_object_get_int64(json_object_object_get(o, "job_id")), 7);
 	json_object_put(o);
 	assert_int_equal(stat(p, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0644);
 	assert_int_equal(stat(wpath(p, "records/42"), &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0755);
 	/* the note is gone once the record is written; the folder stays root's */
-	assert_int_equal(stat(wpath(pending, "state/%s", SN_STORE_PENDING_DIR), &st), 0);
+	assert_int_equal(
+		stat(wpath(pending, "state/%s", SN_STORE_PENDING_DIR), &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0700);
-	assert_false(exists(wpath(p, "state/%s/42.%d", SN_STORE_PENDING_DIR, (int)getpid())));
-	assert_int_equal(rmdir(pending), 0);	/* empty */
+	assert_false(exists(wpath(p, "state/%s/42.%d", SN_STORE_PENDING_DIR,
+				  (int)getpid())));
+	assert_int_equal(rmdir(pending), 0); /* empty */
 }
 
 /*
@@ -123,25 +127,29 @@ static void test_record_write_refuses(void **state)
 	assert_int_equal(mkdir(wpath(t, "victim"), 0755), 0);
 	assert_int_equal(symlink(t, wpath(p, "records/43")), 0);
 	assert_int_equal(write_job(43, &err), -1);
-	snprintf(want, sizeof(want), "a symbolic link, not followed: %s/records/43", wroot);
+	snprintf(want, sizeof(want),
+		 "a symbolic link, not followed: %s/records/43", wroot);
 	assert_string_equal(err.msg, want);
 	assert_false(exists(wpath(p, "victim/gpu-a001.json")));
-	assert_int_equal(rmdir(t), 0);	/* still empty */
+	assert_int_equal(rmdir(t), 0); /* still empty */
 	/* a folder a user made: owned by them, never written into */
 	assert_int_equal(mkdir(wpath(p, "records/44"), 0755), 0);
 	if (chown(p, 65534, 65534))
-		fail_msg("chown %s: %s (the unit tests run as root)", p, strerror(errno));
+		fail_msg("chown %s: %s (the unit tests run as root)", p,
+			 strerror(errno));
 	assert_int_equal(write_job(44, &err), -1);
-	snprintf(want, sizeof(want), "folder owned by uid 65534, not by root: %s/records/44",
+	snprintf(want, sizeof(want),
+		 "folder owned by uid 65534, not by root: %s/records/44",
 		 wroot);
 	assert_string_equal(err.msg, want);
 	assert_false(exists(wpath(p, "records/44/gpu-a001.json")));
 	/* record_dir itself writable by all without the sticky bit */
 	assert_int_equal(chmod(wpath(p, "records"), 0777), 0);
 	assert_int_equal(write_job(45, &err), -1);
-	snprintf(want, sizeof(want),
-		 "folder writable by group or others without the sticky bit: %s/records",
-		 wroot);
+	snprintf(
+		want, sizeof(want),
+		"folder writable by group or others without the sticky bit: %s/records",
+		wroot);
 	assert_string_equal(err.msg, want);
 	assert_false(exists(wpath(p, "records/45")));
 }
@@ -170,16 +178,19 @@ static void test_record_write_sweeps(void **state)
 	int dead = (int)dead_pid(), live = (int)getppid();
 
 	(void)state;
-	assert_int_equal(write_job(1, &err), 0);	/* makes the folders */
+	assert_int_equal(write_job(1, &err), 0); /* makes the folders */
 	assert_int_equal(mkdir(wpath(p, "records/40"), 0755), 0);
-	touch(wpath(p, "records/40/gpu-a001.json.%d.tmp", dead));	/* goes */
-	touch(wpath(p, "records/40/gpu-a002.json.%d.tmp", dead));	/* other node */
-	touch(wpath(p, "records/40/gpu-a001.json.%d.tmp", live));	/* live */
+	touch(wpath(p, "records/40/gpu-a001.json.%d.tmp", dead)); /* goes */
+	touch(wpath(p, "records/40/gpu-a002.json.%d.tmp",
+		    dead)); /* other node */
+	touch(wpath(p, "records/40/gpu-a001.json.%d.tmp", live)); /* live */
 	touch(wpath(p, "state/%s/40.%d", SN_STORE_PENDING_DIR, dead));
 	assert_int_equal(mkdir(wpath(p, "records/41"), 0755), 0);
-	touch(wpath(p, "records/41/gpu-a001.json.%d.tmp", dead));	/* note alive */
+	touch(wpath(p, "records/41/gpu-a001.json.%d.tmp",
+		    dead)); /* note alive */
 	touch(wpath(p, "state/%s/41.%d", SN_STORE_PENDING_DIR, live));
-	touch(wpath(p, "state/%s/39.%d", SN_STORE_PENDING_DIR, dead));	/* no folder */
+	touch(wpath(p, "state/%s/39.%d", SN_STORE_PENDING_DIR,
+		    dead)); /* no folder */
 	/* this job's own folder: a requeued job whose epilog was killed */
 	assert_int_equal(mkdir(wpath(p, "records/46"), 0755), 0);
 	touch(wpath(p, "records/46/gpu-a001.json.%d.tmp", dead));
@@ -189,15 +200,17 @@ static void test_record_write_sweeps(void **state)
 	assert_false(exists(wpath(p, "records/40/gpu-a001.json.%d.tmp", dead)));
 	assert_true(exists(wpath(p, "records/40/gpu-a002.json.%d.tmp", dead)));
 	assert_true(exists(wpath(p, "records/40/gpu-a001.json.%d.tmp", live)));
-	assert_false(exists(wpath(p, "state/%s/40.%d", SN_STORE_PENDING_DIR, dead)));
-	assert_false(exists(wpath(p, "state/%s/39.%d", SN_STORE_PENDING_DIR, dead)));
+	assert_false(
+		exists(wpath(p, "state/%s/40.%d", SN_STORE_PENDING_DIR, dead)));
+	assert_false(
+		exists(wpath(p, "state/%s/39.%d", SN_STORE_PENDING_DIR, dead)));
 	assert_true(exists(wpath(p, "records/41/gpu-a001.json.%d.tmp", dead)));
-	assert_true(exists(wpath(p, "state/%s/41.%d", SN_STORE_PENDING_DIR, live)));
+	assert_true(
+		exists(wpath(p, "state/%s/41.%d", SN_STORE_PENDING_DIR, live)));
 	assert_false(exists(wpath(p, "records/46/gpu-a001.json.%d.tmp", dead)));
 	assert_true(exists(wpath(p, "records/46/gpu-a001.json.%d.tmp", live)));
 	assert_true(exists(wpath(p, "records/46/gpu-a001.json")));
 }
-
 
 /* ---- paths --------------------------------------------------------------- */
 
@@ -208,16 +221,24 @@ static void test_paths(void **state)
 	(void)state;
 	assert_int_equal(sn_store_job_dir("/r", 42, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "/r/42");
-	assert_int_equal(sn_store_path("/r", 42, "gpu-a001", buf, sizeof(buf)), 0);
+	assert_int_equal(sn_store_path("/r", 42, "gpu-a001", buf, sizeof(buf)),
+			 0);
 	assert_string_equal(buf, "/r/42/gpu-a001.json");
-	assert_int_equal(sn_store_path("/r", 42, "gpu-a001", small, sizeof(small)), -1);
-	assert_int_equal(sn_store_job_dir("/records", 4294967280LL, small, sizeof(small)), -1);
-	assert_int_equal(sn_store_dir("/var/%n/rec", "n1", "h1", buf, sizeof(buf)), 0);
+	assert_int_equal(
+		sn_store_path("/r", 42, "gpu-a001", small, sizeof(small)), -1);
+	assert_int_equal(sn_store_job_dir("/records", 4294967280LL, small,
+					  sizeof(small)),
+			 -1);
+	assert_int_equal(
+		sn_store_dir("/var/%n/rec", "n1", "h1", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "/var/n1/rec");
-	assert_int_equal(sn_store_dir("/var/%h", "n1", "h1", buf, sizeof(buf)), 0);
+	assert_int_equal(sn_store_dir("/var/%h", "n1", "h1", buf, sizeof(buf)),
+			 0);
 	assert_string_equal(buf, "/var/h1");
-	assert_int_equal(sn_store_dir("/var/%x", "n1", "h1", buf, sizeof(buf)), -1);
-	assert_int_equal(sn_store_dir("/var/%n", NULL, "h1", buf, sizeof(buf)), -1);
+	assert_int_equal(sn_store_dir("/var/%x", "n1", "h1", buf, sizeof(buf)),
+			 -1);
+	assert_int_equal(sn_store_dir("/var/%n", NULL, "h1", buf, sizeof(buf)),
+			 -1);
 }
 
 static void test_node_names(void **state)
@@ -232,7 +253,8 @@ static void test_node_names(void **state)
 	assert_false(sn_store_node_of(".json", node, sizeof(node)));
 	assert_false(sn_store_node_of("..", node, sizeof(node)));
 	assert_false(sn_store_node_of(".hidden.json", node, sizeof(node)));
-	assert_false(sn_store_node_of("gpu-a001.json.123.tmp", node, sizeof(node)));
+	assert_false(
+		sn_store_node_of("gpu-a001.json.123.tmp", node, sizeof(node)));
 	assert_false(sn_store_node_of("a b.json", node, sizeof(node)));
 	assert_false(sn_store_node_of("-x.json", node, sizeof(node)));
 	assert_false(sn_store_node_of("x.JSON", node, sizeof(node)));
@@ -254,7 +276,7 @@ struct seen {
 	char nodes[8][64];
 	char first_path[PATH_MAX];
 	size_t n;
-	size_t stop_after;	/* 0: never */
+	size_t stop_after; /* 0: never */
 };
 
 static int visit(const char *path, const char *node, void *arg)
@@ -278,7 +300,7 @@ static void test_scan_job(void **state)
 {
 	static const char *const files[] = {
 		"gpu-a002.json", "gpu-a001.json", "gpu-a001.json.99.tmp",
-		".hidden.json", "notes.txt", "a b.json",
+		".hidden.json",	 "notes.txt",	  "a b.json",
 	};
 	char p[PATH_MAX], want[PATH_MAX];
 	struct seen s = { 0 };
@@ -289,7 +311,9 @@ static void test_scan_job(void **state)
 	assert_int_equal(mkdir(wpath(p, "r/7"), 0755), 0);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		touch(wpath(p, "r/7/%s", files[i]));
-	assert_int_equal(sn_store_scan_job(wpath(p, "r"), 7, 1000, visit, &s, &trunc), 2);
+	assert_int_equal(sn_store_scan_job(wpath(p, "r"), 7, 1000, visit, &s,
+					   &trunc),
+			 2);
 	assert_false(trunc);
 	qsort(s.nodes, s.n, sizeof(s.nodes[0]), cmp_node);
 	assert_string_equal(s.nodes[0], "gpu-a001");
@@ -297,25 +321,32 @@ static void test_scan_job(void **state)
 	/* a visitor may stop the scan; the path is <dir>/<job>/<node>.json */
 	memset(&s, 0, sizeof(s));
 	s.stop_after = 1;
-	assert_int_equal(sn_store_scan_job(wpath(p, "r"), 7, 1000, visit, &s, NULL), 1);
+	assert_int_equal(
+		sn_store_scan_job(wpath(p, "r"), 7, 1000, visit, &s, NULL), 1);
 	snprintf(want, sizeof(want), "%s/r/7/%s.json", wroot, s.nodes[0]);
 	assert_string_equal(s.first_path, want);
 	/* at most max_entries entries looked at ("." and ".." count) */
 	memset(&s, 0, sizeof(s));
-	assert_true(sn_store_scan_job(wpath(p, "r"), 7, 3, visit, &s, &trunc) <= 2);
+	assert_true(sn_store_scan_job(wpath(p, "r"), 7, 3, visit, &s, &trunc) <=
+		    2);
 	assert_true(trunc);
 	/* no folder for the job: nothing, no error */
-	assert_int_equal(sn_store_scan_job(wpath(p, "r"), 8, 1000, visit, &s, &trunc), 0);
+	assert_int_equal(sn_store_scan_job(wpath(p, "r"), 8, 1000, visit, &s,
+					   &trunc),
+			 0);
 	/* a file where the job folder should be: the reason in errno */
 	touch(wpath(p, "r/9"));
 	errno = 0;
-	assert_int_equal(sn_store_scan_job(wpath(p, "r"), 9, 1000, visit, &s, &trunc), -1);
+	assert_int_equal(sn_store_scan_job(wpath(p, "r"), 9, 1000, visit, &s,
+					   &trunc),
+			 -1);
 	assert_int_equal(errno, ENOTDIR);
 }
 
 static void test_jobs(void **state)
 {
-	static const char *const dirs[] = { "5", "1000", "12", "0", "abc", "-3", "12x" };
+	static const char *const dirs[] = { "5",   "1000", "12", "0",
+					    "abc", "-3",   "12x" };
 	char p[PATH_MAX];
 	int64_t *ids;
 	size_t n;
@@ -325,7 +356,8 @@ static void test_jobs(void **state)
 	assert_int_equal(mkdir(wpath(p, "r"), 0755), 0);
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
 		assert_int_equal(mkdir(wpath(p, "r/%s", dirs[i]), 0755), 0);
-	assert_int_equal(sn_store_jobs(wpath(p, "r"), 100, &ids, &n, &trunc), 0);
+	assert_int_equal(sn_store_jobs(wpath(p, "r"), 100, &ids, &n, &trunc),
+			 0);
 	assert_int_equal(n, 3);
 	assert_false(trunc);
 	assert_int_equal(ids[0], 1000);
@@ -336,7 +368,8 @@ static void test_jobs(void **state)
 	assert_int_equal(n, 2);
 	assert_true(trunc);
 	free(ids);
-	assert_int_equal(sn_store_jobs(wpath(p, "none"), 100, &ids, &n, &trunc), 0);
+	assert_int_equal(sn_store_jobs(wpath(p, "none"), 100, &ids, &n, &trunc),
+			 0);
 	assert_int_equal(n, 0);
 	assert_null(ids);
 }
@@ -346,13 +379,16 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_node_names),
-		cmocka_unit_test_setup_teardown(test_scan_job, write_setup, write_teardown),
-		cmocka_unit_test_setup_teardown(test_jobs, write_setup, write_teardown),
-		cmocka_unit_test_setup_teardown(test_record_write, write_setup, write_teardown),
-		cmocka_unit_test_setup_teardown(test_record_write_refuses, write_setup,
+		cmocka_unit_test_setup_teardown(test_scan_job, write_setup,
 						write_teardown),
-		cmocka_unit_test_setup_teardown(test_record_write_sweeps, write_setup,
+		cmocka_unit_test_setup_teardown(test_jobs, write_setup,
 						write_teardown),
+		cmocka_unit_test_setup_teardown(test_record_write, write_setup,
+						write_teardown),
+		cmocka_unit_test_setup_teardown(test_record_write_refuses,
+						write_setup, write_teardown),
+		cmocka_unit_test_setup_teardown(test_record_write_sweeps,
+						write_setup, write_teardown),
 	};
 
 	return cmocka_run_group_tests_name("store", tests, NULL, NULL);

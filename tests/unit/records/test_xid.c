@@ -209,37 +209,57 @@ static void test_parse_forms(void **state)
 
 	(void)state;
 	/* field case 12 */
-	assert_int_equal(sn_xid_parse("NVRM: Xid (PCI:0000:1b:00): 79, GPU has fallen off the bus",
-				      &ev), 0);
+	assert_int_equal(
+		sn_xid_parse(
+			"NVRM: Xid (PCI:0000:1b:00): 79, GPU has fallen off the bus",
+			&ev),
+		0);
 	assert_int_equal(ev.xid, 79);
 	assert_string_equal(ev.busid, "0000:1b:00.0");
 	assert_string_equal(ev.text, "GPU has fallen off the bus");
 	/* a raw /dev/kmsg record body, old format without PCI:, upper case */
-	assert_int_equal(sn_xid_parse("NVRM: Xid (0000:3B:00): 48, An uncorrectable double bit error",
-				      &ev), 0);
+	assert_int_equal(
+		sn_xid_parse(
+			"NVRM: Xid (0000:3B:00): 48, An uncorrectable double bit error",
+			&ev),
+		0);
 	assert_string_equal(ev.busid, "0000:3b:00.0");
 	assert_int_equal(sn_xid_event_info(&ev)->severity, SN_XID_DRAIN);
 	/* NVRM's one-record fallen-off-the-bus messages */
-	assert_int_equal(sn_xid_parse("NVRM: GPU at 0000:01:00.0 has fallen off the bus.",
-				      &ev), 0);
+	assert_int_equal(
+		sn_xid_parse("NVRM: GPU at 0000:01:00.0 has fallen off the bus.",
+			     &ev),
+		0);
 	assert_int_equal(ev.kind, SN_XID_OFF_BUS);
 	assert_string_equal(ev.busid, "0000:01:00.0");
-	assert_int_equal(sn_xid_parse("NVRM: The NVIDIA GPU 0000:52:00.0 (PCI ID: 10de:2330)\\x0aNVRM: installed in this system has\\x0aNVRM: fallen off the bus and is not responding to commands.",
-				      &ev), 0);
+	assert_int_equal(
+		sn_xid_parse(
+			"NVRM: The NVIDIA GPU 0000:52:00.0 (PCI ID: 10de:2330)\\x0aNVRM: installed in this system has\\x0aNVRM: fallen off the bus and is not responding to commands.",
+			&ev),
+		0);
 	assert_string_equal(ev.busid, "0000:52:00.0");
 	assert_int_equal(ev.xid, 79);
 	/* pid='N/A' and a name that is given */
-	assert_int_equal(sn_xid_parse("[ 9.1] NVRM: Xid (PCI:0000:65:00): 92, pid='N/A', name=dcgm, High single-bit ECC error rate",
-				      &ev), 0);
+	assert_int_equal(
+		sn_xid_parse(
+			"[ 9.1] NVRM: Xid (PCI:0000:65:00): 92, pid='N/A', name=dcgm, High single-bit ECC error rate",
+			&ev),
+		0);
 	assert_int_equal(ev.pid, -1);
 	assert_string_equal(ev.name, "dcgm");
 	assert_int_equal(sn_xid_event_info(&ev)->severity, SN_XID_WARN);
 	/* Xid 154: the new recovery action decides */
-	assert_int_equal(sn_xid_parse("NVRM: Xid (PCI:0000:1b:00): 154, GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)",
-				      &ev), 0);
+	assert_int_equal(
+		sn_xid_parse(
+			"NVRM: Xid (PCI:0000:1b:00): 154, GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)",
+			&ev),
+		0);
 	assert_int_equal(sn_xid_event_info(&ev)->severity, SN_XID_DRAIN);
-	assert_int_equal(sn_xid_parse("NVRM: Xid (PCI:0000:1b:00): 154, GPU recovery action changed from 0x1 (GPU Reset Required) to 0x0 (None)",
-				      &ev), 0);
+	assert_int_equal(
+		sn_xid_parse(
+			"NVRM: Xid (PCI:0000:1b:00): 154, GPU recovery action changed from 0x1 (GPU Reset Required) to 0x0 (None)",
+			&ev),
+		0);
 	/* back to None: only the new action counts */
 	assert_int_equal(sn_xid_event_info(&ev)->severity, SN_XID_WARN);
 }
@@ -286,7 +306,8 @@ static void test_parse_truncates(void **state)
 	memset(name, 'n', sizeof(name) - 1);
 	name[sizeof(name) - 1] = '\0';
 	snprintf(line, sizeof(line),
-		 "NVRM: Xid (PCI:0000:1b:00): 13, pid=7, name=%s, %s", name, name);
+		 "NVRM: Xid (PCI:0000:1b:00): 13, pid=7, name=%s, %s", name,
+		 name);
 	assert_int_equal(sn_xid_parse(line, &ev), 0);
 	assert_int_equal(strlen(ev.name), SN_XID_NAME_MAX - 1);
 	assert_int_equal(strlen(ev.text), SN_XID_TEXT_MAX - 1);
@@ -300,10 +321,16 @@ static void test_scan_expires(void **state)
 	struct sn_xid_event ev;
 
 	(void)state;
-	assert_int_equal(sn_xid_scan_line(&sc, "NVRM: The NVIDIA GPU 0000:b3:00.0", &ev), -1);
+	assert_int_equal(
+		sn_xid_scan_line(&sc, "NVRM: The NVIDIA GPU 0000:b3:00.0", &ev),
+		-1);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(sn_xid_scan_line(&sc, "unrelated", &ev), -1);
-	assert_int_equal(sn_xid_scan_line(&sc, "NVRM: fallen off the bus and is not responding", &ev), -1);
+	assert_int_equal(
+		sn_xid_scan_line(
+			&sc, "NVRM: fallen off the bus and is not responding",
+			&ev),
+		-1);
 }
 
 /* ---- the table -------------------------------------------------------- */
@@ -359,7 +386,8 @@ static void test_table_sorted(void **state)
 		if (i)
 			assert_true(t[i - 1].xid < t[i].xid);
 		assert_ptr_equal(sn_xid_lookup(t[i].xid), &t[i]);
-		assert_true(strlen(t[i].meaning) > 0 && strlen(t[i].meaning) < 64);
+		assert_true(strlen(t[i].meaning) > 0 &&
+			    strlen(t[i].meaning) < 64);
 	}
 }
 

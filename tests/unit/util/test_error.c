@@ -31,7 +31,8 @@ static void test_phrase_and_path_tail(void **state)
 	(void)state;
 	assert_int_equal(sn_error_cut(out, sizeof(out), text), strlen(text));
 	/* 47 bytes: the phrase (28), "...", then 16 bytes moved to a '/' */
-	assert_string_equal(out, "cannot read gids (missing): .../ports/1/gids");
+	assert_string_equal(out,
+			    "cannot read gids (missing): .../ports/1/gids");
 }
 
 /* The last ": " before the path counts, not the first. */
@@ -43,9 +44,10 @@ static void test_phrase_with_colons(void **state)
 	char out[96];
 
 	(void)state;
-	sn_error_cut(out, sizeof(out), text);	/* 60 + 3 + 32 -> '/' */
-	assert_string_equal(out,
-			    "bad hwloc XML file: cannot open: No such file or directory: .../unit/fixtures/topo/missing.xml");
+	sn_error_cut(out, sizeof(out), text); /* 60 + 3 + 32 -> '/' */
+	assert_string_equal(
+		out,
+		"bad hwloc XML file: cannot open: No such file or directory: .../unit/fixtures/topo/missing.xml");
 }
 
 /* A path first (config errors): its head goes. */
@@ -57,7 +59,8 @@ static void test_leading_path(void **state)
 
 	(void)state;
 	sn_error_cut(out, sizeof(out), text);
-	assert_string_equal(out, ".../etc/supernode.yaml:3:5: env.force: not a boolean");
+	assert_string_equal(
+		out, ".../etc/supernode.yaml:3:5: env.force: not a boolean");
 }
 
 /* No path: the head, "..."; a phrase too long for the path: head, "...", tail. */
@@ -66,28 +69,28 @@ static void test_no_room(void **state)
 	char out[20];
 
 	(void)state;
-	sn_error_cut(out, sizeof(out),
-		     "abcdefghijklmnopqrstuvwxyz0123456789");
+	sn_error_cut(out, sizeof(out), "abcdefghijklmnopqrstuvwxyz0123456789");
 	/* room 16: no path, the head */
 	assert_string_equal(out, "abcdefghijklmnop...");
-	sn_error_cut(out, sizeof(out),
-		     "a phrase far too long: /x/yy/zzz/file");
+	sn_error_cut(out, sizeof(out), "a phrase far too long: /x/yy/zzz/file");
 	/* room 16: head 11, "...", the path's last 5 from a '/' */
 	assert_string_equal(out, "a phrase fa.../file");
-	sn_error_cut(out, 5, "abcdefgh");	/* too small to mark */
+	sn_error_cut(out, 5, "abcdefgh"); /* too small to mark */
 	assert_string_equal(out, "abcd");
 }
 
 /* A path in the middle (dlerror's text) is no trailing path: the head. */
 static void test_path_in_middle(void **state)
 {
-	char out[96];	/* SN_VALUE_MAX, a check result's found */
+	char out[96]; /* SN_VALUE_MAX, a check result's found */
 
 	(void)state;
-	sn_error_cut(out, sizeof(out),
-		     "dlopen: /nonexistent/libnvidia-ml.so.1: cannot open shared object file: No such file or directory");
-	assert_string_equal(out,
-			    "dlopen: /nonexistent/libnvidia-ml.so.1: cannot open shared object file: No such file or dire...");
+	sn_error_cut(
+		out, sizeof(out),
+		"dlopen: /nonexistent/libnvidia-ml.so.1: cannot open shared object file: No such file or directory");
+	assert_string_equal(
+		out,
+		"dlopen: /nonexistent/libnvidia-ml.so.1: cannot open shared object file: No such file or dire...");
 }
 
 /* sn_error_set: the whole text built, then the one cut. */
@@ -102,7 +105,9 @@ static void test_error_set_cuts(void **state)
 		path[i] = '/';
 	snprintf(path + sizeof(path) - 12, 12, "/topo.xml");
 	sn_error_set(&err, "bad hwloc XML file: %s: %s", "cannot open", path);
-	assert_int_equal(strncmp(err.msg, "bad hwloc XML file: cannot open: .../", 37), 0);
+	assert_int_equal(strncmp(err.msg,
+				 "bad hwloc XML file: cannot open: .../", 37),
+			 0);
 	/* 33 + 3 + 987: the tail starts at a '/' (every 10th byte) */
 	assert_int_equal(strlen(err.msg), SN_ERROR_MAX - 1);
 	assert_string_equal(err.msg + SN_ERROR_MAX - 1 - 9, "/topo.xml");

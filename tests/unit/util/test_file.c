@@ -65,8 +65,8 @@ static void listing(char *out, size_t size)
 	out[0] = '\0';
 	for (int i = 0; i < n; i++) {
 		if (names[i]->d_name[0] != '.')
-			used += (size_t)snprintf(out + used, size - used, "%s%s",
-						 used ? " " : "",
+			used += (size_t)snprintf(out + used, size - used,
+						 "%s%s", used ? " " : "",
 						 names[i]->d_name);
 		free(names[i]);
 	}
@@ -94,25 +94,29 @@ static void test_write_replace(void **state)
 	(void)state;
 	path_in(path, "doc.json");
 	err_reset(&err);
-	assert_int_equal(sn_file_write_atomic(path, "{\"a\": 1}", 8, 0600, &err), 0);
+	assert_int_equal(
+		sn_file_write_atomic(path, "{\"a\": 1}", 8, 0600, &err), 0);
 	assert_string_equal(err.msg, "(unset)");
 	expect_content(path, "{\"a\": 1}");
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0600);
 	/* Longer, then shorter: exactly the new bytes each time. */
-	assert_int_equal(sn_file_write_atomic(path, "{\"a\": 12345678}", 15, 0600, &err), 0);
+	assert_int_equal(sn_file_write_atomic(path, "{\"a\": 12345678}", 15,
+					      0600, &err),
+			 0);
 	expect_content(path, "{\"a\": 12345678}");
 	assert_int_equal(sn_file_write_atomic(path, "{}", 2, 0644, &err), 0);
 	expect_content(path, "{}");
 	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(st.st_mode & 07777, 0644);	/* umask 022 (setup) */
+	assert_int_equal(st.st_mode & 07777, 0644); /* umask 022 (setup) */
 	/* len counts, not the string: the NUL and what follows are not written. */
-	assert_int_equal(sn_file_write_atomic(path, "abc\0def", 3, 0600, &err), 0);
+	assert_int_equal(sn_file_write_atomic(path, "abc\0def", 3, 0600, &err),
+			 0);
 	expect_content(path, "abc");
 	assert_int_equal(sn_file_write_atomic(path, "", 0, 0600, &err), 0);
 	expect_content(path, "");
 	listing(names, sizeof(names));
-	assert_string_equal(names, "doc.json");		/* no .tmp left */
+	assert_string_equal(names, "doc.json"); /* no .tmp left */
 }
 
 static void test_write_missing_folder(void **state)
@@ -176,7 +180,8 @@ static pid_t writer_start(const char *path, const char *doc)
 		struct sn_error err;
 
 		for (int i = 0; i < ROUNDS; i++)
-			if (sn_file_write_atomic(path, doc, DOC_BYTES, 0600, &err))
+			if (sn_file_write_atomic(path, doc, DOC_BYTES, 0600,
+						 &err))
 				_exit(1);
 		_exit(0);
 	}
@@ -193,7 +198,8 @@ static void test_reader_never_sees_part(void **state)
 
 	(void)state;
 	path_in(path, "doc");
-	assert_int_equal(sn_file_write_atomic(path, a, DOC_BYTES, 0600, &err), 0);
+	assert_int_equal(sn_file_write_atomic(path, a, DOC_BYTES, 0600, &err),
+			 0);
 	w[0] = writer_start(path, a);
 	w[1] = writer_start(path, b);
 	while (running || reads < ROUNDS) {
@@ -204,8 +210,8 @@ static void test_reader_never_sees_part(void **state)
 			for (int i = 0; i < 2; i++)
 				if (w[i] > 0)
 					kill(w[i], SIGKILL);
-			fail_msg("read %d: %ld bytes, starting \"%.8s\"", reads, n,
-				 got ? got : "(null)");
+			fail_msg("read %d: %ld bytes, starting \"%.8s\"", reads,
+				 n, got ? got : "(null)");
 		}
 		seen_a += got[1] == 'a';
 		seen_b += got[1] == 'b';
@@ -222,7 +228,7 @@ static void test_reader_never_sees_part(void **state)
 	assert_true(reads >= ROUNDS);
 	assert_int_equal(seen_a + seen_b, reads);
 	listing(names, sizeof(names));
-	assert_string_equal(names, "doc");		/* no writer's .tmp left */
+	assert_string_equal(names, "doc"); /* no writer's .tmp left */
 	free(a);
 	free(b);
 }
@@ -295,7 +301,7 @@ static void test_read_bounds(void **state)
 	assert_string_equal(out, text);
 	free(out);
 	assert_int_equal(sn_file_read(path, 10, &out), 10);
-	assert_memory_equal(out, "0123456789", 11);	/* NUL-terminated */
+	assert_memory_equal(out, "0123456789", 11); /* NUL-terminated */
 	free(out);
 	assert_int_equal(sn_file_read(path, 0, &out), 0);
 	assert_string_equal(out, "");
@@ -361,10 +367,8 @@ static void test_read_small_refuses(void **state)
 		const char *name;
 		const char *kind;
 	} cases[] = {
-		{ "fifo", "fifo" },
-		{ "folder", "folder" },
-		{ "sock", "socket" },
-		{ "dangling", "symbolic link" },
+		{ "fifo", "fifo" },	     { "folder", "folder" },
+		{ "sock", "socket" },	     { "dangling", "symbolic link" },
 		{ "link", "symbolic link" },
 	};
 	char path[PATH_MAX], target[PATH_MAX], want[PATH_MAX + 64], buf[8];
@@ -382,7 +386,8 @@ static void test_read_small_refuses(void **state)
 	path_in(path, "dangling");
 	assert_int_equal(symlink("nowhere", path), 0);
 	path_in(target, "vendor");
-	assert_int_equal(sn_file_write_atomic(target, "0x10de\n", 7, 0644, &err), 0);
+	assert_int_equal(
+		sn_file_write_atomic(target, "0x10de\n", 7, 0644, &err), 0);
 	path_in(path, "link");
 	assert_int_equal(symlink(target, path), 0);
 	path_in(path, "null");
@@ -397,14 +402,16 @@ static void test_read_small_refuses(void **state)
 		err_reset(&err);
 		strcpy(buf, "x");
 		errno = 0;
-		assert_int_equal(sn_file_read_small(path, buf, sizeof(buf), &err), -1);
+		assert_int_equal(
+			sn_file_read_small(path, buf, sizeof(buf), &err), -1);
 		assert_int_equal(errno, EINVAL);
 		assert_string_equal(err.msg, want);
 		assert_string_equal(buf, "");
 	}
 	/* Following a link is the caller's choice: it still refuses a device. */
 	path_in(path, "null");
-	fd = sn_file_open_regular(path, SN_FILE_FOLLOW, &st, want, sizeof(want));
+	fd = sn_file_open_regular(path, SN_FILE_FOLLOW, &st, want,
+				  sizeof(want));
 	assert_int_equal(fd, -1);
 	assert_int_equal(errno, EINVAL);
 	assert_string_equal(want, "not a regular file (character device)");
@@ -418,7 +425,8 @@ static void test_read_small_refuses(void **state)
 
 	/* missing; a regular file, whole and cut to the buffer */
 	path_in(path, "missing");
-	snprintf(want, sizeof(want), "cannot open: No such file or directory: %s", path);
+	snprintf(want, sizeof(want),
+		 "cannot open: No such file or directory: %s", path);
 	errno = 0;
 	assert_int_equal(sn_file_read_small(path, buf, sizeof(buf), &err), -1);
 	assert_int_equal(errno, ENOENT);
@@ -483,7 +491,7 @@ static void test_lock_handover(void **state)
 		if (held < 0 || write(sync[1], "h", 1) != 1)
 			_exit(1);
 		usleep(200 * 1000);
-		_exit(0);			/* the kernel drops the lock */
+		_exit(0); /* the kernel drops the lock */
 	}
 	assert_int_equal(read(sync[0], &c, 1), 1);
 	t0 = sn_now_ms();
@@ -491,7 +499,8 @@ static void test_lock_handover(void **state)
 	took = sn_now_ms() - t0;
 	assert_true(fd >= 0);
 	if (took < 100 || took > 1000)
-		fail_msg("took the lock after %lld ms, want ~200", (long long)took);
+		fail_msg("took the lock after %lld ms, want ~200",
+			 (long long)took);
 	close(fd);
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
@@ -515,7 +524,8 @@ static void test_lock_stale(void **state)
 	(void)state;
 	path_in(path, "prolog.lock");
 	/* A PID file of a process that does not exist. */
-	assert_int_equal(sn_file_write_atomic(path, "99999\n", 6, 0600, &err), 0);
+	assert_int_equal(sn_file_write_atomic(path, "99999\n", 6, 0600, &err),
+			 0);
 	fd = sn_lock_take(path, 0);
 	assert_true(fd >= 0);
 	close(fd);
@@ -527,7 +537,8 @@ static void test_lock_stale(void **state)
 	if (pid == 0) {
 		int held = sn_lock_take(path, 0);
 		char pidtext[32];
-		int n = snprintf(pidtext, sizeof(pidtext), "%d\n", (int)getpid());
+		int n = snprintf(pidtext, sizeof(pidtext), "%d\n",
+				 (int)getpid());
 
 		if (held < 0 || write(held, pidtext, (size_t)n) != n ||
 		    write(sync[1], "h", 1) != 1)
@@ -536,7 +547,7 @@ static void test_lock_stale(void **state)
 			pause();
 	}
 	assert_int_equal(read(sync[0], &c, 1), 1);
-	assert_int_equal(sn_lock_take(path, 50), -1);	/* alive: held */
+	assert_int_equal(sn_lock_take(path, 50), -1); /* alive: held */
 	kill(pid, SIGKILL);
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFSIGNALED(st));
@@ -557,24 +568,35 @@ static void test_lock_bad_path(void **state)
 	(void)state;
 	path_in(path, "missing/prolog.lock");
 	assert_int_equal(sn_lock_take(path, 1000), -1);
-	assert_true(sn_now_ms() - t0 < 50);		/* no waiting on an error */
+	assert_true(sn_now_ms() - t0 < 50); /* no waiting on an error */
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_write_replace, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_write_missing_folder, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_write_over_folder, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reader_never_sees_part, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_replace, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_write_missing_folder,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_over_folder, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_reader_never_sees_part,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mkdir_p, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_read_bounds, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_read_fifo_never_blocks, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_read_small_refuses, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lock_wait_bounded, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lock_handover, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lock_stale, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lock_bad_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_bounds, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_read_fifo_never_blocks,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_small_refuses, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_lock_wait_bounded, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_lock_handover, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_lock_stale, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_lock_bad_path, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

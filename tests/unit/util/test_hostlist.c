@@ -26,19 +26,18 @@ static void expands_to(const char *expr, const char *const *want)
 	while (want[n])
 		n++;
 	if (names.count != n)
-		fail_msg("'%s': %zu hosts, expected %zu", expr, names.count,
-			 n);
+		fail_msg("'%s': %zu hosts, expected %zu", expr, names.count, n);
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(names.names[i], want[i]))
-			fail_msg("'%s': host %zu is '%s', expected '%s'",
-				 expr, i, names.names[i], want[i]);
+			fail_msg("'%s': host %zu is '%s', expected '%s'", expr,
+				 i, names.names[i], want[i]);
 	}
 	sn_names_free(&names);
 	assert_null(names.names);
 	assert_int_equal(names.count, 0);
 }
 
-#define EXPANDS(expr, ...)						\
+#define EXPANDS(expr, ...) \
 	expands_to(expr, (const char *const[]){ __VA_ARGS__, NULL })
 
 /* Refused with fragment in the message and no partial result. */
@@ -139,13 +138,38 @@ static void test_empty(void **state)
 static void test_malformed_refused(void **state)
 {
 	static const char *const bad[] = {
-		"node[01", "node01]", "node[]", "node[01,]", "node[,01]",
-		"node[[01]]", "x],y", "node[5-3]", "node[", "sna[1-",
-		"node[1-2", "node[01-02]]", "n[1-2]]", "n[0x1]", "n[1-2-3]",
-		"n[-1]", "n[1-]", "n[a]", "n[1,,2]", "a,,b", ",a", "a,",
-		",", "a b", "a\tb", "a\nb", "n[1 -2]", "]", "[",
+		"node[01",
+		"node01]",
+		"node[]",
+		"node[01,]",
+		"node[,01]",
+		"node[[01]]",
+		"x],y",
+		"node[5-3]",
+		"node[",
+		"sna[1-",
+		"node[1-2",
+		"node[01-02]]",
+		"n[1-2]]",
+		"n[0x1]",
+		"n[1-2-3]",
+		"n[-1]",
+		"n[1-]",
+		"n[a]",
+		"n[1,,2]",
+		"a,,b",
+		",a",
+		"a,",
+		",",
+		"a b",
+		"a\tb",
+		"a\nb",
+		"n[1 -2]",
+		"]",
+		"[",
 		/* Slurm clamps or wraps these silently: refused here. */
-		"node[99999999999999999999]", "n[0-18446744073709551616]",
+		"node[99999999999999999999]",
+		"n[0-18446744073709551616]",
 	};
 
 	(void)state;
@@ -204,7 +228,8 @@ static void test_many_ranges(void **state)
 	for (unsigned i = 0; i < 65536; i++)
 		p += sprintf(p, "%s%u", i ? "," : "", 2 * i);
 	sprintf(p, "]");
-	assert_int_equal(sn_hostlist_expand(expr, SN_HOSTLIST_MAX, &names, &err), 0);
+	assert_int_equal(
+		sn_hostlist_expand(expr, SN_HOSTLIST_MAX, &names, &err), 0);
 	assert_int_equal(names.count, 65536);
 	assert_string_equal(names.names[0], "n0");
 	assert_string_equal(names.names[1], "n2");
@@ -214,7 +239,8 @@ static void test_many_ranges(void **state)
 	free(expr);
 
 	assert_int_equal(sn_hostlist_expand("a[0-65535]b[3]", SN_HOSTLIST_MAX,
-					    &names, &err), 0);
+					    &names, &err),
+			 0);
 	assert_int_equal(names.count, 65536);
 	assert_string_equal(names.names[0], "a0b3");
 	assert_string_equal(names.names[1000], "a1000b3");
@@ -238,12 +264,13 @@ static void test_max_honoured(void **state)
 	sn_names_free(&names);
 	/* Exactly SN_HOSTLIST_MAX (field case 2's 65536) is allowed. */
 	assert_int_equal(sn_hostlist_expand("node[0-65535]", SN_HOSTLIST_MAX,
-					    &names, &err), 0);
+					    &names, &err),
+			 0);
 	assert_int_equal(names.count, 65536);
 	assert_string_equal(names.names[0], "node0");
 	assert_string_equal(names.names[65535], "node65535");
 	sn_names_free(&names);
-	sn_names_free(NULL);			/* NULL-safe */
+	sn_names_free(NULL); /* NULL-safe */
 }
 
 /* Field case 1: MASTER_ADDR is element 0 of the expanded list. */
@@ -272,13 +299,13 @@ static void test_case1_first_host(void **state)
 	first_host("rack[0-1]_blade[0-1]", "rack0_blade0");
 	first_host("node007", "node007");
 	/* ... and the whole lists, in order. */
-	EXPANDS("nodea,nodeb[001,003],nodec", "nodea", "nodeb001",
-		"nodeb003", "nodec");
+	EXPANDS("nodea,nodeb[001,003],nodec", "nodea", "nodeb001", "nodeb003",
+		"nodec");
 	EXPANDS("site-gpu-ia[810-812]", "site-gpu-ia810", "site-gpu-ia811",
 		"site-gpu-ia812");
 	EXPANDS("alpha,beta,gamma", "alpha", "beta", "gamma");
-	EXPANDS("node[001-004,010]", "node001", "node002", "node003",
-		"node004", "node010");
+	EXPANDS("node[001-004,010]", "node001", "node002", "node003", "node004",
+		"node010");
 }
 
 int main(void)

@@ -19,7 +19,7 @@
 
 #include "util/sn_safedir.h"
 
-#define OTHER_UID 65534		/* nobody */
+#define OTHER_UID 65534 /* nobody */
 
 static char root[64];
 
@@ -138,17 +138,23 @@ static void test_open_creates(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	/* missing without create: ENOENT, nothing made */
-	assert_int_equal(sn_safedir_open(at("a/x/y", p), 0755, false, &err), -1);
+	assert_int_equal(sn_safedir_open(at("a/x/y", p), 0755, false, &err),
+			 -1);
 	assert_int_equal(errno, ENOENT);
-	expect_msg(&err, "cannot open the folder: No such file or directory", "a/x");
+	expect_msg(&err, "cannot open the folder: No such file or directory",
+		   "a/x");
 	assert_int_equal(stat(at("a/x", p), &st), -1);
 	/* what a path may not be */
 	assert_int_equal(sn_safedir_open("relative/dir", 0755, true, &err), -1);
-	assert_string_equal(err.msg, "not an absolute folder path: relative/dir");
-	assert_int_equal(sn_safedir_open(at("a/../a", p), 0755, true, &err), -1);
-	expect_msg(&err, "not a plain folder name (\".\", \"..\" or too long)", "a/..");
+	assert_string_equal(err.msg,
+			    "not an absolute folder path: relative/dir");
+	assert_int_equal(sn_safedir_open(at("a/../a", p), 0755, true, &err),
+			 -1);
+	expect_msg(&err, "not a plain folder name (\".\", \"..\" or too long)",
+		   "a/..");
 	make_file("file", "x");
-	assert_int_equal(sn_safedir_open(at("file/sub", p), 0755, true, &err), -1);
+	assert_int_equal(sn_safedir_open(at("file/sub", p), 0755, true, &err),
+			 -1);
 	assert_int_equal(errno, ENOTDIR);
 	expect_msg(&err, "not a folder (regular file)", "file");
 }
@@ -165,20 +171,26 @@ static void test_symlink_refused(void **state)
 	make_dir("victim", 0755);
 	assert_int_equal(symlink(at("victim", t), at("records/42", p)), 0);
 	err_reset(&err);
-	assert_int_equal(sn_safedir_open(at("records/42", p), 0755, true, &err), -1);
+	assert_int_equal(sn_safedir_open(at("records/42", p), 0755, true, &err),
+			 -1);
 	assert_int_equal(errno, ELOOP);
 	expect_msg(&err, "a symbolic link, not followed", "records/42");
 	/* one step at a time, as the epilog does */
 	fd = sn_safedir_open(at("records", p), 0755, true, &err);
 	assert_true(fd >= 0);
-	assert_int_equal(sn_safedir_sub(fd, at("records", p), "42", 0755, true, &err), -1);
+	assert_int_equal(sn_safedir_sub(fd, at("records", p), "42", 0755, true,
+					&err),
+			 -1);
 	expect_msg(&err, "a symbolic link, not followed", "records/42");
 	close(fd);
 	/* a link higher up, and a dangling one, the same */
-	assert_int_equal(sn_safedir_open(at("records/42/sub", p), 0755, true, &err), -1);
+	assert_int_equal(
+		sn_safedir_open(at("records/42/sub", p), 0755, true, &err), -1);
 	expect_msg(&err, "a symbolic link, not followed", "records/42");
-	assert_int_equal(symlink("/nonexistent/target", at("records/43", p)), 0);
-	assert_int_equal(sn_safedir_open(at("records/43", p), 0755, true, &err), -1);
+	assert_int_equal(symlink("/nonexistent/target", at("records/43", p)),
+			 0);
+	assert_int_equal(sn_safedir_open(at("records/43", p), 0755, true, &err),
+			 -1);
 	expect_msg(&err, "a symbolic link, not followed", "records/43");
 	assert_int_equal(entries("victim"), 0);
 	assert_int_equal(access("/nonexistent/target", F_OK), -1);
@@ -196,18 +208,23 @@ static void test_untrusted_folders(void **state)
 	make_dir("records/42", 0755);
 	give_away("records/42");
 	err_reset(&err);
-	assert_int_equal(sn_safedir_open(at("records/42", p), 0755, true, &err), -1);
+	assert_int_equal(sn_safedir_open(at("records/42", p), 0755, true, &err),
+			 -1);
 	assert_int_equal(errno, EPERM);
-	expect_msg(&err, "folder owned by uid 65534, not by root", "records/42");
+	expect_msg(&err, "folder owned by uid 65534, not by root",
+		   "records/42");
 	/* group- or world-writable: only with the sticky bit */
 	make_dir("shared", 0777);
-	assert_int_equal(sn_safedir_open(at("shared/42", p), 0755, true, &err), -1);
-	expect_msg(&err, "folder writable by group or others without the sticky bit",
+	assert_int_equal(sn_safedir_open(at("shared/42", p), 0755, true, &err),
+			 -1);
+	expect_msg(&err,
+		   "folder writable by group or others without the sticky bit",
 		   "shared");
 	assert_int_equal(entries("shared"), 0);
 	make_dir("group", 0775);
 	assert_int_equal(sn_safedir_open(at("group", p), 0755, true, &err), -1);
-	expect_msg(&err, "folder writable by group or others without the sticky bit",
+	expect_msg(&err,
+		   "folder writable by group or others without the sticky bit",
 		   "group");
 	assert_int_equal(chmod(at("shared", p), 01777), 0);
 	fd = sn_safedir_open(at("shared/42", p), 0755, true, &err);
@@ -240,19 +257,22 @@ static void test_write(void **state)
 	fd = sn_safedir_open(at("d", p), 0755, false, &err);
 	assert_true(fd >= 0);
 	err_reset(&err);
-	assert_int_equal(sn_safedir_write(fd, at("d", p), "r.json", "{\"a\": 1}", 8,
-					  0644, &err), 0);
+	assert_int_equal(sn_safedir_write(fd, at("d", p), "r.json",
+					  "{\"a\": 1}", 8, 0644, &err),
+			 0);
 	assert_string_equal(err.msg, "(unset)");
 	text = slurp("d/r.json");
 	assert_string_equal(text, "{\"a\": 1}");
 	free(text);
 	assert_int_equal(stat(at("d/r.json", p), &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0644);
-	assert_int_equal(entries("d"), 1);	/* no temporary left */
+	assert_int_equal(entries("d"), 1); /* no temporary left */
 	/* a stale temporary of a dead process that had our PID: replaced */
 	snprintf(tmp, sizeof(tmp), "d/r.json.%d.tmp", (int)getpid());
 	make_file(tmp, "old junk");
-	assert_int_equal(sn_safedir_write(fd, at("d", p), "r.json", "2", 1, 0644, &err), 0);
+	assert_int_equal(sn_safedir_write(fd, at("d", p), "r.json", "2", 1,
+					  0644, &err),
+			 0);
 	text = slurp("d/r.json");
 	assert_string_equal(text, "2");
 	free(text);
@@ -260,7 +280,9 @@ static void test_write(void **state)
 	/* a link planted as the temporary: not followed, nothing written */
 	make_file("outside", "keep");
 	assert_int_equal(symlink(at("outside", t), at(tmp, p)), 0);
-	assert_int_equal(sn_safedir_write(fd, at("d", p), "r.json", "3", 1, 0644, &err), -1);
+	assert_int_equal(sn_safedir_write(fd, at("d", p), "r.json", "3", 1,
+					  0644, &err),
+			 -1);
 	snprintf(t, sizeof(t), "cannot create: File exists: %s/%s", root, tmp);
 	assert_string_equal(err.msg, t);
 	text = slurp("outside");
@@ -270,14 +292,18 @@ static void test_write(void **state)
 	/* a link planted as the file itself is replaced, its target untouched */
 	assert_int_equal(unlink(at("d/r.json", p)), 0);
 	assert_int_equal(symlink(at("outside", t), at("d/r.json", p)), 0);
-	assert_int_equal(sn_safedir_write(fd, at("d", p), "r.json", "4", 1, 0644, &err), 0);
+	assert_int_equal(sn_safedir_write(fd, at("d", p), "r.json", "4", 1,
+					  0644, &err),
+			 0);
 	assert_int_equal(lstat(at("d/r.json", p), &st), 0);
 	assert_true(S_ISREG(st.st_mode));
 	text = slurp("outside");
 	assert_string_equal(text, "keep");
 	free(text);
 	/* names that are not plain file names */
-	assert_int_equal(sn_safedir_write(fd, at("d", p), "../x", "5", 1, 0644, &err), -1);
+	assert_int_equal(sn_safedir_write(fd, at("d", p), "../x", "5", 1, 0644,
+					  &err),
+			 -1);
 	snprintf(t, sizeof(t), "not a plain file name: %s/d/../x", root);
 	assert_string_equal(err.msg, t);
 	close(fd);
@@ -311,7 +337,7 @@ static void test_load(void **state)
 	expect_msg(&err, "cannot open: No such file or directory", "d/none");
 	/* a FIFO: refused before it is opened, so never blocks */
 	assert_int_equal(mkfifo(at("d/fifo", p), 0600), 0);
-	alarm(10);	/* the old reader would hang here: fail rather than hang */
+	alarm(10); /* the old reader would hang here: fail rather than hang */
 	assert_null(sn_safedir_load(fd, at("d", p), "fifo", 100, &len, &err));
 	alarm(0);
 	assert_int_equal(errno, EINVAL);
@@ -356,10 +382,12 @@ static void test_lock(void **state)
 	close(other);
 	/* a FIFO or another user's file as the lock: refused */
 	assert_int_equal(mkfifo(at("d/f.lock", p), 0600), 0);
-	assert_int_equal(sn_safedir_lock(fd, at("d", p), "f.lock", 0, &err), -1);
+	assert_int_equal(sn_safedir_lock(fd, at("d", p), "f.lock", 0, &err),
+			 -1);
 	expect_msg(&err, "not a regular file (fifo)", "d/f.lock");
 	give_away("d/x.lock");
-	assert_int_equal(sn_safedir_lock(fd, at("d", p), "x.lock", 0, &err), -1);
+	assert_int_equal(sn_safedir_lock(fd, at("d", p), "x.lock", 0, &err),
+			 -1);
 	expect_msg(&err, "file owned by uid 65534, not by root", "d/x.lock");
 	close(fd);
 }
@@ -380,20 +408,20 @@ static void test_sweep(void **state)
 
 	(void)state;
 	make_dir("d", 0755);
-	tmp_name(n, sizeof(n), "a.json", dead);		/* removed */
+	tmp_name(n, sizeof(n), "a.json", dead); /* removed */
 	make_file(n, "x");
-	tmp_name(n, sizeof(n), "a.json", getpid());	/* ours: live */
+	tmp_name(n, sizeof(n), "a.json", getpid()); /* ours: live */
 	make_file(n, "x");
-	tmp_name(n, sizeof(n), "a.json", getppid());	/* live */
+	tmp_name(n, sizeof(n), "a.json", getppid()); /* live */
 	make_file(n, "x");
-	tmp_name(n, sizeof(n), "b.json", dead);		/* another prefix */
+	tmp_name(n, sizeof(n), "b.json", dead); /* another prefix */
 	make_file(n, "x");
-	make_file("d/a.json.0.tmp", "x");		/* no such PID */
-	make_file("d/a.json.99999999999.tmp", "x");	/* not a PID */
+	make_file("d/a.json.0.tmp", "x");	    /* no such PID */
+	make_file("d/a.json.99999999999.tmp", "x"); /* not a PID */
 	snprintf(n, sizeof(n), "d/a.json.%ld.tmp.bak", (long)dead);
-	make_file(n, "x");				/* not the pattern */
+	make_file(n, "x"); /* not the pattern */
 	snprintf(n, sizeof(n), "d/.%ld.tmp", (long)dead);
-	make_file(n, "x");				/* no base */
+	make_file(n, "x"); /* no base */
 	fd = sn_safedir_open(at("d", p), 0, false, &err);
 	assert_true(fd >= 0);
 	assert_int_equal(sn_safedir_sweep(fd, only_a), 1);
@@ -430,7 +458,8 @@ static void test_sweep_bounded(void **state)
 	}
 	fd = sn_safedir_open(at("d", p), 0, false, &err);
 	first = sn_safedir_sweep(fd, NULL);
-	assert_true(first >= SN_SAFEDIR_SWEEP_MAX - 2 && first <= SN_SAFEDIR_SWEEP_MAX);
+	assert_true(first >= SN_SAFEDIR_SWEEP_MAX - 2 &&
+		    first <= SN_SAFEDIR_SWEEP_MAX);
 	second = sn_safedir_sweep(fd, NULL);
 	assert_int_equal(first + second, SN_SAFEDIR_SWEEP_MAX + 50);
 	assert_int_equal(entries("d"), 0);
@@ -440,14 +469,18 @@ static void test_sweep_bounded(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_open_creates, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_symlink_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_untrusted_folders, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_creates, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_symlink_refused, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_untrusted_folders, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sweep_bounded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sweep_bounded, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,7 +21,7 @@ static void test_append_grows(void **state)
 	assert_int_equal(sn_strbuf_appendf(&sb, "%s[%d-%d]", "n", 0, 15), 0);
 	assert_int_equal(sn_strbuf_appendn(&sb, "ABCDEF", 3), 0);
 	assert_string_equal(sn_strbuf_str(&sb), "node n[0-15]ABC");
-	for (int i = 0; i < 10000; i++)	/* 40000 bytes: many doublings */
+	for (int i = 0; i < 10000; i++) /* 40000 bytes: many doublings */
 		assert_int_equal(sn_strbuf_appendf(&sb, "%04d", i), 0);
 	assert_int_equal(sb.len, 15 + 40000);
 	assert_memory_equal(sb.buf + 15 + 4 * 9999, "9999", 5);
@@ -63,7 +63,7 @@ static void test_cap(void **state)
 	assert_null(sb.buf);
 	assert_string_equal(sn_strbuf_str(&sb), "");
 	errno = 0;
-	assert_int_equal(sn_strbuf_append(&sb, ""), -1);	/* sticky */
+	assert_int_equal(sn_strbuf_append(&sb, ""), -1); /* sticky */
 	assert_int_equal(errno, E2BIG);
 	errno = 0;
 	assert_null(sn_strbuf_take(&sb, NULL));
