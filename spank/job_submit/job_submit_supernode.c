@@ -23,7 +23,7 @@
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
-#include "config/sn_config.h"
+#include "config/sn_config_cache.h"
 #include "placement/sn_option.h"
 #include "placement/sn_placement.h"
 
@@ -40,62 +40,34 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 #define SN_LOG "job_submit/supernode"
 
-static struct sn_config *sn_cfg;
-static struct sn_error sn_cfg_err;
 static char sn_cfg_path[PATH_MAX];
-static struct stat sn_cfg_stat; /* of the file last loaded */
-
-static void config_path_init(void)
-{
-	sn_config_default_path(sn_cfg_path, sizeof(sn_cfg_path));
-}
-
-/* Same file, same content as last time (an editor's rename counts as new). */
-static int config_unchanged(const struct stat *st)
-{
-	return st->st_ino == sn_cfg_stat.st_ino &&
-	       st->st_dev == sn_cfg_stat.st_dev &&
-	       st->st_size == sn_cfg_stat.st_size &&
-	       st->st_mtim.tv_sec == sn_cfg_stat.st_mtim.tv_sec &&
-	       st->st_mtim.tv_nsec == sn_cfg_stat.st_mtim.tv_nsec &&
-	       st->st_ctim.tv_sec == sn_cfg_stat.st_ctim.tv_sec &&
-	       st->st_ctim.tv_nsec == sn_cfg_stat.st_ctim.tv_nsec;
-}
+static struct sn_config_cache sn_cfg = { .path = sn_cfg_path };
 
 /* (Re)load the config when the file changed since the last load. */
 static void config_refresh(void)
 {
-	struct stat st;
-
-	if (stat(sn_cfg_path, &st))
-		memset(&st, 0, sizeof(st));
-	if ((sn_cfg || sn_cfg_err.msg[0]) && config_unchanged(&st))
+	if (!sn_config_cache_refresh(&sn_cfg))
 		return;
-	sn_cfg_stat = st;
-	sn_config_free(sn_cfg);
-	sn_cfg_err.msg[0] = '\0';
-	sn_cfg = sn_config_load(sn_cfg_path, &sn_cfg_err);
-	if (sn_cfg)
+	if (sn_cfg.cfg)
 		slurm_info(
 			"%s: loaded %s: %zu supernodes of %zu nodes, method %s",
-			SN_LOG, sn_cfg_path, sn_cfg->n_supernodes,
-			sn_cfg->supernode_size,
-			sn_placement_method_name(sn_cfg->method));
+			SN_LOG, sn_cfg_path, sn_cfg.cfg->n_supernodes,
+			sn_cfg.cfg->supernode_size,
+			sn_placement_method_name(sn_cfg.cfg->method));
 	else
-		slurm_error("%s: %s", SN_LOG, sn_cfg_err.msg);
+		slurm_error("%s: %s", SN_LOG, sn_cfg.err.msg);
 }
 
 int init(void)
 {
-	config_path_init();
+	sn_config_default_path(sn_cfg_path, sizeof(sn_cfg_path));
 	config_refresh();
 	return SLURM_SUCCESS;
 }
 
 int fini(void)
 {
-	sn_config_free(sn_cfg);
-	sn_cfg = NULL;
+	sn_config_cache_free(&sn_cfg);
 	return SLURM_SUCCESS;
 }
 
@@ -226,18 +198,18 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
 	}
 	config_refresh();
-	if (!sn_cfg) {
+	if (!sn_cfg.cfg) {
 		char buf[1200];
 
 		snprintf(
 			buf, sizeof(buf),
 			"--supernode cannot be used now: the site config does not load (%s); tell your admin",
-			sn_cfg_err.msg);
+			sn_cfg.err.msg);
 		err_set(err_msg, buf);
 		return ESLURM_INVALID_FEATURE;
 	}
 #if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 5, 0)
-	if (sn_cfg->method == SN_PLACE_BLOCK) {
+	if (sn_cfg.cfg->method == SN_PLACE_BLOCK) {
 		err_set(err_msg,
 			"placement.method 'block' needs Slurm 24.05 or later (topology/block with --segment); this plugin was built for an older Slurm");
 		return ESLURM_INVALID_FEATURE;
@@ -255,9 +227,9 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		.ntasks_per_node = job_desc->ntasks_per_node,
 		.client = job_client(job_desc),
 	};
-	if (sn_supernode_count_parse(value, sn_config_effective_max(sn_cfg),
+	if (sn_supernode_count_parse(value, sn_config_effective_max(sn_cfg.cfg),
 				     &req.supernodes, &err) ||
-	    sn_placement_plan(sn_cfg, &req, &plan, &err)) {
+	    sn_placement_plan(sn_cfg.cfg, &req, &plan, &err)) {
 		err_set(err_msg, err.msg);
 		slurm_info("%s: uid %u refused: %s", SN_LOG, submit_uid,
 			   err.msg);
