@@ -324,12 +324,43 @@ out:
 	return rc;
 }
 
+/*
+ * --nodelist within at most N supernodes (switch and block: Slurm grows
+ * the job around those hosts, so they must fit in the N it gets).
+ */
+static int nodelist_check(const struct sn_config *cfg,
+			  const struct sn_job_request *req,
+			  struct sn_error *err)
+{
+	unsigned char *touched;
+	int n;
+
+	if (!req->req_nodes || !*req->req_nodes)
+		return 0;
+	if (!(touched = calloc(cfg->n_supernodes, 1))) {
+		sn_error_set(err, "out of memory");
+		return -1;
+	}
+	n = hostlist_supernodes(cfg, req->req_nodes, "--nodelist", true,
+				touched, err);
+	free(touched);
+	if (n < 0)
+		return -1;
+	if ((uint32_t)n > req->supernodes) {
+		sn_error_set(
+			err,
+			"--nodelist=%.200s spans %d supernodes, but --supernode=%u gets exactly %u",
+			req->req_nodes, n, req->supernodes, req->supernodes);
+		return -1;
+	}
+	return 0;
+}
+
 /* Switch method: N leaf switches (one per supernode), waiting for them. */
 static int plan_switch(const struct sn_config *cfg,
 		       const struct sn_job_request *req,
 		       struct sn_job_plan *plan, struct sn_error *err)
 {
-	(void)cfg;
 	if (req->req_switch != SN_UNSET32 && req->req_switch != 0 &&
 	    req->req_switch != req->supernodes) {
 		sn_error_set(
@@ -338,30 +369,37 @@ static int plan_switch(const struct sn_config *cfg,
 			req->req_switch, req->supernodes, req->supernodes);
 		return -1;
 	}
-	if (req->req_nodes && *req->req_nodes) {
-		unsigned char *touched = calloc(cfg->n_supernodes, 1);
-		int n;
-
-		if (!touched) {
-			sn_error_set(err, "out of memory");
-			return -1;
-		}
-		n = hostlist_supernodes(cfg, req->req_nodes, "--nodelist", true,
-					touched, err);
-		free(touched);
-		if (n < 0)
-			return -1;
-		if ((uint32_t)n > req->supernodes) {
-			sn_error_set(
-				err,
-				"--nodelist=%.200s spans %d supernodes, but --supernode=%u gets exactly %u",
-				req->req_nodes, n, req->supernodes,
-				req->supernodes);
-			return -1;
-		}
-	}
+	if (nodelist_check(cfg, req, err))
+		return -1;
 	plan->req_switch = req->supernodes;
 	plan->wait4switch = cfg->switch_wait;
+	return 0;
+}
+
+/*
+ * Block method: each supernode is one base block of topology/block, so
+ * N x size nodes in segments of size nodes are N whole blocks.  The job
+ * stays --exclusive (whole nodes) like the other methods rather than
+ * --exclusive=topo: Slurm keeps one value in job_desc.shared, and topo
+ * alone holds only the CPUs asked for; whole blocks of whole nodes leave
+ * nothing of those blocks to any other job anyway.  --nodelist only for
+ * N = 1: with several segments, 24.11 refuses required nodes and 26.05
+ * takes them only when they are the whole job.
+ */
+static int plan_block(const struct sn_config *cfg,
+		      const struct sn_job_request *req,
+		      struct sn_job_plan *plan, struct sn_error *err)
+{
+	if (req->supernodes > 1 && req->req_nodes && *req->req_nodes) {
+		sn_error_set(
+			err,
+			"--nodelist cannot be combined with --supernode=%u under placement.method 'block': Slurm's topology/block places no segments around required nodes (give --supernode=1, or leave out --nodelist)",
+			req->supernodes);
+		return -1;
+	}
+	if (nodelist_check(cfg, req, err))
+		return -1;
+	plan->segment_size = (uint32_t)cfg->supernode_size;
 	return 0;
 }
 
@@ -393,9 +431,7 @@ int sn_placement_plan(const struct sn_config *cfg,
 	case SN_PLACE_SWITCH:
 		return plan_switch(cfg, req, plan, err);
 	case SN_PLACE_BLOCK:
-		plan->segment_size = (uint32_t)cfg->supernode_size;
-		plan->shared = SN_SHARED_TOPO;
-		return 0;
+		return plan_block(cfg, req, plan, err);
 	}
 	sn_error_set(err, "unknown placement method");
 	return -1;

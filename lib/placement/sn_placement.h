@@ -53,7 +53,7 @@ struct sn_job_request {
  */
 struct sn_job_plan {
 	uint32_t nodes;	       /* min_nodes = max_nodes = N x size */
-	uint16_t shared;       /* SN_SHARED_NONE, or SN_SHARED_TOPO for block */
+	uint16_t shared;       /* SN_SHARED_NONE (whole nodes), every method */
 	char *features;	       /* new --constraint, or NULL */
 	uint32_t req_switch;   /* switch method: N; else SN_UNSET32 */
 	uint32_t wait4switch;  /* switch method: seconds; else SN_UNSET32 */

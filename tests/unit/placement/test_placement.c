@@ -462,6 +462,11 @@ static void test_switch_wait_config(void **state)
 	sn_config_free(cfg);
 }
 
+/*
+ * Block: N whole blocks of whole nodes, --exclusive (0) like the other
+ * methods, not --exclusive=topo (Slurm's job_desc.shared holds one value,
+ * and topo alone holds only the CPUs asked for).
+ */
 static void test_block(void **state)
 {
 	struct sn_job_request r = req_n(2);
@@ -470,13 +475,55 @@ static void test_block(void **state)
 	planned(*state, &r, &plan);
 	assert_int_equal(plan.nodes, 4);
 	assert_int_equal(plan.segment_size, 2);
-	assert_int_equal(plan.shared, SN_SHARED_TOPO);
-	assert_int_equal(plan.shared, 5);
+	assert_int_equal(plan.shared, SN_SHARED_NONE);
+	assert_int_equal(plan.shared, 0);
 	assert_null(plan.features);
 	assert_int_equal(plan.req_switch, SN_UNSET32);
 	assert_int_equal(plan.wait4switch, SN_UNSET32);
+	assert_int_equal(plan.num_tasks, SN_UNSET32);
+	r.shared = SN_SHARED_USER; /* --exclusive=user becomes --exclusive */
+	planned(*state, &r, &plan);
+	assert_int_equal(plan.shared, 0);
+	r = req_n(1);
+	r.req_nodes = "snb2"; /* Slurm grows it to the block sn02 */
+	r.min_nodes = 1;
+	planned(*state, &r, &plan);
+	assert_int_equal(plan.nodes, 2);
+	assert_int_equal(plan.segment_size, 2);
+	r.req_nodes = "sna1,snb1";
+	r.min_nodes = 2;
+	REFUSED(*state, &r,
+		"--nodelist=sna1,snb1 spans 2 supernodes, but --supernode=1 gets exactly 1");
+	r = req_n(2);
+	r.req_nodes = "sna[1-2],snb[1-2]";
+	REFUSED(*state, &r,
+		"--nodelist cannot be combined with --supernode=2 under placement.method 'block': Slurm's topology/block places no segments around required nodes (give --supernode=1, or leave out --nodelist)");
+	r = req_n(3);
+	r.min_nodes = 4;
+	REFUSED(*state, &r,
+		"--nodes=4 cannot be combined with --supernode=3: that is 3 whole supernode(s) of 2 nodes = 6 nodes (leave out --nodes, or give --nodes=6)");
+	r = req_n(2);
 	r.shared = SN_SHARED_OK;
 	REFUSED(*state, &r, "--oversubscribe cannot be combined");
+}
+
+/* Block with supernodes of 4: the segment is the supernode size. */
+static void test_block_size4(void **state)
+{
+	const char *yaml = "supernodes:\n"
+			   "  - {name: sn01, nodes: 'n[01-04]'}\n"
+			   "  - {name: sn02, nodes: 'n[05-08]'}\n"
+			   "placement: {method: block}\n";
+	struct sn_config *cfg = cfg_load(yaml);
+	struct sn_job_request r = req_n(2);
+	struct sn_job_plan plan;
+
+	(void)state;
+	planned(cfg, &r, &plan);
+	assert_int_equal(plan.nodes, 8);
+	assert_int_equal(plan.segment_size, 4);
+	assert_int_equal(plan.shared, 0);
+	sn_config_free(cfg);
 }
 
 int main(void)
@@ -505,6 +552,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_switch, setup_switch,
 						teardown),
 		cmocka_unit_test(test_switch_wait_config),
+		cmocka_unit_test(test_block_size4),
 		cmocka_unit_test_setup_teardown(test_block, setup_block,
 						teardown),
 	};
