@@ -10,7 +10,9 @@
  *   topology   topology.conf: tree = one leaf SwitchName per supernode and
  *              a top switch over them (without it no job spans two
  *              supernodes); block = one BlockName per supernode and
- *              BlockSizes=<nodes per supernode>;
+ *              BlockSizes=<nodes per supernode>; built for Slurm >= 25.05,
+ *              block also prints topology.yaml (the blocks as topology
+ *              "supernode", the cluster default, and a "flat" one);
  *   plugstack  the plugstack.conf line, and the slurm.conf lines that go
  *              with it (JobSubmitPlugins, TopologyPlugin, PrologSlurmctld).
  * The default topology follows placement.method: switch -> tree,
@@ -142,6 +144,29 @@ static int print_topology(const struct sn_config *cfg, enum topo_kind topo,
 	return 0;
 }
 
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 0)
+/*
+ * topology.yaml (Slurm >= 25.05, read instead of topology.conf when
+ * present): the same blocks as topology "supernode", the cluster default,
+ * and a "flat" topology a partition without supernodes can name.
+ */
+static void print_topology_yaml(const struct sn_config *cfg, char *buf,
+				size_t size)
+{
+	printf("# topology.yaml (Slurm >= 25.05 reads it instead of topology.conf); a partition picks one with Topology=<name>\n");
+	printf("---\n- topology: supernode\n  cluster_default: true\n");
+	printf("  block:\n    block_sizes:\n      - %zu\n    blocks:\n",
+	       cfg->supernode_size);
+	for (size_t i = 0; i < cfg->n_supernodes; i++) {
+		const struct sn_supernode *s = &cfg->supernodes[i];
+
+		printf("      - block: \"%s\"\n        nodes: \"%s\"\n",
+		       s->name, members_text(s, buf, size));
+	}
+	printf("- topology: flat\n  cluster_default: false\n  flat: true\n");
+}
+#endif
+
 static void print_plugstack(const struct sn_config *cfg, enum topo_kind topo)
 {
 	char path[PATH_MAX];
@@ -254,6 +279,10 @@ int snctl_config_slurm(const struct snctl_global *g, int argc, char **argv)
 			printf("# topology.conf\n");
 		if (print_topology(cfg, a.topo, buf, size))
 			rc = SNCTL_EXIT_NOTFOUND;
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 0)
+		if (a.topo == TOPO_BLOCK)
+			print_topology_yaml(cfg, buf, size);
+#endif
 	}
 	if (a.sections & SEC_PLUGSTACK) {
 		if (a.sections == SEC_ALL)

@@ -3,11 +3,14 @@
 # each section alone, tree and block, non-numeric names, the PrologSlurmctld
 # note for a non-default config path), usage errors; config check without a
 # reachable slurmctld.  No Slurm needed.
-#   bash tests/supernodectl/test_config.sh SUPERNODECTL PLUGIN_DIR SBIN_DIR
+#   bash tests/supernodectl/test_config.sh SUPERNODECTL PLUGIN_DIR SBIN_DIR [SLURM_VERSION]
+# SLURM_VERSION (X.Y.Z, the Slurm it was built for; default 22.05.0): from
+# 25.05, --topology block also prints topology.yaml.
 set -uo pipefail
 CTL=${1:?path of supernodectl}
 PLUGDIR=${2:?installed plugin folder}
 SBIN=${3:?installed sbin folder}
+SLURM_VERSION=${4:-22.05.0}
 FAILS=0
 CHECKS=0
 T=$(mktemp -d)
@@ -64,12 +67,34 @@ assert_eq "config slurm stderr" "" "$ERR"
 run "${C[@]}" config slurm --section nodes
 assert_eq "--section nodes" "$(printf '%s\n' 'NodeName=gpu-a[001-003] Feature=sn01' 'NodeName=gpu-b[001-003] Feature=sn02')" "$OUT"
 run config slurm --config "$T/sn.yaml" --section topology --topology block
-assert_eq "--section topology --topology block" "$(cat <<'TXT'
+want="$(cat <<'TXT'
 BlockName=sn01 Nodes=gpu-a[001-003]
 BlockName=sn02 Nodes=gpu-b[001-003]
 BlockSizes=3
 TXT
-)" "$OUT"
+)"
+IFS=. read -r vmaj vmin _ <<<"$SLURM_VERSION"
+if ((10#$vmaj * 100 + 10#$vmin >= 2505)); then
+	want+=$'\n'"$(cat <<'TXT'
+# topology.yaml (Slurm >= 25.05 reads it instead of topology.conf); a partition picks one with Topology=<name>
+---
+- topology: supernode
+  cluster_default: true
+  block:
+    block_sizes:
+      - 3
+    blocks:
+      - block: "sn01"
+        nodes: "gpu-a[001-003]"
+      - block: "sn02"
+        nodes: "gpu-b[001-003]"
+- topology: flat
+  cluster_default: false
+  flat: true
+TXT
+)"
+fi
+assert_eq "--section topology --topology block (Slurm $SLURM_VERSION)" "$want" "$OUT"
 
 # method feature: no topology by default; --topology tree adds it.
 cat >"$T/f.yaml" <<'YAML'
