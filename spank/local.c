@@ -51,36 +51,21 @@ static int option_cb(int val, const char *optarg, int remote)
 		return -1;
 	sn_state.option_given = 1;
 	sn_state.supernodes = n;
-	snprintf(sn_state.option_arg, sizeof(sn_state.option_arg), "%s",
-		 optarg);
 	return 0;
 }
 
-/*
- * --supernode-env=MODE.  Strict: exactly auto, none or show; refused at
- * submission (local/allocator context).  Idempotent: the last value wins.
- */
+/* --supernode-env=MODE: refused at submission, not in a step (lib). */
 static int env_option_cb(int val, const char *optarg, int remote)
 {
-	enum sn_env_mode mode;
+	struct sn_error err;
+	int rc = sn_ownership_mode_option(optarg, remote, &sn_state.env_mode,
+					  &err);
 
 	(void)val;
-	if (sn_ownership_mode_parse(optarg, &mode)) {
-		if (remote) {
-			/* Refused at submission; a step must never fail on it. */
-			slurm_error(
-				"%s: --supernode-env=%s: expected auto, none or show; using auto",
-				SN_PLUGIN, optarg ? optarg : "");
-			return 0;
-		}
-		slurm_error(
-			"%s: --supernode-env=%s: expected auto, none or show",
-			SN_PLUGIN, optarg ? optarg : "");
-		return -1;
-	}
-	sn_state.env_mode = mode;
-	sn_state.env_mode_given = 1;
-	return 0;
+	if (rc)
+		slurm_error("%s: %s", SN_PLUGIN, err.msg);
+	sn_state.env_mode_given |= rc == 0;
+	return rc < 0 ? -1 : 0;
 }
 
 /* --supernode and --supernode-env (from slurm_spank_init). */
@@ -119,43 +104,24 @@ int options_register(spank_t sp)
 	return 0;
 }
 
-/*
- * Was --supernode on this process's command line (not only in an #SBATCH
- * line)?  SPANK does not say where a value came from, so look at argv,
- * whole.  When argv cannot be read, the command line wins: the option's
- * value stands and the environment is not applied.
- */
-static int on_command_line(void)
-{
-	struct sn_error err;
-	char *value;
-	int rc = sn_cmdline_supernode("/proc/self/cmdline", &value, &err);
-
-	if (rc < 0)
-		slurm_error(
-			"%s: %s: taking --supernode for given on the command line",
-			SN_PLUGIN, err.msg);
-	free(value);
-	return rc != 0;
-}
-
 static int env_apply(void)
 {
 	const char *name = sn_option_env_name(spank_context() == S_CTX_LOCAL,
 					      program_invocation_short_name);
 	const char *value = name ? getenv(name) : NULL;
+	struct sn_error err;
 	char source[64];
 
-	if (!value)
+	if (!sn_option_env_applies(value, sn_state.option_given,
+				   "/proc/self/cmdline", &err)) {
+		if (err.msg[0])
+			slurm_error("%s: %s", SN_PLUGIN, err.msg);
 		return 0;
-	/* Command line > environment > #SBATCH (sbatch's own precedence). */
-	if (sn_state.option_given && on_command_line())
-		return 0;
+	}
 	snprintf(source, sizeof(source), "%s: ", name);
 	if (count_validate(value, source, &sn_state.supernodes))
 		return -1;
 	sn_state.option_given = 1;
-	snprintf(sn_state.option_arg, sizeof(sn_state.option_arg), "%s", value);
 	return 0;
 }
 

@@ -40,13 +40,8 @@ static int step_input(spank_t sp, const char *job_nodelist, char *self,
 		sn_error_set(err, "cannot read the job id");
 		return -1;
 	}
-	if (sn_ephemeral_range_read(SN_EPHEMERAL_PATH, &in->ephemeral_lo,
-				    &in->ephemeral_hi, err)) {
-		/* Linux's default: keep clear of it rather than guess nothing. */
-		slurm_info("%s: %s; assuming 32768-60999", SN_PLUGIN, err->msg);
-		in->ephemeral_lo = 32768;
-		in->ephemeral_hi = 60999;
-	}
+	if (sn_jobenv_ephemeral(SN_EPHEMERAL_PATH, in, err))
+		slurm_info("%s: %s", SN_PLUGIN, err->msg);
 	in->job_nodelist = job_nodelist;
 	in->nodename = self;
 	return 0;

@@ -3,7 +3,7 @@
 #define SN_SPANK_H
 
 /*
- * supernode.so's files, bottom to top: args.c (plugstack.conf arguments),
+ * supernode.so's files, bottom to top:
  * state.c (the plugin's state and the reads every context shares),
  * local.c (the options, submission side), remote.c (step variables),
  * task.c (task variables), supernode.c (SPANK's entry points: dispatch
@@ -47,7 +47,6 @@ struct sn_spank {
 	struct sn_config *cfg;	    /* NULL when it did not load */
 	struct sn_error cfg_err;    /* why it did not load */
 	int option_given;    /* --supernode seen (CLI, #SBATCH, env form) */
-	char option_arg[64]; /* its text, for messages */
 	uint32_t supernodes; /* N, valid when option_given */
 	int env_mode_given;  /* --supernode-env seen */
 	enum sn_env_mode env_mode;	  /* its value; auto unless given */
@@ -56,9 +55,6 @@ struct sn_spank {
 };
 
 extern struct sn_spank sn_state;
-
-/* args.c: parse plugstack.conf arguments ("config=PATH"); 0 or -1. */
-int args_parse(int ac, char **av, struct sn_spank *st);
 
 /*
  * state.c: load the config on first use.  Commands without --supernode

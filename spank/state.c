@@ -114,20 +114,16 @@ bool state_resolve(spank_t sp)
 {
 	struct sn_envbuf eb = { 0 };
 	const char *value;
-	enum sn_env_mode mode;
+	struct sn_error err;
 
 	if (!sn_state.option_given) {
 		value = job_getenv(sp, "SLURM_SPANK_SUPERNODE", &eb);
 		sn_state.option_given = value && *value;
 	}
-	value = job_fact(sp, SN_ENV_MODE_VAR, &eb);
-	if (!sn_state.env_mode_given && value &&
-	    sn_ownership_mode_parse(value, &mode))
-		slurm_error(
-			"%s: %s=%.64s: expected auto, none or show; using auto",
-			SN_PLUGIN, SN_ENV_MODE_VAR, value);
-	else if (!sn_state.env_mode_given && value)
-		sn_state.env_mode = mode;
+	if (sn_ownership_mode_inherit(sn_state.env_mode_given,
+				      job_fact(sp, SN_ENV_MODE_VAR, &eb),
+				      &sn_state.env_mode, &err))
+		slurm_error("%s: %s", SN_PLUGIN, err.msg);
 	sn_envbuf_free(&eb);
 	return sn_ownership_active(sn_state.option_given, sn_state.env_mode);
 }

@@ -6,12 +6,15 @@
  */
 #include <slurm/spank.h>
 
+#include "placement/sn_option.h"
 #include "sn_spank.h"
 
 SPANK_PLUGIN(supernode, 1);
 
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
+	struct sn_error err;
+
 	switch (spank_context()) {
 	case S_CTX_LOCAL:
 	case S_CTX_ALLOCATOR:
@@ -20,8 +23,11 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	default:
 		return 0; /* slurmd, job_script: nothing to do */
 	}
-	if (args_parse(ac, av, &sn_state))
+	if (sn_option_args_parse(ac, av, sn_state.config_path,
+				 sizeof(sn_state.config_path), &err)) {
+		slurm_error("%s: %s", SN_PLUGIN, err.msg);
 		return -1;
+	}
 	return options_register(sp);
 }
 

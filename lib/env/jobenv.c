@@ -269,3 +269,18 @@ out:
 	sn_names_free(&hosts);
 	return rc;
 }
+
+int sn_jobenv_ephemeral(const char *path, struct sn_jobenv_input *in,
+			struct sn_error *err)
+{
+	struct sn_error why;
+
+	if (!sn_ephemeral_range_read(path, &in->ephemeral_lo, &in->ephemeral_hi,
+				     &why))
+		return 0;
+	/* Linux's default: keep clear of it rather than guess nothing. */
+	in->ephemeral_lo = 32768;
+	in->ephemeral_hi = 60999;
+	sn_error_set(err, "%s; assuming 32768-60999", why.msg);
+	return -1;
+}

@@ -54,6 +54,27 @@ bool sn_ownership_active(bool supernode_given, enum sn_env_mode mode)
 	return supernode_given && mode != SN_ENV_NONE;
 }
 
+int sn_ownership_mode_option(const char *arg, bool remote,
+			     enum sn_env_mode *mode, struct sn_error *err)
+{
+	if (!sn_ownership_mode_parse(arg, mode))
+		return 0;
+	/* Refused at submission; a step must never fail on it. */
+	sn_error_set(err, "--supernode-env=%s: expected auto, none or show%s",
+		     arg ? arg : "", remote ? "; using auto" : "");
+	return remote ? 1 : -1;
+}
+
+int sn_ownership_mode_inherit(bool given, const char *value,
+			      enum sn_env_mode *mode, struct sn_error *err)
+{
+	if (given || !value || !sn_ownership_mode_parse(value, mode))
+		return 0;
+	sn_error_set(err, "%s=%.64s: expected auto, none or show; using auto",
+		     SN_ENV_MODE_VAR, value);
+	return -1;
+}
+
 static uint32_t fnv1a(const char *s)
 {
 	uint32_t h = 2166136261u;

@@ -111,6 +111,15 @@ int sn_jobenv_self_name(const char *job_nodelist, const char *step_nodelist,
 			bool batch, uint32_t nodeid, char *out, size_t size,
 			struct sn_error *err);
 
+/*
+ * sn_jobenv_ephemeral - the kernel's ephemeral port range, read from path
+ * (SN_EPHEMERAL_PATH), into in->ephemeral_lo/hi: 0.  When it cannot be
+ * read, Linux's default 32768-60999 (kept clear of rather than guessing
+ * nothing) and -1 with err "WHY; assuming 32768-60999".
+ */
+int sn_jobenv_ephemeral(const char *path, struct sn_jobenv_input *in,
+			struct sn_error *err);
+
 /* sn_jobenv_free - release the values; NULL-safe. */
 void sn_jobenv_free(struct sn_jobenv *env);
 

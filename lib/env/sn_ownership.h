@@ -24,6 +24,7 @@
 
 #include "config/sn_config.h"
 #include "env/sn_jobenv.h"
+#include "util/sn_error.h"
 
 #define SN_ENVMARK_VAR "SUPERNODE_ENV_SET"
 
@@ -51,6 +52,28 @@ const char *sn_ownership_mode_name(enum sn_env_mode mode);
  * at all: the job asked for --supernode and the mode is not none.
  */
 bool sn_ownership_active(bool supernode_given, enum sn_env_mode mode);
+
+/*
+ * sn_ownership_mode_option - --supernode-env=ARG as the option's callback
+ * gets it (@arg may be NULL): 0 with *mode set, or, for anything
+ * sn_ownership_mode_parse() refuses, *mode untouched and err set to
+ * "--supernode-env=ARG: expected auto, none or show".  At submission
+ * (@remote false) that refuses the option: -1.  In a step, which must
+ * never fail on it, err ends in "; using auto": 1.
+ */
+int sn_ownership_mode_option(const char *arg, bool remote,
+			     enum sn_env_mode *mode, struct sn_error *err);
+
+/*
+ * sn_ownership_mode_inherit - a step's mode from what the submission left
+ * in SN_ENV_MODE_VAR (@value; NULL when unset or not read whole), unless
+ * the step's own --supernode-env was @given.  Returns 0 (*mode set, or
+ * untouched), or -1 when value is no mode: *mode untouched, err says
+ * "SLURM_SPANK_SUPERNODE_ENV=VALUE: expected auto, none or show; using
+ * auto" (VALUE cut at 64 bytes).
+ */
+int sn_ownership_mode_inherit(bool given, const char *value,
+			      enum sn_env_mode *mode, struct sn_error *err);
 
 /* What may be done with one variable of the job's environment. */
 enum sn_ownership_action {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -214,4 +215,60 @@ const char *sn_option_env_value(char *const *env, size_t n, const char *name)
 bool sn_option_env_forged(const char *entry)
 {
 	return entry && !strncmp(entry, "SPANK_SUPERNODE=", 16);
+}
+
+int sn_option_args_parse(int ac, char *const *av, char *path, size_t size,
+			 struct sn_error *err)
+{
+	int have_config = 0;
+
+	snprintf(path, size, "%s", SN_CONFIG_DEFAULT_PATH);
+	for (int i = 0; i < ac; i++) {
+		const char *val;
+
+		if (strncmp(av[i], "config=", 7)) {
+			sn_error_set(
+				err,
+				"plugstack.conf: unknown argument '%s' (allowed: config=PATH)",
+				av[i]);
+			return -1;
+		}
+		val = av[i] + 7;
+		if (have_config++) {
+			sn_error_set(err,
+				     "plugstack.conf: config= given twice");
+			return -1;
+		}
+		if (val[0] != '/' ||
+		    (size_t)snprintf(path, size, "%s", val) >= size) {
+			sn_error_set(
+				err,
+				"plugstack.conf: config=%s: expected an absolute path",
+				val);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+bool sn_option_env_applies(const char *value, bool option_given,
+			   const char *cmdline, struct sn_error *err)
+{
+	struct sn_error why;
+	char *found;
+	int rc;
+
+	err->msg[0] = '\0';
+	if (!value)
+		return false;
+	if (!option_given)
+		return true;
+	rc = sn_cmdline_supernode(cmdline, &found, &why);
+	free(found);
+	if (rc < 0)
+		sn_error_set(
+			err,
+			"%s: taking --supernode for given on the command line",
+			why.msg);
+	return rc == 0;
 }

@@ -108,4 +108,27 @@ const char *sn_option_env_value(char *const *env, size_t n, const char *name);
  */
 bool sn_option_env_forged(const char *entry);
 
+/*
+ * sn_option_env_applies - whether the environment form of --supernode
+ * (@value, the variable sn_option_env_name() names; NULL when unset)
+ * replaces the option's value, by sbatch's own precedence: command line >
+ * environment > #SBATCH line.  When SPANK saw --supernode
+ * (@option_given), the command line file @cmdline (/proc/self/cmdline)
+ * tells whether it was given there (sn_cmdline_supernode()).  When that
+ * file cannot be read the command line wins, and err says "WHY: taking
+ * --supernode for given on the command line"; otherwise err->msg is "".
+ */
+bool sn_option_env_applies(const char *value, bool option_given,
+			   const char *cmdline, struct sn_error *err);
+
+/*
+ * sn_option_args_parse - supernode.so's plugstack.conf arguments, strictly:
+ * "config=PATH" at most once, PATH absolute and shorter than size.  path
+ * gets PATH, or SN_CONFIG_DEFAULT_PATH when there is none.  Returns 0, or
+ * -1 with err set (an unknown argument, config= twice, a relative, empty
+ * or too long path).
+ */
+int sn_option_args_parse(int ac, char *const *av, char *path, size_t size,
+			 struct sn_error *err);
+
 #endif

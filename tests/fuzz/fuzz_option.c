@@ -3,9 +3,9 @@
  * fuzz_option: the values a user types: --supernode=N (the SPANK option
  * callback of spank/local.c, which validates through
  * sn_supernode_count_parse against a loaded config), --supernode-env=MODE
- * (its callback and sn_ownership_mode_parse), and the plugstack.conf arguments
- * (spank/args.c).  The two spank/ files are compiled in as they are; the
- * SPANK calls they make are stubbed below.
+ * (its callback and sn_ownership_mode_option), and the plugstack.conf
+ * arguments (sn_option_args_parse).  spank/local.c is compiled in as it
+ * is; the SPANK calls it makes are stubbed below.
  *
  * Input: byte 0 picks the config (bit 0: feature or switch placement) and
  * the context (bit 1: remote); the rest, cut at NUL bytes: the
@@ -23,7 +23,6 @@
 /* Their parameter "optarg" shadows getopt's global: clang says so, gcc not. */
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wshadow"
-#include "../../spank/args.c"
 #include "../../spank/local.c"
 #pragma clang diagnostic pop
 
@@ -121,6 +120,7 @@ static void mode_direct(const char *s)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct sn_error err;
 	char *parts[16];
 	size_t n;
 	char *copy;
@@ -147,7 +147,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		env_option_cb(SN_OPT_ENV_VAL, parts[1], remote);
 		FZ_ASSERT((unsigned)sn_state.env_mode <= SN_ENV_SHOW);
 	}
-	if (n > 2 && !args_parse((int)(n - 2), parts + 2, &sn_state))
+	if (n > 2 &&
+	    !sn_option_args_parse((int)(n - 2), parts + 2, sn_state.config_path,
+				  sizeof(sn_state.config_path), &err))
 		FZ_ASSERT(sn_state.config_path[0] == '/');
 	free(copy);
 	return 0;

@@ -678,6 +678,35 @@ static void test_self_name(void **state)
 			 -1);
 }
 
+/* sn_jobenv_ephemeral: the range, or Linux's default and why. */
+static void test_jobenv_ephemeral(void **state)
+{
+	struct sn_jobenv_input in = { 0 };
+	struct sn_error err;
+	char path[128];
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/range", tmpdir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("40000 50000\n", f);
+	fclose(f);
+	err_reset(&err);
+	assert_int_equal(sn_jobenv_ephemeral(path, &in, &err), 0);
+	assert_int_equal(in.ephemeral_lo, 40000);
+	assert_int_equal(in.ephemeral_hi, 50000);
+	assert_string_equal(err.msg, "(unset)");
+	snprintf(path, sizeof(path), "%s/absent", tmpdir);
+	assert_int_equal(sn_jobenv_ephemeral(path, &in, &err), -1);
+	assert_int_equal(in.ephemeral_lo, 32768);
+	assert_int_equal(in.ephemeral_hi, 60999);
+	snprintf(path, sizeof(path),
+		 "%s/absent: No such file or directory; assuming 32768-60999",
+		 tmpdir);
+	assert_string_equal(err.msg, path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -691,6 +720,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ephemeral_read_fifo,
 						setup_tmpdir, teardown_tmpdir),
 		cmocka_unit_test(test_ephemeral_read_proc),
+		cmocka_unit_test_setup_teardown(test_jobenv_ephemeral,
+						setup_tmpdir, teardown_tmpdir),
 		cmocka_unit_test_setup_teardown(test_build, setup_cfg,
 						teardown_cfg),
 		cmocka_unit_test_setup_teardown(test_build_allocation_order,

@@ -263,6 +263,71 @@ static void test_mode(void **state)
 	assert_false(sn_ownership_active(false, SN_ENV_AUTO));
 }
 
+/* --supernode-env=MODE at submission (refused) and in a step (auto). */
+static void test_mode_option(void **state)
+{
+	enum sn_env_mode mode = SN_ENV_AUTO;
+	struct sn_error err;
+
+	(void)state;
+	assert_int_equal(sn_ownership_mode_option("show", false, &mode, &err),
+			 0);
+	assert_int_equal(mode, SN_ENV_SHOW);
+	assert_int_equal(sn_ownership_mode_option("none", true, &mode, &err),
+			 0);
+	assert_int_equal(mode, SN_ENV_NONE);
+	assert_int_equal(sn_ownership_mode_option("Show", false, &mode, &err),
+			 -1);
+	assert_string_equal(
+		err.msg, "--supernode-env=Show: expected auto, none or show");
+	assert_int_equal(sn_ownership_mode_option("x", true, &mode, &err), 1);
+	assert_string_equal(
+		err.msg,
+		"--supernode-env=x: expected auto, none or show; using auto");
+	assert_int_equal(sn_ownership_mode_option(NULL, false, &mode, &err),
+			 -1);
+	assert_string_equal(err.msg,
+			    "--supernode-env=: expected auto, none or show");
+	assert_int_equal(mode, SN_ENV_NONE); /* refusals leave it */
+}
+
+/* A step's mode from SLURM_SPANK_SUPERNODE_ENV, unless its own was given. */
+static void test_mode_inherit(void **state)
+{
+	enum sn_env_mode mode = SN_ENV_AUTO;
+	char long_value[100];
+	struct sn_error err;
+
+	(void)state;
+	err_reset(&err);
+	assert_int_equal(sn_ownership_mode_inherit(false, NULL, &mode, &err),
+			 0);
+	assert_int_equal(mode, SN_ENV_AUTO);
+	assert_int_equal(sn_ownership_mode_inherit(true, "show", &mode, &err),
+			 0);
+	assert_int_equal(mode, SN_ENV_AUTO); /* the step's own stands */
+	assert_int_equal(sn_ownership_mode_inherit(true, "bad", &mode, &err),
+			 0);
+	assert_string_equal(err.msg, "(unset)");
+	assert_int_equal(sn_ownership_mode_inherit(false, "show", &mode, &err),
+			 0);
+	assert_int_equal(mode, SN_ENV_SHOW);
+	assert_int_equal(sn_ownership_mode_inherit(false, "bad", &mode, &err),
+			 -1);
+	assert_int_equal(mode, SN_ENV_SHOW);
+	assert_string_equal(
+		err.msg,
+		"SLURM_SPANK_SUPERNODE_ENV=bad: expected auto, none or show; using auto");
+	memset(long_value, 'y', sizeof(long_value) - 1);
+	long_value[sizeof(long_value) - 1] = '\0';
+	assert_int_equal(
+		sn_ownership_mode_inherit(false, long_value, &mode, &err), -1);
+	assert_int_equal(
+		strlen(err.msg),
+		strlen("SLURM_SPANK_SUPERNODE_ENV=") + 64 +
+			strlen(": expected auto, none or show; using auto"));
+}
+
 static void show_is(const struct sn_ownership_var *v, const char *want)
 {
 	char *s = sn_ownership_show(v);
@@ -329,6 +394,8 @@ int main(void)
 		cmocka_unit_test(test_plan_step),
 		cmocka_unit_test(test_plan_task),
 		cmocka_unit_test(test_mode),
+		cmocka_unit_test(test_mode_option),
+		cmocka_unit_test(test_mode_inherit),
 		cmocka_unit_test(test_show),
 	};
 

@@ -4,8 +4,9 @@
  * Every refusal must name --supernode and the allowed range "1 to 2".
  * sn_cmdline_read / sn_cmdline_supernode_find: the command line read whole
  * (issue 9 item 13: --supernode after 64 KiB of arguments).
- * sn_cmdline_supernode, sn_option_count_check, sn_option_env_name: the
- * decisions of spank/local.c.
+ * sn_cmdline_supernode, sn_option_count_check, sn_option_env_name,
+ * sn_option_env_applies, sn_option_args_parse: the decisions of
+ * spank/local.c and spank/supernode.c.
  */
 #include <fcntl.h>
 #include <unistd.h>
@@ -386,6 +387,81 @@ static void test_spank_env(void **state)
 	assert_false(sn_option_env_forged(NULL));
 }
 
+/* sn_option_env_applies: command line > environment > #SBATCH line. */
+static void test_env_applies(void **state)
+{
+	static const char cli[] = "sbatch\0--supernode=1\0job.sh";
+	static const char script[] = "sbatch\0job.sh";
+	struct sn_error err;
+	char *path;
+
+	(void)state;
+	err_reset(&err);
+	assert_false(sn_option_env_applies(NULL, false, "/nonexistent", &err));
+	assert_string_equal(err.msg, "");
+	assert_true(sn_option_env_applies("2", false, "/nonexistent", &err));
+	assert_string_equal(err.msg, "");
+	path = write_temp(cli, sizeof(cli));
+	assert_false(sn_option_env_applies("2", true, path, &err));
+	assert_string_equal(err.msg, "");
+	unlink(path);
+	free(path);
+	path = write_temp(script, sizeof(script)); /* #SBATCH --supernode=1 */
+	assert_true(sn_option_env_applies("2", true, path, &err));
+	assert_string_equal(err.msg, "");
+	unlink(path);
+	free(path);
+	assert_false(sn_option_env_applies("2", true, "/nonexistent", &err));
+	assert_string_equal(
+		err.msg,
+		"cannot open /nonexistent: No such file or directory: taking --supernode for given on the command line");
+}
+
+/* sn_option_args_parse: plugstack.conf's config=PATH, strictly. */
+static void args_refused(int ac, char **av, const char *msg)
+{
+	char path[32];
+	struct sn_error err;
+
+	err_reset(&err);
+	assert_int_equal(sn_option_args_parse(ac, av, path, sizeof(path), &err),
+			 -1);
+	assert_string_equal(err.msg, msg);
+}
+
+static void test_args(void **state)
+{
+	char *none[] = { NULL };
+	char *one[] = { "config=/etc/x.yaml" };
+	char *unknown[] = { "conf=/x" };
+	char *twice[] = { "config=/a", "config=/b" };
+	char *relative[] = { "config=x.yaml" };
+	char *empty[] = { "config=" };
+	char *long_path[] = { "config=/0123456789/0123456789/0123456789" };
+	char path[32];
+	struct sn_error err;
+
+	(void)state;
+	assert_int_equal(
+		sn_option_args_parse(0, none, path, sizeof(path), &err), 0);
+	assert_string_equal(path, "/etc/slurm/supernode.yaml");
+	assert_int_equal(sn_option_args_parse(1, one, path, sizeof(path), &err),
+			 0);
+	assert_string_equal(path, "/etc/x.yaml");
+	args_refused(
+		1, unknown,
+		"plugstack.conf: unknown argument 'conf=/x' (allowed: config=PATH)");
+	args_refused(2, twice, "plugstack.conf: config= given twice");
+	args_refused(
+		1, relative,
+		"plugstack.conf: config=x.yaml: expected an absolute path");
+	args_refused(1, empty,
+		     "plugstack.conf: config=: expected an absolute path");
+	args_refused(
+		1, long_path,
+		"plugstack.conf: config=/0123456789/0123456789/0123456789: expected an absolute path");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -402,6 +478,8 @@ int main(void)
 		cmocka_unit_test(test_count_check),
 		cmocka_unit_test(test_env_name),
 		cmocka_unit_test(test_spank_env),
+		cmocka_unit_test(test_env_applies),
+		cmocka_unit_test(test_args),
 	};
 
 	return cmocka_run_group_tests_name("option", tests, NULL, NULL);
