@@ -18,11 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/sn_checkctx.h"
 #include "util/sn_hostlist.h"
 #include "sn_spank.h"
-
-#define SHOW "--supernode-env=show"
 
 /* Does the job hold its own value of name (one we may not replace)? */
 static bool jobs_own(spank_t sp, const char *marker, const char *name)
@@ -35,35 +32,13 @@ static bool jobs_own(spank_t sp, const char *marker, const char *name)
 	return own;
 }
 
-/* Gather this node's facts for the tasks (in a bounded child). */
-static void gather(spank_t sp, const struct sn_check_ctx *ctx)
-{
-	struct sn_envbuf marker_buf = { 0 };
-	const char *marker = job_fact(sp, SN_ENVMARK_VAR, &marker_buf);
-	bool want_topo;
-
-	marker = marker ? marker : "";
-	want_topo = sn_taskenv_wants_topo(
-		sn_state.cfg, job_is_batch(sp),
-		jobs_own(sp, marker, "UCX_NET_DEVICES"),
-		jobs_own(sp, marker, "ASCEND_RT_VISIBLE_DEVICES"));
-	if (sn_taskenv_node_gather_bounded(
-		    sn_state.cfg, ctx->sysfs, ctx->hwloc_xml, want_topo,
-		    SN_TASKENV_GATHER_TIMEOUT_MS, &sn_state.task_node))
-		slurm_error("%s: %s: setting what does not need it", SN_PLUGIN,
-			    sn_state.task_node.ports_note);
-	else if (want_topo && !sn_state.task_node.topo.valid)
-		slurm_info("%s: %s: UCX_NET_DEVICES not set", SN_PLUGIN,
-			   sn_state.task_node.topo_note);
-	sn_envbuf_free(&marker_buf);
-}
-
 int task_env_prepare(spank_t sp)
 {
-	struct sn_envbuf nodelist_buf = { 0 };
-	struct sn_check_ctx *ctx;
+	struct sn_envbuf nodelist_buf = { 0 }, marker_buf = { 0 };
+	const char *marker;
 	struct sn_error err;
 	char self[SN_HOST_NAME_SIZE];
+	bool want_topo;
 	int rc;
 
 	sn_state.task_env_ready = 0;
@@ -78,51 +53,48 @@ int task_env_prepare(spank_t sp)
 			SN_PLUGIN);
 		return 0;
 	}
-	ctx = malloc(sizeof(*ctx));
-	if (!ctx || sn_check_ctx_init(ctx, sn_state.cfg, self, &err)) {
+	marker = job_fact(sp, SN_ENVMARK_VAR, &marker_buf);
+	marker = marker ? marker : "";
+	want_topo = sn_taskenv_wants_topo(
+		sn_state.cfg, job_is_batch(sp),
+		jobs_own(sp, marker, "UCX_NET_DEVICES"),
+		jobs_own(sp, marker, "ASCEND_RT_VISIBLE_DEVICES"));
+	sn_envbuf_free(&marker_buf);
+	switch (sn_taskenv_node_prepare(sn_state.cfg, self, want_topo,
+					&sn_state.task_node, &err)) {
+	case SN_TASKENV_UNREAD:
 		slurm_error("%s: per-task environment not set: %s", SN_PLUGIN,
-			    ctx ? err.msg : "out of memory");
-		free(ctx);
+			    err.msg);
 		return 0;
+	case SN_TASKENV_NO_PORTS:
+		slurm_error("%s: %s", SN_PLUGIN, err.msg);
+		break;
+	case SN_TASKENV_NO_TOPO:
+		slurm_info("%s: %s", SN_PLUGIN, err.msg);
+		break;
+	default:
+		break;
 	}
-	gather(sp, ctx);
-	free(ctx);
 	sn_state.task_env_ready = 1;
 	return 0;
 }
 
-/* One line of --supernode-env=show about v. */
-static void show_line(const char *node, uint32_t rank,
-		      const struct sn_ownership_var *v)
+/* What --supernode-env=show says: stderr, the task's output. */
+static void show_print(char *text)
 {
-	char *text = sn_ownership_show(v);
-
-	fprintf(stderr, "%s: " SHOW ": %s: task %u: %s\n", SN_PLUGIN, node,
-		rank, text ? text : "out of memory");
+	fputs(text ? text : SN_TASKENV_SHOW "out of memory\n", stderr);
 	free(text);
 }
 
-/* The header, and SUPERNODE_* / MASTER_* as remote.c left them. */
-static void show_step(spank_t sp, const char *node, const char *marker,
-		      const struct sn_taskenv_task *t, const char *accels_why)
+/* SUPERNODE_* and MASTER_* as remote.c left them. */
+static const char *const *step_values(spank_t sp)
 {
-	static struct sn_envbuf eb; /* task process: gone at exec */
+	static struct sn_envbuf eb[SN_OWNERSHIP_STEP_VARS]; /* until exec */
+	static const char *cur[SN_OWNERSHIP_STEP_VARS];
 
-	fprintf(stderr,
-		"%s: " SHOW
-		": node %s, task %u of %u on it (rank %u of %u); accelerators: %s\n",
-		SN_PLUGIN, node, t->local_rank, t->local_size, t->global_rank,
-		t->world_size,
-		accels_why[0] ? accels_why : "not looked at (batch script)");
-	for (size_t i = 0; i < SN_OWNERSHIP_STEP_VARS; i++) {
-		struct sn_ownership_var v = {
-			.name = sn_ownership_step_vars[i][0]
-		};
-
-		v.cur = job_getenv(sp, v.name, &eb);
-		sn_ownership_observe(marker, sn_ownership_step_vars[i][1], &v);
-		show_line(node, t->local_rank, &v);
-	}
+	for (size_t i = 0; i < SN_OWNERSHIP_STEP_VARS; i++)
+		cur[i] = job_getenv(sp, sn_ownership_step_vars[i][0], &eb[i]);
+	return cur;
 }
 
 /* The task's own facts; strings borrowed from static buffers until exec. */
@@ -175,15 +147,16 @@ int task_env_set(spank_t sp)
 		};
 	sn_ownership_plan(sn_state.cfg, sn_state.env_mode, marker, v,
 			  env.count);
-	show = sn_state.env_mode == SN_ENV_SHOW && task.local_rank == 0;
+	show = sn_taskenv_shows(sn_state.env_mode, &task);
 	node = job_fact(sp, "SLURMD_NODENAME", &node_buf);
 	node = node ? node : "?";
 	if (show)
-		show_step(sp, node, marker, &task, env.accels_why);
+		show_print(sn_taskenv_show_head(node, &task, env.accels_why,
+						marker, step_values(sp)));
 	env_write(sp, marker, v, env.count);
-	for (size_t i = 0; show && i < env.count; i++)
-		if (v[i].written || !sn_ownership_writes(&v[i]))
-			show_line(node, task.local_rank, &v[i]);
+	if (show)
+		show_print(sn_taskenv_show_vars(node, task.local_rank, v,
+						env.count));
 	sn_taskenv_free(&env);
 	fflush(stderr);
 	return 0;

@@ -27,6 +27,7 @@
 #include "util/sn_error.h"
 #include "inventory/sn_ib_port.h"
 #include "inventory/sn_topo.h"
+#include "env/sn_ownership.h"
 
 #define SN_TASKENV_MAX_PORTS 128 /* RDMA ports looked at, at most */
 #define SN_TASKENV_NEAR_MAX 8	 /* nearest NICs kept per accelerator */
@@ -149,6 +150,57 @@ int sn_taskenv_node_gather_bounded(const struct sn_config *cfg,
 				   const char *sysfs, const char *hwloc_xml,
 				   bool want_topo, uint32_t timeout_ms,
 				   struct sn_taskenv_node *node);
+
+/* Each line of --supernode-env=show starts so. */
+#define SN_TASKENV_SHOW "supernode: --supernode-env=show: "
+
+/* sn_taskenv_shows - whether task t prints --supernode-env=show: task 0 of
+ * each node, in mode show. */
+bool sn_taskenv_shows(enum sn_env_mode mode, const struct sn_taskenv_task *t);
+
+/*
+ * sn_taskenv_show_head - what --supernode-env=show prints first, before
+ * the task's variables are written: "SN_TASKENV_SHOW node NODE, task L of
+ * S on it (rank G of W); accelerators: WHY" (WHY "not looked at (batch
+ * script)" when accels_why is ""), then one line "SN_TASKENV_SHOW NODE:
+ * task L: TEXT" per step variable as the task sees it (@step_cur[i]: the
+ * job's value of sn_ownership_step_vars[i], sn_ownership_observe() against
+ * @marker).  Lines end in "\n".  malloc()ed; NULL on no memory.
+ */
+char *sn_taskenv_show_head(const char *node, const struct sn_taskenv_task *t,
+			   const char *accels_why, const char *marker,
+			   const char *const *step_cur);
+
+/*
+ * sn_taskenv_show_vars - the lines about the task's variables after they
+ * were written: one per variable that was written or was not to be
+ * (sn_ownership_show()); a set that failed says nothing here (the
+ * plugin's error did).  malloc()ed ("" for none); NULL on no memory.
+ */
+char *sn_taskenv_show_vars(const char *node, uint32_t rank,
+			   const struct sn_ownership_var *v, size_t n);
+
+/* What sn_taskenv_node_prepare() could read; err says what is missing. */
+enum sn_taskenv_ready {
+	SN_TASKENV_READY = 0, /* ports, and topology where wanted */
+	SN_TASKENV_UNREAD,    /* nothing: the node's paths did not expand */
+	SN_TASKENV_NO_PORTS,  /* the child did not deliver: no ports (error) */
+	SN_TASKENV_NO_TOPO,   /* no topology: UCX_NET_DEVICES unset (info) */
+};
+
+/*
+ * sn_taskenv_node_prepare - this node's facts for its tasks, once per
+ * step: the config's paths expanded for @self (sn_check_ctx_init), then
+ * sn_taskenv_node_gather_bounded() with SN_TASKENV_GATHER_TIMEOUT_MS.
+ * Unless it returns SN_TASKENV_UNREAD, node is usable; err says what is
+ * missing: "PORTS_NOTE: setting what does not need it" (NO_PORTS),
+ * "TOPO_NOTE: UCX_NET_DEVICES not set" (NO_TOPO), or why the paths did not
+ * expand (UNREAD).
+ */
+enum sn_taskenv_ready sn_taskenv_node_prepare(const struct sn_config *cfg,
+					      const char *self, bool want_topo,
+					      struct sn_taskenv_node *node,
+					      struct sn_error *err);
 
 /*
  * sn_taskenv_near_fill - the topology snapshot of an open topology:

@@ -616,6 +616,99 @@ static void test_gather_bounded(void **state)
 	sn_config_free(cfg);
 }
 
+/* The step's preparation: the config's paths, then the bounded gatherer. */
+static void test_node_prepare(void **state)
+{
+	struct sn_taskenv_node *node = calloc(1, sizeof(*node));
+	struct sn_config *cfg;
+	struct sn_error err;
+	char extra[512], want[SN_TASKENV_NOTE_MAX + 64];
+	struct tree t;
+
+	(void)state;
+	assert_non_null(node);
+	tree_new(&t);
+	hcas(&t, 2);
+	snprintf(extra, sizeof(extra), "paths:\n  sysfs: %s\n  hwloc_xml: %s\n",
+		 t.root, JUWELS);
+	cfg = cfg_load(extra);
+	err_reset(&err);
+	assert_int_equal(sn_taskenv_node_prepare(cfg, "sna1", true, node, &err),
+			 SN_TASKENV_READY);
+	assert_string_equal(err.msg, "(unset)");
+	assert_true(node->topo.valid);
+	assert_int_equal(node->n_ports, 2);
+	sn_config_free(cfg);
+	snprintf(extra, sizeof(extra), "paths:\n  sysfs: %s\n  hwloc_xml: %s\n",
+		 t.root, SN_FIXTURES "/topo/broken.xml");
+	cfg = cfg_load(extra);
+	assert_int_equal(
+		sn_taskenv_node_prepare(cfg, "sna1", false, node, &err),
+		SN_TASKENV_READY); /* no topology wanted: none missed */
+	assert_int_equal(sn_taskenv_node_prepare(cfg, "sna1", true, node, &err),
+			 SN_TASKENV_NO_TOPO);
+	assert_false(node->topo.valid);
+	snprintf(want, sizeof(want), "%s: UCX_NET_DEVICES not set",
+		 node->topo_note);
+	assert_string_equal(err.msg, want);
+	assert_int_equal(node->n_ports, 2);
+	sn_config_free(cfg);
+	tree_free(&t);
+	free(node);
+}
+
+/* --supernode-env=show: who prints, the head and the task's lines. */
+static void test_show(void **state)
+{
+	struct sn_taskenv_task t = task_of(0, 2);
+	struct sn_ownership_var port = { .name = "MASTER_PORT",
+					 .value = "21234",
+					 .written = true };
+	const char *step_cur[SN_OWNERSHIP_STEP_VARS] = { "2" };
+	struct sn_ownership_var v[3] = {
+		{ .name = "NCCL_IB_HCA", .value = "=mlx5_0:1", .why = "ports" },
+		{ .name = "UCX_NET_DEVICES", .value = "mlx5_0:1" },
+		{ .name = "RANK", .why = "no rank" },
+	};
+	char *marker = sn_ownership_marker(NULL, &port, 1);
+	char *text;
+
+	(void)state;
+	assert_true(sn_taskenv_shows(SN_ENV_SHOW, &t));
+	assert_false(sn_taskenv_shows(SN_ENV_AUTO, &t));
+	t.local_rank = 1;
+	assert_false(sn_taskenv_shows(SN_ENV_SHOW, &t));
+	t.local_rank = 0;
+	t.global_rank = 10;
+	t.world_size = 16;
+	step_cur[7] = "21234"; /* MASTER_PORT, as the marker records it */
+	text = sn_taskenv_show_head("sna1", &t, "", marker, step_cur);
+	assert_non_null(text);
+	assert_string_equal(
+		strtok(text, "\n"),
+		"supernode: --supernode-env=show: node sna1, task 0 of 2 on it (rank 10 of 16); accelerators: not looked at (batch script)");
+	assert_string_equal(
+		strtok(NULL, "\n"),
+		"supernode: --supernode-env=show: sna1: task 0: SUPERNODE_COUNT=2 (kept: user set it)");
+	for (int i = 1; i < 7; i++)
+		assert_contains(strtok(NULL, "\n"),
+				" not set (see the plugin's error");
+	assert_string_equal(
+		strtok(NULL, "\n"),
+		"supernode: --supernode-env=show: sna1: task 0: MASTER_PORT=21234 (from the job id, in env.master_port_range, outside the ephemeral ports)");
+	assert_null(strtok(NULL, "\n"));
+	free(text);
+	sn_ownership_plan(NULL, SN_ENV_AUTO, "", v, 3);
+	v[0].written = true; /* UCX_NET_DEVICES: its set failed */
+	text = sn_taskenv_show_vars("sna1", 0, v, 3);
+	assert_string_equal(
+		text,
+		"supernode: --supernode-env=show: sna1: task 0: NCCL_IB_HCA==mlx5_0:1 (ports)\n"
+		"supernode: --supernode-env=show: sna1: task 0: RANK not set (no rank)\n");
+	free(text);
+	free(marker);
+}
+
 /* Live discovery never reads the job's HWLOC_* variables. */
 static void test_hwloc_env_scrubbed(void **state)
 {
@@ -687,6 +780,8 @@ int main(void)
 		cmocka_unit_test(test_ascend),
 		cmocka_unit_test(test_batch_and_pytorch_off),
 		cmocka_unit_test(test_gather_bounded),
+		cmocka_unit_test(test_node_prepare),
+		cmocka_unit_test(test_show),
 		cmocka_unit_test(test_hwloc_env_scrubbed),
 		cmocka_unit_test(test_single_port_no_topology),
 	};
