@@ -1,17 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Local and allocator context (srun, sbatch, salloc): the options
- * --supernode=N and --supernode-env=MODE: registration, the callback (which may run more
- * than once: the last value wins, nothing accumulates), the environment
- * equivalents and the hand-over of SUPERNODE=N to slurmctld.
- *
- * Precedence is Slurm's own: command line > environment variable
- * (SBATCH_/SALLOC_/SLURM_SUPERNODE) > #SBATCH line.
+ * Local and allocator context (srun, sbatch, salloc): --supernode=N and
+ * --supernode-env=MODE (a callback may run more than once: the last value
+ * wins), their environment forms, and SUPERNODE=N handed to slurmctld.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "placement/sn_option.h"
 #include "sn_spank.h"
@@ -22,19 +17,13 @@
 /* N against the config; source starts the messages (sn_option.h). */
 static int count_validate(const char *arg, const char *source, uint32_t *n)
 {
-	const struct sn_config *cfg = config_get();
 	struct sn_error err;
 
-	if (!cfg) {
-		slurm_error("%s: %s--supernode cannot be used: %s", SN_PLUGIN,
-			    source, sn_state.cfg_err.msg);
-		return -1;
-	}
-	if (sn_option_count_check(cfg, arg, source, n, &err)) {
-		slurm_error("%s: %s", SN_PLUGIN, err.msg);
-		return -1;
-	}
-	return 0;
+	if (!sn_option_count_check(config_get(), &sn_state.cfg_err, arg, source,
+				   n, &err))
+		return 0;
+	slurm_error("%s: %s", SN_PLUGIN, err.msg);
+	return -1;
 }
 
 static int option_cb(int val, const char *optarg, int remote)

@@ -3,11 +3,10 @@
 #define SN_SPANK_H
 
 /*
- * supernode.so's files, bottom to top:
- * state.c (the plugin's state and the reads every context shares),
- * local.c (the options, submission side), remote.c (step variables),
- * task.c (task variables), supernode.c (SPANK's entry points: dispatch
- * only).  A file calls only files below it; every decision is lib/'s
+ * supernode.so's files, bottom to top: state.c (the plugin's state and
+ * the reads every context shares), local.c (the options, submission
+ * side), remote.c (step variables), task.c (task variables), supernode.c
+ * (SPANK's entry points: dispatch only).  A file calls only files below it; every decision is lib/'s
  * (env/sn_ownership.h for who owns a variable).  Functions here carry no
  * sn_ prefix, which is lib/'s; the one state keeps its name, sn_state.
  */

@@ -6,9 +6,7 @@
  */
 /* The one caller of spank_getenv() (sn_spank.h poisons it elsewhere). */
 #define SN_SPANK_GETENV_WRAPPER
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "sn_spank.h"
 

@@ -1,18 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Remote context, per task: NCCL_*, UCX_NET_DEVICES, GLOO/HCCL and the
- * PyTorch ranks.  lib/env/taskenv.c computes them, lib/env/ownership.c
- * decides what may be written; this file reads, asks and writes.
- *
- *  - slurm_spank_user_init (slurmstepd, once per step and node, before the
- *    tasks are forked): task_env_prepare() reads this node's RDMA ports
- *    and, only when some task will need nearest NICs, the topology, in a
- *    child process killed after SN_TASKENV_GATHER_TIMEOUT_MS.  The forked
- *    tasks inherit the result: hwloc runs at most once per step.
- *  - slurm_spank_task_init (the task's own process, just before exec):
- *    task_env_set() computes the task's variables and writes what the
- *    ownership rule allows.  Nothing here fails the task: what cannot be
- *    known is not set and, with --supernode-env=show, said.
+ * PyTorch ranks (lib/env/taskenv.c computes, lib/env/ownership.c decides).
+ * task_env_prepare() runs once per step before the tasks are forked, so
+ * they inherit what it read (hwloc at most once per step); task_env_set()
+ * runs in each task just before exec.  Nothing here fails a task.
  */
 #include <stdio.h>
 #include <stdlib.h>

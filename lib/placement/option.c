@@ -170,11 +170,17 @@ int sn_cmdline_supernode(const char *path, char **value, struct sn_error *err)
 	return found ? 1 : 0;
 }
 
-int sn_option_count_check(const struct sn_config *cfg, const char *arg,
+int sn_option_count_check(const struct sn_config *cfg,
+			  const struct sn_error *cfg_err, const char *arg,
 			  const char *source, uint32_t *n, struct sn_error *err)
 {
 	struct sn_error why;
 
+	if (!cfg) {
+		sn_error_set(err, "%s--supernode cannot be used: %s", source,
+			     cfg_err->msg);
+		return -1;
+	}
 	if (sn_supernode_count_parse(arg, sn_config_effective_max(cfg), n,
 				     &why)) {
 		sn_error_set(err, "%s%s", source, why.msg);

@@ -79,9 +79,12 @@ int sn_cmdline_supernode(const char *path, char **value, struct sn_error *err);
  * against the site's config: sn_supernode_count_parse() up to
  * sn_config_effective_max(), and the feature method's one supernode per
  * job.  @source starts every message ("" for the option,
- * "SBATCH_SUPERNODE: " for the environment).  Returns 0 with *n, or -1 with err set.
+ * "SBATCH_SUPERNODE: " for the environment).  A config that did not load
+ * (@cfg NULL) refuses every value: "SOURCE--supernode cannot be used:
+ * CFG_ERR".  Returns 0 with *n, or -1 with err set.
  */
-int sn_option_count_check(const struct sn_config *cfg, const char *arg,
+int sn_option_count_check(const struct sn_config *cfg,
+			  const struct sn_error *cfg_err, const char *arg,
 			  const char *source, uint32_t *n,
 			  struct sn_error *err);
 

@@ -316,33 +316,45 @@ static void test_count_check(void **state)
 		cfg_of(TWO_SUPERNODES "placement: {method: feature}\n");
 	struct sn_config *sw =
 		cfg_of(TWO_SUPERNODES "placement: {method: switch}\n");
+	struct sn_error cfg_err = {
+		"cannot open: No such file or directory: /etc/slurm/supernode.yaml"
+	};
 	struct sn_error err;
 	uint32_t n = 0;
 
 	(void)state;
-	assert_int_equal(sn_option_count_check(sw, "2", "", &n, &err), 0);
+	assert_int_equal(sn_option_count_check(sw, NULL, "2", "", &n, &err), 0);
 	assert_int_equal(n, 2);
-	assert_int_equal(sn_option_count_check(feature, "1", "", &n, &err), 0);
+	assert_int_equal(
+		sn_option_count_check(feature, NULL, "1", "", &n, &err), 0);
 	assert_int_equal(n, 1);
 	err_reset(&err);
-	assert_int_equal(sn_option_count_check(feature, "2",
+	assert_int_equal(sn_option_count_check(feature, NULL, "2",
 					       "SBATCH_SUPERNODE: ", &n, &err),
 			 -1);
 	assert_string_equal(
 		err.msg,
 		"SBATCH_SUPERNODE: --supernode=2: this cluster's placement.method is 'feature', which places one supernode per job: use --supernode=1 (the admin can switch to placement.method 'switch' for jobs of several supernodes)");
 	err_reset(&err);
-	assert_int_equal(sn_option_count_check(sw, "3", "SLURM_SUPERNODE: ", &n,
-					       &err),
+	assert_int_equal(sn_option_count_check(sw, NULL, "3",
+					       "SLURM_SUPERNODE: ", &n, &err),
 			 -1);
 	assert_string_equal(
 		err.msg,
 		"SLURM_SUPERNODE: --supernode=3 is out of range (allowed: 1 to 2)");
 	err_reset(&err);
-	assert_int_equal(sn_option_count_check(sw, "x", "", &n, &err), -1);
+	assert_int_equal(sn_option_count_check(sw, NULL, "x", "", &n, &err),
+			 -1);
 	assert_string_equal(
 		err.msg,
 		"--supernode=x is not a whole number (allowed: 1 to 2)");
+	err_reset(&err);
+	assert_int_equal(sn_option_count_check(NULL, &cfg_err, "1",
+					       "SALLOC_SUPERNODE: ", &n, &err),
+			 -1);
+	assert_string_equal(
+		err.msg,
+		"SALLOC_SUPERNODE: --supernode cannot be used: cannot open: No such file or directory: /etc/slurm/supernode.yaml");
 	sn_config_free(feature);
 	sn_config_free(sw);
 }
