@@ -95,8 +95,9 @@ assert_eq "--supernode-env=none: our variables" 0 \
 	"$(grep -cE '^[0-9]+: (SUPERNODE_(COUNT|NAMES|NAME|INDEX|SIZE|NODE_RANK|ENV_SET)|MASTER_ADDR|MASTER_PORT|NCCL_[A-Z_]*|UCX_NET_DEVICES|GLOO_SOCKET_IFNAME|RANK|LOCAL_RANK|WORLD_SIZE|LOCAL_WORLD_SIZE)=' <<<"$out" || true)"
 assert_eq "--supernode-env=none: the step ran" 4 "$(grep -c '^[0-9]: SLURM_PROCID=' <<<"$out" || true)"
 
-# --supernode-env=show: task 0 of each node prints the table on stderr.
-err=$(srun --supernode=1 --supernode-env=show -n4 --ntasks-per-node=2 -l true 2>&1)
+# --supernode-env=show: task 0 of each node prints the table on stderr (on sn01:
+# the lines below name sna1, and sn01 may still be busy with the last step).
+err=$(srun --supernode=1 -w sna1 --supernode-env=show -n4 --ntasks-per-node=2 -l true 2>&1)
 assert_contains "show: NCCL_IB_HCA line" \
 	"supernode: --supernode-env=show: sna1: task 0: NCCL_IB_HCA==mlx5_0:1,mlx5_1:1 (ACTIVE InfiniBand/RoCE ports of this node)" "$err"
 assert_contains "show: DOWN port said" \
