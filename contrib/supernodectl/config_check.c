@@ -22,17 +22,16 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <slurm/slurm.h>
-#include <slurm/slurm_errno.h>
-
 #include "checks/sn_runner.h"
 #include "placement/sn_cluster_match.h"
 #include "snctl_config.h"
+#include "util/sn_slurm.h"
 
 #define CHECK_TIMEOUT_MS 30000u
 #define CHECK_MAX_OUTPUT (4u << 20)
@@ -71,35 +70,68 @@ static void nodes_check(const struct sn_config *cfg, const node_info_msg_t *msg,
 	free(nodes);
 }
 
+static size_t lines_count(const char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += buf[i] == '\n';
+	return n;
+}
+
+/*
+ * Slurm's own text of the topology (sn_slurm_topo_print: the one way to
+ * the switches in every release, as from 23.11 the reply is the plugin's
+ * data), malloc'd; NULL when it cannot be had.  SLURM_TOPO_LEN would cut
+ * its lines.
+ */
+static char *topology_text(topo_info_response_msg_t *topo)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!topo)
+		return NULL;
+	unsetenv("SLURM_TOPO_LEN");
+	f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	sn_slurm_topo_print(f, topo);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 /* Slurm's topology/tree switches into lib's plain array, then lib's rules. */
 static int topology_check(const struct sn_config *cfg, int fd,
 			  struct sn_mismatches *r)
 {
 	topo_info_response_msg_t *topo = NULL;
-	struct sn_cluster_switch *sw;
-	uint32_t n;
+	struct sn_cluster_switch *sw = NULL;
+	char *text = NULL;
+	size_t n;
 
-	if (slurm_load_topo(&topo)) {
+	if (sn_slurm_load_topo(&topo)) {
 		dprintf(fd,
 			"cannot load the switch topology from slurmctld: %s\n",
-			slurm_strerror(errno));
+			slurm_strerror(sn_slurm_errno()));
 		return -1;
 	}
-	n = topo ? topo->record_count : 0;
+	text = topology_text(topo);
+	n = text ? lines_count(text, strlen(text)) + 1 : 0;
 	sw = calloc(n + 1, sizeof(*sw));
 	if (!sw) {
 		out_of_memory(r);
 		goto out;
 	}
-	for (uint32_t i = 0; i < n; i++) {
-		sw[i].name = topo->topo_array[i].name;
-		sw[i].level = topo->topo_array[i].level;
-		sw[i].nodes = topo->topo_array[i].nodes;
-		sw[i].switches = topo->topo_array[i].switches;
-	}
+	n = text ? sn_cluster_switches_parse(text, sw, n) : 0;
 	sn_cluster_match_switches(cfg, sw, n, r);
-	free(sw);
 out:
+	free(sw);
+	free(text);
 	slurm_free_topo_info_msg(topo);
 	return 0;
 }
@@ -126,15 +158,6 @@ static int check_child(void *arg, int fd)
 	if (rc)
 		return rc;
 	return r.count ? CHILD_MISMATCH : 0;
-}
-
-static size_t lines_count(const char *buf, size_t len)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < len; i++)
-		n += buf[i] == '\n';
-	return n;
 }
 
 static int check_run(const struct sn_config *cfg)

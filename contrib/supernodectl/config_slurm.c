@@ -26,21 +26,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <slurm/slurm.h>
-
 #include "snctl_config.h"
+#include "util/sn_slurm.h"
 
 #ifndef SN_PLUGIN_FULL_DIR
 #define SN_PLUGIN_FULL_DIR "/usr/lib/x86_64-linux-gnu/slurm-supernode"
 #endif
 #ifndef SN_SBIN_FULL_DIR
 #define SN_SBIN_FULL_DIR "/usr/sbin"
-#endif
-
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
-typedef hostlist_t *slurm_hl; /* 23.11: hostlist_t is the struct */
-#else
-typedef hostlist_t slurm_hl; /* up to 23.02: a pointer typedef */
 #endif
 
 enum topo_kind {
@@ -70,7 +63,7 @@ struct slurm_args {
 static int hostlist_compress(char *const *names, size_t n, char *buf,
 			     size_t size)
 {
-	slurm_hl hl = slurm_hostlist_create(NULL);
+	sn_slurm_hostlist hl = slurm_hostlist_create(NULL);
 	ssize_t len;
 
 	if (!hl)
@@ -144,7 +137,6 @@ static int print_topology(const struct sn_config *cfg, enum topo_kind topo,
 	return 0;
 }
 
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 0)
 /*
  * topology.yaml (Slurm >= 25.05, read instead of topology.conf when
  * present): the same blocks as topology "supernode", the cluster default,
@@ -165,7 +157,6 @@ static void print_topology_yaml(const struct sn_config *cfg, char *buf,
 	}
 	printf("- topology: flat\n  cluster_default: false\n  flat: true\n");
 }
-#endif
 
 static void print_plugstack(const struct sn_config *cfg, enum topo_kind topo)
 {
@@ -279,10 +270,8 @@ int snctl_config_slurm(const struct snctl_global *g, int argc, char **argv)
 			printf("# topology.conf\n");
 		if (print_topology(cfg, a.topo, buf, size))
 			rc = SNCTL_EXIT_NOTFOUND;
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 0)
-		if (a.topo == TOPO_BLOCK)
+		if (SN_SLURM_HAS_TOPOLOGY_YAML && a.topo == TOPO_BLOCK)
 			print_topology_yaml(cfg, buf, size);
-#endif
 	}
 	if (a.sections & SEC_PLUGSTACK) {
 		if (a.sections == SEC_ALL)

@@ -3,6 +3,7 @@
  * The config against the running cluster, on plain arrays
  * (sn_cluster_match.h); supernodectl config check reads Slurm into them.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -344,4 +345,48 @@ size_t sn_cluster_match_switches(const struct sn_config *cfg,
 	else
 		switches_check(cfg, sw, n, out);
 	return out->count;
+}
+
+/* One "Key=value" word of a switch line into sw; other keys are ignored. */
+static void switch_word(char *word, struct sn_cluster_switch *sw)
+{
+	char *v = strchr(word, '=');
+	unsigned long level;
+	char *end;
+
+	if (!v)
+		return;
+	*v++ = '\0';
+	if (!strcmp(word, "SwitchName")) {
+		sw->name = v;
+	} else if (!strcmp(word, "Level")) {
+		errno = 0;
+		level = strtoul(v, &end, 10);
+		if (!errno && end != v && !*end && level <= UINT16_MAX)
+			sw->level = (uint16_t)level;
+	} else if (!strcmp(word, "Nodes")) {
+		sw->nodes = v;
+	} else if (!strcmp(word, "Switches")) {
+		sw->switches = v;
+	}
+}
+
+size_t sn_cluster_switches_parse(char *text, struct sn_cluster_switch *sw,
+				 size_t max)
+{
+	char *line, *word, *lsave, *wsave;
+	size_t n = 0;
+
+	for (line = strtok_r(text, "\n", &lsave); line && n < max;
+	     line = strtok_r(NULL, "\n", &lsave)) {
+		if (strncmp(line, "SwitchName=", strlen("SwitchName=")))
+			continue;
+		sw[n] = (struct sn_cluster_switch){ .level = 0 };
+		for (word = strtok_r(line, " \t", &wsave); word;
+		     word = strtok_r(NULL, " \t", &wsave))
+			switch_word(word, &sw[n]);
+		if (sw[n].name && *sw[n].name)
+			n++;
+	}
+	return n;
 }

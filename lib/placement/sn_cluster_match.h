@@ -63,4 +63,15 @@ size_t sn_cluster_match_switches(const struct sn_config *cfg,
 				 const struct sn_cluster_switch *sw, size_t n,
 				 struct sn_mismatches *out);
 
+/*
+ * sn_cluster_switches_parse - Slurm's text of topology/tree (what
+ * scontrol show topology prints: one "SwitchName=S Level=L LinkSpeed=N
+ * Nodes=H Switches=H" line per switch) into sw[0..max).  The strings point
+ * into text, which is cut up in place (it must outlive sw).  Lines of any
+ * other shape (topology/block's BlockName=) are skipped; a bad Level= is
+ * taken as 0.  Returns the number of switches; at most max are read.
+ */
+size_t sn_cluster_switches_parse(char *text, struct sn_cluster_switch *sw,
+				 size_t max);
+
 #endif

@@ -16,7 +16,7 @@
 #define SN_SHARED_OK 1	 /* --oversubscribe */
 #define SN_SHARED_USER 2 /* --exclusive=user */
 #define SN_SHARED_MCS 3	 /* --exclusive=mcs */
-#define SN_SHARED_TOPO 5 /* --exclusive=topo (Slurm >= 24.05) */
+#define SN_SHARED_TOPO 4 /* --exclusive=topo (JOB_SHARED_TOPO, 24.05) */
 
 /* Which client submitted: decides how a task count meets the allocation. */
 enum sn_job_client {

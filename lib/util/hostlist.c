@@ -38,26 +38,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <slurm/slurm.h>
-
 #include "util/sn_hostlist.h"
-
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
-typedef hostlist_t *sn_slurm_hostlist; /* 23.11: hostlist_t is the struct */
-#else
-typedef hostlist_t sn_slurm_hostlist; /* up to 23.02: a pointer typedef */
-#endif
+#include "util/sn_slurm.h" /* sn_slurm_hostlist, slurm_hostlist_pop */
 
 /*
- * Exported by libslurm and libslurmfull in every release from 22.05 to
- * 26.05 (strong_alias in src/common/hostlist.c) but not declared in
- * slurm.h.  It takes the last host, O(1).  slurm_hostlist_shift takes the
- * first and, each time a range empties, moves all the others down one: a
- * list of many ranges (n[0,2,4,...], a[0-65535]b[3]: 65536 ranges of one
- * host) cost O(ranges^2), 0.6 s for 65536 hosts and over 1 s under ASan
+ * Hosts are taken with slurm_hostlist_pop (util/sn_slurm.h): the last
+ * host, O(1).  slurm_hostlist_shift takes the first and, each time a
+ * range empties, moves all the others down one: a list of many ranges
+ * (n[0,2,4,...], a[0-65535]b[3]: 65536 ranges of one host) cost
+ * O(ranges^2), 0.6 s for 65536 hosts and over 1 s under ASan
  * (found by fuzz_config).
  */
-extern char *slurm_hostlist_pop(sn_slurm_hostlist hl);
 
 /* Host counts saturate here: anything this large is over every limit. */
 #define HOSTS_CAP (1ULL << 40)

@@ -14,8 +14,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include <slurm/slurm.h>
-#include <slurm/slurm_errno.h>
+#include "util/sn_slurm.h"
 
 #include "config/sn_config_cache.h"
 #include "placement/sn_option.h"
@@ -36,11 +35,7 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 #define SN_LOG "job_submit/supernode"
 
 /* topology/block's segments (job_desc->segment_size): Slurm 24.05. */
-#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 5, 0)
-static const bool segments = false;
-#else
-static const bool segments = true;
-#endif
+static const bool segments = SN_SLURM_HAS_SEGMENT;
 
 static char sn_cfg_path[PATH_MAX];
 static struct sn_config_cache sn_cfg = { .path = sn_cfg_path };
@@ -97,11 +92,9 @@ static void plan_apply(job_desc_msg_t *job_desc, const struct sn_job_plan *plan)
 		job_desc->req_switch = plan->req_switch;
 		job_desc->wait4switch = plan->wait4switch;
 	}
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
-	/* Untested here (Debian 12 ships 22.05): topology/block segments. */
-	if (plan->segment_size)
-		job_desc->segment_size = (uint16_t)plan->segment_size;
-#endif
+	if (plan->segment_size) /* block: refused by sn_submit_check before */
+		sn_slurm_job_desc_segment_set(job_desc,
+					      (uint16_t)plan->segment_size);
 }
 
 int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
@@ -159,12 +152,13 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	return SLURM_SUCCESS;
 }
 
-int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid,
-	       char **err_msg)
+/* char **err_msg only from Slurm 23.02 (util/sn_slurm.h). */
+int job_modify(job_desc_msg_t *job_desc, void *job_ptr,
+	       uint32_t submit_uid SN_JOB_MODIFY_ERR_MSG)
 {
 	(void)job_desc;
 	(void)job_ptr;
 	(void)submit_uid;
-	(void)err_msg;
+	(void)SN_JOB_MODIFY_ERR_MSG_PTR;
 	return SLURM_SUCCESS;
 }
