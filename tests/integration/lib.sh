@@ -10,6 +10,13 @@ set -euo pipefail
 : "${SRC:?SRC (source dir) must be set}"
 : "${BUILD:?BUILD (build dir) must be set}"
 CLUSTER_TOOL=$SRC/contrib/local-cluster/cluster
+# SN_SLURM_PREFIX (the build's -DSN_SLURM_PREFIX): the Slurm under test, whose
+# daemons and commands the cluster runs; empty: the system's (Debian's 22.05).
+SLURM_OPT=()
+if [[ -n ${SN_SLURM_PREFIX:-} ]]; then
+	SLURM_OPT=(--slurm "$SN_SLURM_PREFIX")
+	PATH=$SN_SLURM_PREFIX/bin:$SN_SLURM_PREFIX/sbin:$PATH
+fi
 FAILS=0
 CHECKS=0
 
@@ -26,7 +33,7 @@ cluster_up() {
 	shift
 	skip_unless_possible
 	trap cluster_down EXIT
-	"$CLUSTER_TOOL" start "$CLUSTER" --build "$BUILD" "$@" >/dev/null
+	"$CLUSTER_TOOL" start "$CLUSTER" --build "$BUILD" "${SLURM_OPT[@]}" "$@" >/dev/null
 	eval "$("$CLUSTER_TOOL" env "$CLUSTER")"
 	WORK=$(mktemp -d)
 	cd "$WORK"

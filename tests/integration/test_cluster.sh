@@ -9,6 +9,12 @@ SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 TOOL=$SRC/contrib/local-cluster/cluster
 NAME=smoke-$$
 FAILS=0
+# SN_SLURM_PREFIX (from the build's -DSN_SLURM_PREFIX): the Slurm under test.
+SLURM_OPT=()
+if [[ -n ${SN_SLURM_PREFIX:-} ]]; then
+	SLURM_OPT=(--slurm "$SN_SLURM_PREFIX")
+	PATH=$SN_SLURM_PREFIX/bin:$SN_SLURM_PREFIX/sbin:$PATH
+fi
 
 if [[ $(id -u) != 0 ]]; then echo "SKIP: needs root"; exit 77; fi
 for p in munged slurmctld slurmd sbatch srun salloc sinfo; do
@@ -40,7 +46,7 @@ cleanup() {
 trap cleanup EXIT
 
 t0=$EPOCHREALTIME
-"$TOOL" start "$NAME" >/dev/null
+"$TOOL" start "$NAME" "${SLURM_OPT[@]}" >/dev/null
 echo "start took $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')s"
 eval "$("$TOOL" env "$NAME")"
 WORK=$(mktemp -d)
@@ -48,7 +54,7 @@ cd "$WORK"
 
 status() { "$TOOL" status "$NAME" >/dev/null; }
 check "status reports all daemons alive" status
-out=$("$TOOL" start "$NAME" 2>&1)
+out=$("$TOOL" start "$NAME" "${SLURM_OPT[@]}" 2>&1)
 check "second start is a no-op" grep -q "already running" <<<"$out"
 
 job=$(sbatch --parsable -N2 -o job.out --wrap 'srun printenv SLURMD_NODENAME')
@@ -69,7 +75,7 @@ out=$(salloc -N2 srun printenv SLURMD_NODENAME 2>/dev/null | sort -u | wc -l)
 check "salloc -N2 srun ran on 2 nodes" test "$out" = 2
 
 # A second cluster side by side: both run jobs at the same time.
-"$TOOL" start "$NAME-b" --supernodes 3 >/dev/null
+"$TOOL" start "$NAME-b" --supernodes 3 "${SLURM_OPT[@]}" >/dev/null
 conf_b=$(sed -n 's/^export SLURM_CONF=//p' <<<"$("$TOOL" env "$NAME-b")")
 check "second cluster has its own slurm.conf" test "$conf_b" != "$SLURM_CONF"
 srun -N4 true &

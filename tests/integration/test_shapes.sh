@@ -27,7 +27,7 @@ alive() {
 		pass "slurmctld alive after: $*"
 	else
 		fail "slurmctld DOWN after: $*"
-		"$CLUSTER_TOOL" start "$CLUSTER" --build "$BUILD" >/dev/null 2>&1
+		"$CLUSTER_TOOL" start "$CLUSTER" --build "$BUILD" "${SLURM_OPT[@]}" >/dev/null 2>&1
 	fi
 }
 
