@@ -9,7 +9,10 @@
  * If it is not, it exits non-zero: Slurm requeues the job (or cancels it
  * when it cannot be requeued) and drains no node.  placement.method: switch
  * needs this check because --switches=N@wait is soft: once the wait
- * expires Slurm places the job on whatever nodes are free.
+ * expires Slurm places the job on whatever nodes are free.  block needs it
+ * as much: the scheduler is not trusted to place whole blocks (re-applying
+ * an unchanged node's Topology= silently turns block scheduling off,
+ * SchedMD/slurm PR #225; 25.11.2 dropped powered-down nodes from blocks).
  *
  * slurm.conf takes PrologSlurmctld as a path without arguments, so the
  * mode is also chosen by SLURM_SCRIPT_CONTEXT=prolog_slurmctld (slurmctld
