@@ -56,7 +56,8 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 	return 0;
 }
 C
-cc -shared -fPIC -o forge.so forge.c
+# The Slurm under test: its spank.h (plugin_version must match).
+cc -shared -fPIC ${SN_SLURM_PREFIX:+-I"$SN_SLURM_PREFIX/include"} -o forge.so forge.c
 echo "required $WORK/forge.so" >plugstack.conf
 sed "s|^PlugStackConfig=.*|PlugStackConfig=$WORK/plugstack.conf|" "$SLURM_CONF" >slurm.conf
 chmod 0644 forge.so plugstack.conf slurm.conf
