@@ -10,8 +10,9 @@
 #  - with one node of every block busy, --supernode=1 waits, and runs on
 #    the block freed first;
 #  - the refusals (--nodelist with N=2, --oversubscribe, --nodes, N=4);
-#  - the controller check refuses an allocation that is not whole blocks
-#    (run by hand: the scheduler is not trusted to place whole blocks).
+#  - the controller check refuses an allocation that is not whole blocks,
+#    by hand and, on >= 25.05, on a Slurm whose block placement a re-applied
+#    Topology= silently turned off (the scheduler is not trusted).
 source "$(dirname "$0")/lib.sh"
 PROLOG=$BUILD/prolog/supernode-prolog
 [[ -x $PROLOG ]] || { echo "SKIP: $PROLOG not built"; exit 77; }
@@ -147,4 +148,30 @@ assert_eq "verdicts of the real jobs: none refused" 0 \
 	"$(grep -c 'requeued (no node drained)' "$fx/prolog-slurmctld.log" || true)"
 assert_eq "verdicts of the real jobs: whole supernodes" 4 \
 	"$(grep -c ': exactly [12] whole supernode' "$fx/prolog-slurmctld.log" || true)"
+# ---- 6. Slurm >= 25.05: block scheduling silently off, the check holds ----
+# Re-applying each node's unchanged Topology= turns block placement off
+# while `scontrol show topology` looks the same (SchedMD/slurm PR #225,
+# reproduced on 26.05.3): raw -N2 --segment=2 then runs on sna2,snb1.
+ver=$(scontrol --version | sed -n 's/^slurm \([0-9]*\)\.\([0-9]*\).*/\1\2/p')
+if ((10#$ver >= 2505)); then
+	for b in sn01:sna sn02:snb sn03:snc; do
+		scontrol update NodeName="${b#*:}[1-2]" Topology="default:${b%:*}"
+	done
+	b1=$(sbatch --parsable -n1 -w sna1 -o /dev/null --wrap 'sleep 300')
+	b2=$(sbatch --parsable -n1 -w snb2 -o /dev/null --wrap 'sleep 300')
+	b3=$(sbatch --parsable -n1 -w snc1 -o /dev/null --wrap 'sleep 300')
+	for b in "$b1" "$b2" "$b3"; do wait_state "$b" RUNNING 60; done
+	j6=$(sbatch --parsable --supernode=1 -o /dev/null --wrap "touch $WORK/j6.ran")
+	for ((t = 0; t < 300; t++)); do
+		[[ $(job_field "$j6" Restarts) -ge 1 ]] && break
+		sleep 0.2
+	done
+	assert_eq "job $j6 on a Slurm that lost its blocks: requeued by the controller check" 1 \
+		"$(($(job_field "$j6" Restarts) >= 1))"
+	if [[ -e $WORK/j6.ran ]]; then fail "job $j6 ran on partial supernodes"; else pass "job $j6 did not run on partial supernodes"; fi
+	assert_contains "the controller check's verdict on job $j6" \
+		"supernode-prolog: job $j6: allocation sna2,snb1 is not 1 whole supernode" \
+		"$(grep -a "job $j6: allocation" "$fx/prolog-slurmctld.log" | head -n 1)"
+	scancel "$j6" "$b1" "$b2" "$b3"
+fi
 finish
