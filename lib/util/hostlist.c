@@ -23,8 +23,10 @@
  *    and "x],y" give hosts with a ']' in the name, leading, trailing and
  *    doubled commas are skipped, blanks separate hosts, a number that
  *    overflows is clamped (node[99999999999999999999] is
- *    node18446744073709551615) and n[0-18446744073709551615] counts 0 hosts.
- *    All of these are refused here.
+ *    node18446744073709551615) and n[0-18446744073709551615] counts 0 hosts;
+ *    a host number of 2^64 - 1 or more, in brackets or ending a plain name,
+ *    wraps inside Slurm (18446744073709551615,0 gave a made-up host or a
+ *    crash).  All of these are refused here.
  *  - Slurm refuses "node[]", "node[01,]", "node[,01]", "node[[01]]",
  *    "node[5-3]", "n[0x1]" and a single range of more than 65536 hosts.
  *  - Counting matters: Slurm makes one range per combination of all groups
@@ -87,7 +89,8 @@ static int digits_read(const char *s, size_t len, size_t *i,
  * One bracket group: "LO[-HI]" items joined by ',', no empty, reversed or
  * overflowing range.  Sets *count to the number of hosts it names.
  */
-static int bracket_count(const char *s, size_t len, unsigned long long *count)
+static int bracket_count(const char *s, size_t len, unsigned long long *count,
+			 int *huge)
 {
 	size_t i = 0;
 
@@ -107,6 +110,8 @@ static int bracket_count(const char *s, size_t len, unsigned long long *count)
 		}
 		if (hi < lo)
 			return 0;
+		if (hi == ULLONG_MAX)
+			*huge = 1;
 		*count = hosts_add(*count, hi - lo >= HOSTS_CAP ? HOSTS_CAP :
 								  hi - lo + 1);
 		if (i < len) {
@@ -136,10 +141,29 @@ static size_t item_len(const char *s)
 }
 
 /*
+ * A plain name's trailing digits are its number to Slurm (node18 is node
+ * number 18): one of 2^64 - 1 or more is clamped and wraps inside Slurm
+ * (18446744073709551615,0 shifted a made-up "1844674407370955" and popped a
+ * crash; found by fuzz_hostlist).
+ */
+static int plain_number_huge(const char *s, size_t len)
+{
+	unsigned long long v;
+	size_t i = len;
+
+	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+		i--;
+	if (i == len)
+		return 0;
+	return !digits_read(s, len, &i, &v) || v == ULLONG_MAX;
+}
+
+/*
  * One host item ("gpu-a[1-2]-b[3-4]"): its groups multiply, and nothing may
  * follow the last group.  Sets *count to the number of hosts.
  */
-static int item_count(const char *s, size_t len, unsigned long long *count)
+static int item_count(const char *s, size_t len, unsigned long long *count,
+		      int *huge)
 {
 	unsigned long long n = 1, group;
 	int groups = 0, suffix = 0;
@@ -162,7 +186,7 @@ static int item_count(const char *s, size_t len, unsigned long long *count)
 		    memchr(s + i + 1, '[', (size_t)(close - s) - i - 1))
 			return 0;
 		if (!bracket_count(s + i + 1, (size_t)(close - s) - i - 1,
-				   &group))
+				   &group, huge))
 			return 0;
 		n = hosts_mul(n, group);
 		groups++;
@@ -171,21 +195,25 @@ static int item_count(const char *s, size_t len, unsigned long long *count)
 	}
 	if (groups && suffix)
 		return 0;
+	if (!groups && plain_number_huge(s, len))
+		*huge = 1;
 	*count = n;
 	return 1;
 }
 
 /* The whole expression: items joined by single commas.  *hosts: the total. */
-static int hostlist_shape_check(const char *expr, unsigned long long *hosts)
+static int hostlist_shape_check(const char *expr, unsigned long long *hosts,
+				int *huge)
 {
 	unsigned long long n;
 	const char *p = expr;
 
 	*hosts = 0;
+	*huge = 0;
 	for (;;) {
 		size_t len = item_len(p);
 
-		if (!item_count(p, len, &n))
+		if (!item_count(p, len, &n, huge))
 			return 0;
 		*hosts = hosts_add(*hosts, n);
 		if (!p[len])
@@ -211,7 +239,7 @@ int sn_hostlist_expand(const char *expr, size_t max, struct sn_names *out,
 	sn_slurm_hostlist hl = NULL;
 	unsigned long long hosts;
 	char *host;
-	int count;
+	int count, huge;
 	size_t i;
 
 	out->names = NULL;
@@ -220,7 +248,7 @@ int sn_hostlist_expand(const char *expr, size_t max, struct sn_names *out,
 		sn_error_set(err, "empty nodelist");
 		return -1;
 	}
-	if (!hostlist_shape_check(expr, &hosts)) {
+	if (!hostlist_shape_check(expr, &hosts, &huge)) {
 		sn_error_set(err, "cannot parse nodelist '%.200s'", expr);
 		return -1;
 	}
@@ -229,6 +257,10 @@ int sn_hostlist_expand(const char *expr, size_t max, struct sn_names *out,
 			err,
 			"nodelist '%.200s' has %s%llu hosts, more than the limit of %zu",
 			expr, hosts >= HOSTS_CAP ? "over " : "", hosts, max);
+		return -1;
+	}
+	if (huge) {
+		sn_error_set(err, "cannot parse nodelist '%.200s'", expr);
 		return -1;
 	}
 	if (!(hl = slurm_hostlist_create(expr))) {

@@ -96,8 +96,8 @@ static void test_width_and_order(void **state)
 	EXPANDS("n[3,1,2]", "n3", "n1", "n2");
 	EXPANDS("n[1-2],n1", "n1", "n2", "n1");
 	EXPANDS("n[0000000001-0000000002]", "n0000000001", "n0000000002");
-	/* The largest number that fits is still a number. */
-	EXPANDS("n[18446744073709551615]", "n18446744073709551615");
+	/* The largest number Slurm does not wrap is still a number. */
+	EXPANDS("n[18446744073709551614]", "n18446744073709551614");
 	/* No prefix at all: Slurm accepts bare numbers. */
 	EXPANDS("[1-2]", "1", "2");
 }
@@ -170,6 +170,13 @@ static void test_malformed_refused(void **state)
 		/* Slurm clamps or wraps these silently: refused here. */
 		"node[99999999999999999999]",
 		"n[0-18446744073709551616]",
+		/* 2^64 - 1 wraps inside Slurm (fuzz_hostlist). */
+		"n[18446744073709551615]",
+		"18446744073709551615,0",
+		"43333333333333333333,0",
+		"n18446744073709551616",
+		"n[18446744073709551615],n0",
+		"n[18446744073709551610-18446744073709551615]",
 	};
 
 	(void)state;
