@@ -37,6 +37,12 @@
 #define CHECK_MAX_OUTPUT (4u << 20)
 #define CHILD_MISMATCH 10 /* not 1: libslurm's fatal() exits 1 */
 #define CHILD_NO_SLURM 11
+#define TOPO_TIMEOUT_MS 20000u /* inside the check's 30 s */
+#define TOPO_MAX_OUTPUT (4u << 20)
+
+#ifndef SN_SCONTROL
+#define SN_SCONTROL "/usr/bin/scontrol"
+#endif
 
 /* The child's sink for lib's mismatch lines: one line each on fd. */
 static void line_out(void *arg, const char *line)
@@ -80,48 +86,51 @@ static size_t lines_count(const char *buf, size_t len)
 }
 
 /*
- * Slurm's own text of the topology (sn_slurm_topo_print: the one way to
- * the switches in every release, as from 23.11 the reply is the plugin's
- * data), malloc'd; NULL when it cannot be had.  SLURM_TOPO_LEN would cut
- * its lines.
+ * In a child of the check: scontrol show topology, its stdout to fd.  From
+ * 23.11 slurm_load_topo() replies with the topology plugin's own data, and
+ * that plugin does not load into a libslurm client (it needs slurmctld's
+ * symbols: node_record_table_ptr, slurm_conf, 24.11's topo_conf); scontrol
+ * (libslurmfull) prints it.  The scontrol of the Slurm built for, in every
+ * release; SLURM_TOPO_LEN would cut its lines.
  */
-static char *topology_text(topo_info_response_msg_t *topo)
+static int scontrol_child(void *arg, int fd)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *const argv[] = { "scontrol", "show", "topology", NULL };
 
-	if (!topo)
-		return NULL;
+	(void)arg;
+	if (dup2(fd, STDOUT_FILENO) < 0)
+		return 126;
 	unsetenv("SLURM_TOPO_LEN");
-	f = open_memstream(&text, &len);
-	if (!f)
-		return NULL;
-	sn_slurm_topo_print(f, topo);
-	if (fclose(f)) {
-		free(text);
-		return NULL;
-	}
-	return text;
+	execv(SN_SCONTROL, argv);
+	dprintf(STDERR_FILENO, "supernodectl: cannot run %s: %s\n", SN_SCONTROL,
+		strerror(errno));
+	return 127;
 }
 
 /* Slurm's topology/tree switches into lib's plain array, then lib's rules. */
 static int topology_check(const struct sn_config *cfg, int fd,
 			  struct sn_mismatches *r)
 {
-	topo_info_response_msg_t *topo = NULL;
 	struct sn_cluster_switch *sw = NULL;
 	char *text = NULL;
-	size_t n;
+	size_t len = 0, n;
+	int rc;
 
-	if (sn_slurm_load_topo(&topo)) {
-		dprintf(fd,
-			"cannot load the switch topology from slurmctld: %s\n",
-			slurm_strerror(sn_slurm_errno()));
+	rc = sn_run_in_child(scontrol_child, NULL, TOPO_TIMEOUT_MS,
+			     TOPO_MAX_OUTPUT, &text, &len);
+	if (rc) {
+		if (rc == -1)
+			dprintf(fd,
+				"cannot read the switch topology: %s show topology did not answer within %u ms\n",
+				SN_SCONTROL, TOPO_TIMEOUT_MS);
+		else
+			dprintf(fd,
+				"cannot read the switch topology: %s show topology failed (%d)\n",
+				SN_SCONTROL, rc);
+		free(text);
 		return -1;
 	}
-	text = topology_text(topo);
-	n = text ? lines_count(text, strlen(text)) + 1 : 0;
+	n = text ? lines_count(text, len) + 1 : 0;
 	sw = calloc(n + 1, sizeof(*sw));
 	if (!sw) {
 		out_of_memory(r);
@@ -132,7 +141,6 @@ static int topology_check(const struct sn_config *cfg, int fd,
 out:
 	free(sw);
 	free(text);
-	slurm_free_topo_info_msg(topo);
 	return 0;
 }
 

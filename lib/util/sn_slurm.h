@@ -132,7 +132,10 @@ static inline bool sn_slurm_job_desc_segment_set(job_desc_msg_t *job_desc,
  * slurm_load_topo() reply) are filled only up to 23.02: from 23.11 the
  * reply carries the topology plugin's own data (record_count stays 0), and
  * from 25.05 the fields are gone and slurm_load_topo takes a topology name.
- * Read the switches from sn_slurm_topo_print() in every release.
+ * That plugin loads only into slurmctld and scontrol (libslurmfull), not
+ * into a libslurm client (undefined node_record_table_ptr, slurm_conf,
+ * 24.11's topo_conf): supernodectl config check reads the switches from
+ * scontrol show topology in every release (sn_cluster_switches_parse).
  *
  * sn_slurm_load_topo - slurm_load_topo() of the default topology; free
  * *resp with slurm_free_topo_info_msg.  0, or -1 with errno set.
@@ -149,8 +152,8 @@ static inline int sn_slurm_load_topo(topo_info_response_msg_t **resp)
 /*
  * Slurm's own text of the whole topology (what scontrol show topology
  * prints; topology/tree: one "SwitchName=S Level=L LinkSpeed=N Nodes=H
- * Switches=H" line per switch) into out.  From 23.11 the only public way
- * to the switches; the topology plugin is loaded into this process.
+ * Switches=H" line per switch) into out.  From 23.11 it loads the topology
+ * plugin into this process (see above: scontrol's, not libslurm's).
  */
 static inline void sn_slurm_topo_print(FILE *out,
 				       topo_info_response_msg_t *resp)
