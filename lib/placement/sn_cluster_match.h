@@ -29,7 +29,7 @@ struct sn_cluster_node {
 	const char *features;
 };
 
-/* One switch of topology/tree, as slurm_load_topo() gives it. */
+/* One switch of topology/tree, as scontrol show topology prints it. */
 struct sn_cluster_switch {
 	const char *name;
 	uint16_t level;	      /* 0: a leaf switch */
