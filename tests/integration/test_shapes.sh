@@ -100,6 +100,33 @@ sbatch_shape() {
 	judge "sbatch --supernode=1 $2 (srun $3)" "$expect" "$out" "$rc"
 }
 
+# settled JOBID: "ran" once it completed, else its "STATE REASON" once the
+# scheduler has looked at it (a reason other than None), at most 60 s.
+settled() {
+	local i state reason
+	for ((i = 0; i < 300; i++)); do
+		state=$(job_field "$1" JobState)
+		reason=$(job_field "$1" Reason)
+		[[ $state == COMPLETED ]] && { echo ran; return; }
+		[[ $state == PENDING && $reason != None ]] && break
+		sleep 0.2
+	done
+	echo "$state $reason"
+}
+
+# sbatch_pends "SBATCH ARGS" "STATE REASON": a --supernode=1 batch job with
+# those options waits as its plain equivalent does; cancelled after.
+sbatch_pends() {
+	local -a a=()
+	local j
+	read -r -a a <<<"$1"
+	SHAPES=$((SHAPES + 1))
+	j=$("${USER_RUN[@]}" sbatch --parsable --supernode=1 "${a[@]}" -o /dev/null --wrap true </dev/null)
+	assert_eq "sbatch --supernode=1 $1, as its plain equivalent" "$2" "$(settled "$j")"
+	scancel "$j"
+	alive "sbatch --supernode=1 $1"
+}
+
 # ---- srun creates the allocation: its first job step follows at once ----
 srun_shape ran:2
 # srun counts --ntasks-per-node against its own node count (1 without -N)
@@ -116,7 +143,18 @@ srun_shape ran:2 -c 2
 srun_shape ran:4 -n 4 --ntasks-per-node=2
 srun_shape ran:2 -n 2 --exact
 srun_shape ran:2 -n 2 --overcommit
-srun_shape ran:8 -n 8 --overcommit
+# 8 tasks on the 4 CPUs of one supernode: 22.05 runs it, but 24.11 and 26.05
+# never start even a plain job of that shape (-N 2 --exclusive -n 8
+# --overcommit pends for Resources on an idle cluster).  --supernode=1 must do
+# what Slurm does with its plain equivalent.
+plain=$(sbatch --parsable -N 2 --exclusive -n 8 --overcommit -o /dev/null --wrap true)
+plain_verdict=$(settled "$plain")
+scancel "$plain"
+if [[ $plain_verdict == ran ]]; then
+	srun_shape ran:8 -n 8 --overcommit
+else
+	sbatch_pends "-n 8 --overcommit" "$plain_verdict"
+fi
 srun_shape ran:2 -n 2 --spread-job
 srun_shape ran:4 -n 4 -m cyclic
 srun_shape ran:4 -n 4 -m block
