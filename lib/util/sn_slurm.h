@@ -43,14 +43,11 @@ typedef hostlist_t sn_slurm_hostlist;
 extern char *slurm_hostlist_pop(sn_slurm_hostlist hl);
 
 /*
- * The error of the last failed libslurm call.  slurm_get_errno() is gone
- * from 24.11; libslurm sets errno itself in every release, so errno is it
- * (print it with slurm_strerror()).
+ * slurm_get_errno() is gone from 24.11.  libslurm sets errno itself in
+ * every release: read errno (slurm_strerror(errno)).  Poisoned, so a use
+ * fails on 22.05 too, not only on the releases that lack it.
  */
-static inline int sn_slurm_errno(void)
-{
-	return errno;
-}
+#pragma GCC poison slurm_get_errno
 
 /*
  * job_desc_msg_t's job id: job_desc->job_id up to 25.05, gone from 25.11
