@@ -124,7 +124,9 @@ static bool count_given(uint32_t v)
  *  - salloc: Slurm raises the job's task count to its node count and the
  *    steps inherit it, more tasks than asked for: refused;
  *  - sbatch exports the user's count (SLURM_NTASKS) to the job's steps:
- *    the whole allocation runs exactly those tasks.
+ *    the whole allocation runs exactly those tasks; but from 26.05
+ *    slurmctld refuses any job with fewer tasks than nodes ("Task count
+ *    specification invalid", req->few_tasks_refused): refused, by name.
  */
 static int tasks_check(const struct sn_job_request *req,
 		       struct sn_job_plan *plan, struct sn_error *err)
@@ -154,9 +156,15 @@ static int tasks_check(const struct sn_job_request *req,
 		plan->num_tasks = p * k;
 		return 0;
 	}
-	if (t >= p || req->client == SN_CLIENT_BATCH)
+	if (t >= p ||
+	    (req->client == SN_CLIENT_BATCH && !req->few_tasks_refused))
 		return 0;
-	if (req->client == SN_CLIENT_SRUN)
+	if (req->client == SN_CLIENT_BATCH)
+		sn_error_set(
+			err,
+			"--ntasks=%u cannot be combined with --supernode=%u: that is %u nodes, and this Slurm refuses a job with fewer tasks than nodes (give --ntasks=%u or more)",
+			t, req->supernodes, p, p);
+	else if (req->client == SN_CLIENT_SRUN)
 		sn_error_set(
 			err,
 			"--ntasks=%u cannot be combined with --supernode=%u: that is %u nodes, and srun would start its job step with nodes that have no task (give --ntasks=%u or more, or run this srun inside 'salloc --supernode=%u')",

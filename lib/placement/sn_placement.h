@@ -45,6 +45,8 @@ struct sn_job_request {
 	uint32_t num_tasks; /* --ntasks (given or counted by the client), SN_UNSET32 */
 	uint16_t ntasks_per_node; /* --ntasks-per-node, SN_UNSET16 if not given */
 	enum sn_job_client client;
+	int few_tasks_refused; /* 1: slurmctld refuses fewer tasks than nodes,
+				* sbatch's too (26.05, SN_SLURM_FEW_TASKS_REFUSED) */
 };
 
 /*

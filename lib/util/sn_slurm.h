@@ -97,6 +97,13 @@ static inline int sn_slurm_load_job(job_info_msg_t **resp, uint32_t job_id,
  */
 #define SN_SLURM_HAS_SEGMENT SN_SLURM_AT_LEAST(24, 5)
 
+/*
+ * 1 where slurmctld refuses a job with fewer tasks than nodes, batch jobs
+ * too ("Task count specification invalid": _job_create's num_tasks <
+ * min_nodes check, new in 26.05); 0 where it takes them (22.05 to 25.11).
+ */
+#define SN_SLURM_FEW_TASKS_REFUSED SN_SLURM_AT_LEAST(26, 5)
+
 /* Slurm's JOB_SHARED_TOPO (job_desc->shared = --exclusive=topo). */
 #define SN_SLURM_SHARED_TOPO 0x0004
 #ifdef JOB_SHARED_TOPO

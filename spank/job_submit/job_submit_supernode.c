@@ -133,6 +133,7 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 		.client = sn_submit_client(job_desc->script,
 					   job_desc->spank_job_env,
 					   job_desc->spank_job_env_size),
+		.few_tasks_refused = SN_SLURM_FEW_TASKS_REFUSED,
 	};
 	if (sn_supernode_count_parse(value, sn_config_effective_max(sn_cfg.cfg),
 				     &req.supernodes, &err) ||

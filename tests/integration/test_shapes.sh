@@ -200,9 +200,18 @@ salloc_shape ran:2 "-w snb1" ""
 salloc_shape "refused:--nodes=1 cannot be combined with --supernode=1" "-N 1" ""
 
 # ---- sbatch: the batch script's srun inside the whole allocation ----
-sbatch_shape ran:1 "-n 1" ""
-sbatch_shape ran:1 "-n 1 -c 2" ""
-sbatch_shape ran:1 "-n 1 --mem-per-cpu=10" ""
+# Fewer tasks than nodes: sbatch's steps run the user's count, but from
+# 26.05 slurmctld refuses such a job ("Task count specification invalid"),
+# so job_submit refuses it first, by name.
+read -r _ slurm_ver < <(sinfo --version)
+if [[ $(printf '%s\n' 26.05 "$slurm_ver" | sort -V | head -n1) == 26.05 ]]; then
+	few="refused:--ntasks=1 cannot be combined with --supernode=1: that is 2 nodes, and this Slurm refuses a job with fewer tasks than nodes (give --ntasks=2 or more)"
+else
+	few=ran:1
+fi
+sbatch_shape "$few" "-n 1" ""
+sbatch_shape "$few" "-n 1 -c 2" ""
+sbatch_shape "$few" "-n 1 --mem-per-cpu=10" ""
 sbatch_shape ran:2 "--ntasks-per-node=1" ""
 sbatch_shape ran:4 "--ntasks-per-node=2" ""
 sbatch_shape ran:2 "" ""

@@ -211,7 +211,8 @@ static void test_nodes_from_nodelist(void **state)
  * Tasks: srun's first job step is laid out from srun's own count, so fewer
  * tasks than nodes is refused there (slurmctld 22.05 died of SIGFPE in
  * step_create on such a step); sbatch and salloc keep the user's count,
- * and a count the client derived from --ntasks-per-node is scaled.
+ * and a count the client derived from --ntasks-per-node is scaled.  From
+ * 26.05 slurmctld refuses fewer tasks than nodes for sbatch too.
  */
 static void test_tasks(void **state)
 {
@@ -259,6 +260,14 @@ static void test_tasks(void **state)
 	planned(*state, &r, &plan);
 	assert_int_equal(plan.num_tasks, SN_UNSET32);
 	free(plan.features);
+	r.few_tasks_refused = 1; /* ... but not where slurmctld refuses it */
+	REFUSED(*state, &r,
+		"--ntasks=1 cannot be combined with --supernode=1: that is 2 nodes, and this Slurm refuses a job with fewer tasks than nodes (give --ntasks=2 or more)");
+	r.num_tasks = 2; /* -n2 there: allowed */
+	planned(*state, &r, &plan);
+	assert_int_equal(plan.num_tasks, SN_UNSET32);
+	free(plan.features);
+	r.few_tasks_refused = 0;
 	r.ntasks_per_node = 4; /* --ntasks-per-node=4 */
 	r.num_tasks = 4;
 	planned(*state, &r, &plan);
