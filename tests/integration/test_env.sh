@@ -74,6 +74,18 @@ if [[ $p1 != "$p2" ]]; then pass "two jobs got ports $p1 and $p2"; else fail "tw
 out=$(srun -N2 -l env)
 assert_eq "job without --supernode: SUPERNODE_*/MASTER_* variables" 0 \
 	"$(grep -cE '^[0-9]+: (SUPERNODE_(COUNT|NAMES|NAME|INDEX|SIZE|NODE_RANK|ENV_SET)|MASTER_ADDR|MASTER_PORT)=' <<<"$out" || true)"
+# --export=NONE (issue 11 item 4; SPANK option variables exist with it from
+# 23.11): the batch job still sees --supernode and gets the supernode
+# environment, and so does each task of srun --export=NONE.
+j=$(sbatch --parsable --export=NONE --supernode=1 -o exp.out --wrap /usr/bin/env)
+wait_state "$j" COMPLETED
+assert_eq "sbatch --export=NONE --supernode=1: the option's variable" \
+	"SLURM_SPANK__SLURM_SPANK_OPTION_supernode_supernode=1" \
+	"$(grep '^SLURM_SPANK__SLURM_SPANK_OPTION_supernode_supernode=' exp.out)"
+assert_eq "sbatch --export=NONE --supernode=1: the job's SUPERNODE_COUNT" \
+	SUPERNODE_COUNT=1 "$(grep '^SUPERNODE_COUNT=' exp.out)"
+assert_eq "srun --export=NONE --supernode=1 -n 2: tasks with SUPERNODE_COUNT=1" 2 \
+	"$(srun --export=NONE --supernode=1 -n 2 /usr/bin/env | grep -c '^SUPERNODE_COUNT=1$')"
 # A port range wholly inside the kernel's ephemeral range is refused when
 # the config loads (issue 9 item 10), naming the range read, before a job
 # exists; it used to fail only at job time.
