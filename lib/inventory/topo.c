@@ -182,6 +182,48 @@ static int distances_bad(const char *buf, size_t len, char *why, size_t size)
 }
 
 /*
+ * The objects must form one tree: hwloc 2.9 dereferenced NULL in
+ * hwloc__insert_object_by_cpuset (found by fuzzing) on a file whose root
+ * <object .../> closed at once and left the next objects outside it.  One
+ * pass: depth counts "<object " tags not closed by "/>" and "</object>";
+ * a second object at depth 0, or a "</object>" with none open, is refused.
+ */
+static int objects_bad(const char *buf, size_t len, char *why, size_t size)
+{
+	const char *p = buf, *stop = buf + len;
+	size_t depth = 0, roots = 0;
+
+	while ((p = memchr(p, '<', (size_t)(stop - p)))) {
+		size_t left = (size_t)(stop - p);
+		const char *end;
+
+		if (left >= 9 && !memcmp(p, "</object>", 9)) {
+			if (!depth) {
+				snprintf(why, size,
+					 "</object> without an open object at byte %zu",
+					 (size_t)(p - buf));
+				return -1;
+			}
+			depth--;
+		} else if (left >= 8 && !memcmp(p, "<object ", 8)) {
+			if (!(end = memchr(p, '>', left)))
+				break; /* truncated: hwloc reports it */
+			if (!depth && ++roots > 1) {
+				snprintf(why, size,
+					 "a second root object at byte %zu",
+					 (size_t)(p - buf));
+				return -1;
+			}
+			if (end[-1] != '/')
+				depth++;
+			p = end;
+		}
+		p++;
+	}
+	return 0;
+}
+
+/*
  * hwloc 2.9 dereferences NULL on an object that has a cpuset or nodeset
  * but not the matching complete_ set (found by fuzzing); every lstopo
  * export (1.x, 2.x, 3.0) writes both, so refuse files that do not.
@@ -228,6 +270,8 @@ static int xml_sane(const char *buf, size_t len, char *why, size_t size)
 		}
 		tag = end + 1;
 	}
+	if (objects_bad(buf, len, why, size))
+		return -1;
 	return distances_bad(buf, len, why, size);
 }
 

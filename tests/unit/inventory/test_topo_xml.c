@@ -4,7 +4,8 @@
  * huge allocation (found by fuzz_hwloc): a PU or NUMA node without a small
  * os_index (hwloc sets that bit of a bitmap: 512 MiB for 0xffffffff), and
  * a distance matrix larger than the file can hold (nbobjs^2 values
- * allocated before they are read).  Each case is our small fixture with
+ * allocated before they are read); and objects that are not one tree
+ * (hwloc crashed on them).  Each case is our small fixture with
  * one change, written to a temporary folder.
  */
 #include <errno.h>
@@ -109,12 +110,23 @@ static void test_distances_larger_than_file(void **state)
 	}
 }
 
+/* hwloc crashed on objects outside the root (found by fuzz_hwloc). */
+static void test_objects_not_one_tree(void **state)
+{
+	(void)state;
+	write_changed("gp_index=\"1\">", "gp_index=\"1\"/>");
+	refused("a second root object at byte 422");
+	write_changed(END, "</object>\n" END);
+	refused("</object> without an open object at byte 7131");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numa_without_os_index),
 		cmocka_unit_test(test_pu_os_index_too_large),
 		cmocka_unit_test(test_distances_larger_than_file),
+		cmocka_unit_test(test_objects_not_one_tree),
 	};
 
 	return cmocka_run_group_tests_name("topo_xml", tests, setup, teardown);
