@@ -199,9 +199,10 @@ static int objects_bad(const char *buf, size_t len, char *why, size_t size)
 
 		if (left >= 9 && !memcmp(p, "</object>", 9)) {
 			if (!depth) {
-				snprintf(why, size,
-					 "</object> without an open object at byte %zu",
-					 (size_t)(p - buf));
+				snprintf(
+					why, size,
+					"</object> without an open object at byte %zu",
+					(size_t)(p - buf));
 				return -1;
 			}
 			depth--;
