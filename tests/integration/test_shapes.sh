@@ -100,6 +100,18 @@ sbatch_shape() {
 	judge "sbatch --supernode=1 $2 (srun $3)" "$expect" "$out" "$rc"
 }
 
+# all_idle: wait (at most 60 s) until every node is idle: the nodes of a job
+# that just ended may still be completing, and a job waiting for them says
+# Resources too.
+all_idle() {
+	local i
+	for ((i = 0; i < 300; i++)); do
+		[[ -n $(sinfo -h -N -o '%t' | grep -vx idle) ]] || return 0
+		sleep 0.2
+	done
+	echo "nodes not idle after 60 s: $(sinfo -h -N -o '%N %t' | paste -sd' ')" >&2
+}
+
 # settled JOBID: "ran" once it completed, else its "STATE REASON" once the
 # scheduler has looked at it (a reason other than None), at most 60 s.
 settled() {
@@ -121,6 +133,7 @@ sbatch_pends() {
 	local j
 	read -r -a a <<<"$1"
 	SHAPES=$((SHAPES + 1))
+	all_idle
 	j=$("${USER_RUN[@]}" sbatch --parsable --supernode=1 "${a[@]}" -o /dev/null --wrap true </dev/null)
 	assert_eq "sbatch --supernode=1 $1, as its plain equivalent" "$2" "$(settled "$j")"
 	scancel "$j"
@@ -147,6 +160,7 @@ srun_shape ran:2 -n 2 --overcommit
 # never start even a plain job of that shape (-N 2 --exclusive -n 8
 # --overcommit pends for Resources on an idle cluster).  --supernode=1 must do
 # what Slurm does with its plain equivalent.
+all_idle
 plain=$(sbatch --parsable -N 2 --exclusive -n 8 --overcommit -o /dev/null --wrap true)
 plain_verdict=$(settled "$plain")
 scancel "$plain"
