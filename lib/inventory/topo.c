@@ -182,6 +182,66 @@ static int distances_bad(const char *buf, size_t len, char *why, size_t size)
 }
 
 /*
+ * A bitmap value as lstopo writes it: words joined by ',', each "0x" + 1 to
+ * 16 hex digits or empty (a zero word), the first not empty and possibly
+ * "0xf...f" (infinitely many bits set).  hwloc 2.9's hwloc_bitmap_sscanf()
+ * fails an assert when the value starts with ',' (",x1": found by
+ * fuzzing).  v points after the opening quote; returns the closing quote,
+ * or NULL if the value is malformed.
+ */
+static const char *bitmap_end(const char *v, const char *stop)
+{
+	const char *p = v;
+
+	for (;;) {
+		size_t n = 0;
+
+		if (p == v && stop - p >= 7 && !memcmp(p, "0xf...f", 7)) {
+			p += 7;
+		} else if (stop - p >= 2 && p[0] == '0' && p[1] == 'x') {
+			for (p += 2;
+			     p < stop && isxdigit((unsigned char)*p) && n < 16;
+			     p++)
+				n++;
+			if (!n)
+				return NULL;
+		} else if (p == v) {
+			return NULL; /* the first word is not empty */
+		}
+		if (p < stop && *p == '"')
+			return p;
+		if (p >= stop || *p != ',')
+			return NULL;
+		p++;
+	}
+}
+
+/* Every cpuset and nodeset attribute (cpuset=, allowed_nodeset=, ...). */
+static int bitmaps_bad(const char *buf, size_t len, char *why, size_t size)
+{
+	static const char key[] = "set=\"";
+	const char *p = buf, *stop = buf + len;
+
+	while ((p = memmem(p, (size_t)(stop - p), key, sizeof(key) - 1))) {
+		const char *v = p + sizeof(key) - 1, *end;
+
+		if ((p - buf >= 3 && !memcmp(p - 3, "cpu", 3)) ||
+		    (p - buf >= 4 && !memcmp(p - 4, "node", 4))) {
+			if (!(end = bitmap_end(v, stop))) {
+				snprintf(
+					why, size,
+					"a malformed cpuset or nodeset at byte %zu",
+					(size_t)(v - buf));
+				return -1;
+			}
+			v = end;
+		}
+		p = v;
+	}
+	return 0;
+}
+
+/*
  * The objects must form one tree: hwloc 2.9 dereferenced NULL in
  * hwloc__insert_object_by_cpuset (found by fuzzing) on a file whose root
  * <object .../> closed at once and left the next objects outside it.  One
@@ -271,7 +331,8 @@ static int xml_sane(const char *buf, size_t len, char *why, size_t size)
 		}
 		tag = end + 1;
 	}
-	if (objects_bad(buf, len, why, size))
+	if (objects_bad(buf, len, why, size) ||
+	    bitmaps_bad(buf, len, why, size))
 		return -1;
 	return distances_bad(buf, len, why, size);
 }

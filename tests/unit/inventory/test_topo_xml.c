@@ -120,6 +120,30 @@ static void test_objects_not_one_tree(void **state)
 	refused("</object> without an open object at byte 7131");
 }
 
+/*
+ * hwloc_bitmap_sscanf failed an assert on a leading ',' (found by
+ * fuzz_hwloc); lstopo's empty (zero) words inside a value stay valid.
+ */
+static void test_bitmap_malformed(void **state)
+{
+	(void)state;
+	write_changed("nodeset=\"0x00000001\" complete",
+		      "nodeset=\",x00000001\" complete");
+	refused("a malformed cpuset or nodeset at byte 515");
+	write_changed("cpuset=\"0x0000000f\"", "cpuset=\",0x0000000f\"");
+	refused("a malformed cpuset or nodeset at byte 150");
+	write_changed("cpuset=\"0x0000000f\"", "cpuset=\"0xf...f,0x0000000f\"");
+	{
+		struct sn_error err;
+		struct sn_topo *t = sn_topo_open(path, 0, &err);
+
+		/* lstopo's infinite form passes the pre-check */
+		if (!t)
+			assert_null(strstr(err.msg, "malformed"));
+		sn_topo_close(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -127,6 +151,7 @@ int main(void)
 		cmocka_unit_test(test_pu_os_index_too_large),
 		cmocka_unit_test(test_distances_larger_than_file),
 		cmocka_unit_test(test_objects_not_one_tree),
+		cmocka_unit_test(test_bitmap_malformed),
 	};
 
 	return cmocka_run_group_tests_name("topo_xml", tests, setup, teardown);
