@@ -142,6 +142,29 @@ static long long tag_number(const char *tag, const char *end, const char *attr)
 	return n && p < end && *p == '"' ? v : -1;
 }
 
+/*
+ * Every typed object but the I/O and Misc ones carries a cpuset, and a
+ * NUMANode a nodeset too: lstopo writes them (and their complete_ twins),
+ * and hwloc 2.9 dereferenced NULL in hwloc_bitmap_isequal on a NUMANode
+ * without them (found by fuzzing).
+ */
+static int sets_missing(const char *tag, const char *end)
+{
+	static const char *const io[] = { " type=\"Bridge\"",
+					  " type=\"PCIDev\"", " type=\"OSDev\"",
+					  " type=\"Misc\"" };
+
+	if (!tag_has(tag, end, " type=\"")) /* hwloc refuses it */
+		return 0;
+	for (size_t i = 0; i < sizeof(io) / sizeof(io[0]); i++)
+		if (tag_has(tag, end, io[i]))
+			return 0;
+	if (!tag_has(tag, end, " cpuset=\""))
+		return 1;
+	return tag_has(tag, end, " type=\"NUMANode\"") &&
+	       !tag_has(tag, end, " nodeset=\"");
+}
+
 /* A PU or NUMANode tag must give an os_index below TOPO_MAX_OS_INDEX. */
 static int os_index_bad(const char *tag, const char *end)
 {
@@ -320,6 +343,13 @@ static int xml_sane(const char *buf, size_t len, char *why, size_t size)
 			snprintf(why, size,
 				 "%s without complete_%s at byte %zu", set, set,
 				 (size_t)(tag - buf));
+			return -1;
+		}
+		if (sets_missing(tag, end)) {
+			snprintf(
+				why, size,
+				"an object without its cpuset or nodeset at byte %zu",
+				(size_t)(tag - buf));
 			return -1;
 		}
 		if (os_index_bad(tag, end)) {

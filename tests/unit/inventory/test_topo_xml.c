@@ -144,6 +144,17 @@ static void test_bitmap_malformed(void **state)
 	}
 }
 
+/* hwloc dereferenced NULL on a NUMANode without sets (fuzz_hwloc). */
+static void test_object_without_sets(void **state)
+{
+	(void)state;
+	write_changed(
+		NUMA0
+		"cpuset=\"0x00000003\" complete_cpuset=\"0x00000003\" nodeset=\"0x00000001\" complete_nodeset=\"0x00000001\"",
+		NUMA0);
+	refused("an object without its cpuset or nodeset at byte 577");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -152,6 +163,7 @@ int main(void)
 		cmocka_unit_test(test_distances_larger_than_file),
 		cmocka_unit_test(test_objects_not_one_tree),
 		cmocka_unit_test(test_bitmap_malformed),
+		cmocka_unit_test(test_object_without_sets),
 	};
 
 	return cmocka_run_group_tests_name("topo_xml", tests, setup, teardown);
