@@ -113,14 +113,16 @@ all_idle() {
 }
 
 # settled JOBID: "ran" once it completed, else its "STATE REASON" once the
-# scheduler has looked at it (a reason other than None), at most 60 s.
+# scheduler has decided it waits (a reason other than None or the passing
+# Prolog of a job being launched), at most 60 s.
 settled() {
 	local i state reason
 	for ((i = 0; i < 300; i++)); do
 		state=$(job_field "$1" JobState)
 		reason=$(job_field "$1" Reason)
 		[[ $state == COMPLETED ]] && { echo ran; return; }
-		[[ $state == PENDING && $reason != None ]] && break
+		# Prolog: 22.05 shows it while a job is being launched
+		[[ $state == PENDING && $reason != None && $reason != Prolog ]] && break
 		sleep 0.2
 	done
 	echo "$state $reason"
