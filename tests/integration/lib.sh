@@ -79,6 +79,20 @@ wait_state() {
 	return 1
 }
 
+# pending_verdict JOBID: "STATE REASON" once the scheduler has looked at
+# the job (a reason other than None, at most 15 s): a fixed sleep can read
+# "PENDING None" on a loaded machine.
+pending_verdict() {
+	local i state reason
+	for ((i = 0; i < 75; i++)); do
+		state=$(job_field "$1" JobState)
+		reason=$(job_field "$1" Reason)
+		[[ $state != PENDING || $reason != None ]] && break
+		sleep 0.2
+	done
+	echo "$state $reason"
+}
+
 finish() {
 	echo "$CHECKS checks, $FAILS failed"
 	((FAILS == 0))

@@ -11,8 +11,7 @@ n1=$(job_field "$j1" NodeList)
 # for every job): with no other job pending, a 1-CPU job asking for a node of
 # job 1 (2 CPUs, job 1 uses one) does not start beside it.
 jx=$(sbatch --parsable -N1 -n1 -w "$(scontrol show hostnames "$n1" | head -n1)" -o /dev/null --wrap 'true')
-sleep 1
-assert_eq "1-CPU job on a node of job 1 while job 1 runs" "PENDING Resources" "$(job_field "$jx" JobState) $(job_field "$jx" Reason)"
+assert_eq "1-CPU job on a node of job 1 while job 1 runs" "PENDING Resources" "$(pending_verdict "$jx")"
 scancel "$jx"
 j2=$(sbatch --parsable --supernode=1 -o /dev/null --wrap 'sleep 10')
 wait_state "$j2" RUNNING

@@ -59,8 +59,7 @@ case $n1 in
 esac
 # Exclusive by what the scheduler does: a 1-CPU job on a node of job 1 waits.
 jx=$(sbatch --parsable -N1 -n1 -w "$(scontrol show hostnames "$n1" | head -n1)" -o /dev/null --wrap true)
-sleep 1
-assert_eq "1-CPU job on a node of the REST job" "PENDING Resources" "$(job_field "$jx" JobState) $(job_field "$jx" Reason)"
+assert_eq "1-CPU job on a node of the REST job" "PENDING Resources" "$(pending_verdict "$jx")"
 scancel "$jx" "$j1"
 
 for v in bogus 3; do

@@ -79,8 +79,7 @@ assert_eq "job $j1 nodes" 4 "$(job_field "$j1" NumNodes)"
 jw=$(sbatch --parsable --supernode=1 -o /dev/null --wrap 'sleep 60')
 wait_state "$jw" RUNNING
 jx=$(sbatch --parsable -N1 -n1 -w "$(scontrol show hostnames "$(job_field "$jw" NodeList)" | head -n1)" -o /dev/null --wrap true)
-sleep 1
-assert_eq "1-CPU job on a node of switch-placed job $jw" "PENDING Resources" "$(job_field "$jx" JobState) $(job_field "$jx" Reason)"
+assert_eq "1-CPU job on a node of switch-placed job $jw" "PENDING Resources" "$(pending_verdict "$jx")"
 scancel "$jx" "$jw"
 wait_state "$jw" CANCELLED
 assert_eq "job $j1 switches" "2@00:00:05" "$(job_field "$j1" Switches)"
