@@ -93,6 +93,61 @@ pending_verdict() {
 	echo "$state $reason"
 }
 
+# sn_of NODE: sna1 -> sn01, snb2 -> sn02, ...
+sn_of() { printf 'sn%02d' $(($(printf '%d' "'${1:2:1}") - 96)); }
+
+# whole_supernodes LIST: "sn01 sn03" if LIST is whole supernodes of 2 nodes
+# (sn01..sn03), else "partial".
+whole_supernodes() {
+	local -A n=()
+	local h s out=''
+	for h in $(scontrol show hostnames "$1"); do
+		s=$(sn_of "$h")
+		n[$s]=$((${n[$s]:-0} + 1))
+	done
+	for s in sn01 sn02 sn03; do
+		case ${n[$s]:-0} in
+		0) ;;
+		2) out+=" $s" ;;
+		*) echo partial; return ;;
+		esac
+	done
+	echo "${out# }"
+}
+
+# cluster_with_ports NAME: two supernodes of two nodes, each node with one
+# ACTIVE 400 Gb/s InfiniBand port in a fake sysfs tree under $fx (removed
+# on exit), the node: section asking for it, and the cluster started.
+cluster_with_ports() {
+	source "$SRC/contrib/local-cluster/fake-sysfs.sh"
+	fx=$(mktemp -d)
+	for n in sna1 sna2 snb1 snb2; do
+		ib_port "$fx/$n/sys" mlx5_0 1 "4: ACTIVE" "5: LinkUp" "400 Gb/sec (4X NDR)"
+	done
+	: >"$fx/kmsg"
+	cat >"$fx/supernode.yaml" <<YAML
+supernodes:
+  - name: sn01
+    nodes: sna[1-2]
+  - name: sn02
+    nodes: snb[1-2]
+placement:
+  method: feature
+node:
+  ports:
+    - {device: mlx5_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 400}
+prolog:
+  timeout: 20
+  check_timeout: 10
+paths:
+  sysfs: $fx/%n/sys
+  state_dir: $fx/%n/state
+  kmsg: $fx/kmsg
+YAML
+	cluster_up "$1" --config "$fx/supernode.yaml"
+	trap 'cluster_down; rm -rf "$fx"' EXIT
+}
+
 finish() {
 	echo "$CHECKS checks, $FAILS failed"
 	((FAILS == 0))

@@ -45,27 +45,6 @@ CONF
 cluster_up "$name" --supernodes 3 --topology block --config "$fx/supernode.yaml" --extra "$fx/extra.conf"
 trap 'cluster_down; rm -rf "$fx"' EXIT
 
-# sn_of NODE: sna1 -> sn01, snb2 -> sn02, ...
-sn_of() { printf 'sn%02d' $(($(printf '%d' "'${1:2:1}") - 96)); }
-
-# whole_supernodes LIST: "sn01 sn03" if LIST is whole supernodes, else "partial".
-whole_supernodes() {
-	local -A n=()
-	local h s out=''
-	for h in $(scontrol show hostnames "$1"); do
-		s=$(sn_of "$h")
-		n[$s]=$((${n[$s]:-0} + 1))
-	done
-	for s in sn01 sn02 sn03; do
-		case ${n[$s]:-0} in
-		0) ;;
-		2) out+=" $s" ;;
-		*) echo partial; return ;;
-		esac
-	done
-	echo "${out# }"
-}
-
 assert_contains "scontrol show topology" "BlockName=sn02" "$(scontrol show topology)"
 
 # ---- 1. N=1 and N=2: whole blocks, whole nodes ----

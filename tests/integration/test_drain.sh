@@ -13,32 +13,7 @@ for p in "$CTL" "$DRAIN"; do
 done
 
 name="it-drain-$$"
-fx=$(mktemp -d)
-for n in sna1 sna2 snb1 snb2; do
-	ib_port "$fx/$n/sys" mlx5_0 1 "4: ACTIVE" "5: LinkUp" "400 Gb/sec (4X NDR)"
-done
-: >"$fx/kmsg"
-cat >"$fx/supernode.yaml" <<YAML
-supernodes:
-  - name: sn01
-    nodes: sna[1-2]
-  - name: sn02
-    nodes: snb[1-2]
-placement:
-  method: feature
-node:
-  ports:
-    - {device: mlx5_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 400}
-prolog:
-  timeout: 20
-  check_timeout: 10
-paths:
-  sysfs: $fx/%n/sys
-  state_dir: $fx/%n/state
-  kmsg: $fx/kmsg
-YAML
-cluster_up "$name" --config "$fx/supernode.yaml"
-trap 'cluster_down; rm -rf "$fx"' EXIT
+cluster_with_ports "$name"
 
 reason() { sinfo -h -n "$1" -o '%E'; }
 # The Reason= line of scontrol show node, without its " [user@time]".

@@ -46,27 +46,6 @@ CONF
 cluster_up "$name" --supernodes 3 --topology tree --config "$fx/supernode.yaml" --extra "$fx/extra.conf"
 trap 'cluster_down; rm -rf "$fx"' EXIT
 
-# sn_of NODE: sna1 -> sn01, snb2 -> sn02, ...
-sn_of() { printf 'sn%02d' $(($(printf '%d' "'${1:2:1}") - 96)); }
-
-# whole_supernodes LIST: "sn01 sn03" if LIST is whole supernodes, else "partial".
-whole_supernodes() {
-	local -A n=()
-	local h s out=''
-	for h in $(scontrol show hostnames "$1"); do
-		s=$(sn_of "$h")
-		n[$s]=$((${n[$s]:-0} + 1))
-	done
-	for s in sn01 sn02 sn03; do
-		case ${n[$s]:-0} in
-		0) ;;
-		2) out+=" $s" ;;
-		*) echo partial; return ;;
-		esac
-	done
-	echo "${out# }"
-}
-
 # ---- 1. --supernode=2: two whole supernodes, per-node index and rank ----
 probe='echo $SLURMD_NODENAME $SUPERNODE_NAME $SUPERNODE_INDEX $SUPERNODE_NODE_RANK $SUPERNODE_COUNT $SUPERNODE_NAMES'
 j1=$(sbatch --parsable --supernode=2 -o "$WORK/j1.out" --wrap "srun bash -c '$probe'")
