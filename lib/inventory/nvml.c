@@ -89,6 +89,16 @@ struct sn_nvml {
 	 */
 	sn_nvml_return_t (*nvlink_error)(sn_nvml_device_t, unsigned int, int,
 					 unsigned long long *);
+	/*
+	 * nvmlReturn_t nvmlDeviceGetGpuFabricInfoV(nvmlDevice_t device,
+	 *	nvmlGpuFabricInfoV_t *gpuFabricInfo)
+	 */
+	sn_nvml_return_t (*fabric_info)(sn_nvml_device_t, void *);
+	/*
+	 * nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device,
+	 *	int valuesCount, nvmlFieldValue_t *values)
+	 */
+	sn_nvml_return_t (*field_values)(sn_nvml_device_t, int, void *);
 };
 
 /* Where dlsym puts each symbol; required ones fail sn_nvml_open. */
@@ -123,6 +133,8 @@ static const struct nvml_symbol nvml_symbols[] = {
 	SYM(total_ecc, "nvmlDeviceGetTotalEccErrors", 0),
 	SYM(nvlink_state, "nvmlDeviceGetNvLinkState", 0),
 	SYM(nvlink_error, "nvmlDeviceGetNvLinkErrorCounter", 0),
+	SYM(fabric_info, "nvmlDeviceGetGpuFabricInfoV", 0),
+	SYM(field_values, "nvmlDeviceGetFieldValues", 0),
 };
 
 #undef SYM
@@ -601,4 +613,218 @@ sn_nvml_return_t sn_nvml_read_gpu(struct sn_nvml *nvml, unsigned int index,
 		 &gpu->ecc_corrected);
 	read_links(nvml, dev, flags, gpu);
 	return gpu->handle_rc;
+}
+
+/* ---- fabric info (sn_nvml.h: the layout, from nvml.h) ------------------ */
+
+/* nvmlGpuFabricInfo_v3_t; v2 is the same without healthSummary. */
+struct nvml_fabric_v3 {
+	unsigned int version;
+	unsigned char cluster_uuid[SN_NVML_FABRIC_UUID_LEN];
+	sn_nvml_return_t status;
+	unsigned int clique_id;
+	unsigned char state;
+	unsigned int health_mask;
+	unsigned char health_summary;
+};
+
+#define NVML_FABRIC_V2_SIZE 36u /* offsetof(healthSummary), padded to 4 */
+_Static_assert(sizeof(struct nvml_fabric_v3) == 40,
+	       "nvmlGpuFabricInfo_v3_t is 40 bytes");
+_Static_assert(offsetof(struct nvml_fabric_v3, health_mask) == 32,
+	       "healthMask at 32, as in nvmlGpuFabricInfo_v2_t");
+
+/* NVML_STRUCT_VERSION(GpuFabricInfo, ver) */
+static unsigned int fabric_version(unsigned int ver)
+{
+	return (ver == 3 ? (unsigned int)sizeof(struct nvml_fabric_v3) :
+			   NVML_FABRIC_V2_SIZE) |
+	       (ver << 24U);
+}
+
+static sn_nvml_return_t fabric_call(struct sn_nvml *nvml, sn_nvml_device_t dev,
+				    unsigned int ver,
+				    struct nvml_fabric_v3 *raw)
+{
+	memset(raw, 0, sizeof(*raw));
+	raw->version = fabric_version(ver);
+	return nvml->fabric_info(dev, raw);
+}
+
+sn_nvml_return_t sn_nvml_fabric_read(struct sn_nvml *nvml, unsigned int index,
+				     struct sn_nvml_fabric *out)
+{
+	struct nvml_fabric_v3 raw;
+	sn_nvml_device_t dev = NULL;
+	unsigned int ver = 3;
+
+	memset(out, 0, sizeof(*out));
+	out->rc = nvml->handle(index, &dev);
+	if (out->rc != SN_NVML_SUCCESS)
+		return out->rc;
+	if (!nvml->fabric_info) {
+		out->rc = SN_NVML_ERROR_FUNCTION_NOT_FOUND;
+		return out->rc;
+	}
+	out->rc = fabric_call(nvml, dev, ver, &raw);
+	if (out->rc == SN_NVML_ERROR_ARGUMENT_VERSION_MISMATCH) {
+		ver = 2;
+		out->rc = fabric_call(nvml, dev, ver, &raw);
+	}
+	if (out->rc != SN_NVML_SUCCESS)
+		return out->rc;
+	out->version = ver;
+	memcpy(out->cluster_uuid, raw.cluster_uuid, sizeof(out->cluster_uuid));
+	out->status = raw.status;
+	out->clique_id = raw.clique_id;
+	out->state = raw.state;
+	out->health_mask = raw.health_mask;
+	out->health_summary = ver == 3 ? raw.health_summary :
+					 SN_NVML_FABRIC_SUMMARY_NOT_SUPPORTED;
+	return out->rc;
+}
+
+bool sn_nvml_fabric_uuid_zero(const struct sn_nvml_fabric *f)
+{
+	for (size_t i = 0; i < SN_NVML_FABRIC_UUID_LEN; i++)
+		if (f->cluster_uuid[i])
+			return false;
+	return true;
+}
+
+void sn_nvml_fabric_uuid_format(const struct sn_nvml_fabric *f, char *buf,
+				size_t size)
+{
+	const unsigned char *u = f->cluster_uuid;
+
+	snprintf(
+		buf, size,
+		"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
+		u[10], u[11], u[12], u[13], u[14], u[15]);
+}
+
+/* ---- field values (sn_nvml.h: the layout, from nvml.h) ----------------- */
+
+/* nvmlFieldValue_t */
+struct nvml_field_value {
+	unsigned int field_id;
+	unsigned int scope_id;
+	long long timestamp;
+	long long latency_usec;
+	int value_type;
+	sn_nvml_return_t nvml_return;
+	union {
+		double d;
+		unsigned int ui;
+		unsigned long ul;
+		unsigned long long ull;
+		long long sll;
+		int si;
+		unsigned short us;
+	} value;
+};
+
+_Static_assert(sizeof(struct nvml_field_value) == 40,
+	       "nvmlFieldValue_t is 40 bytes");
+_Static_assert(offsetof(struct nvml_field_value, value) == 32,
+	       "nvmlFieldValue_t.value at 32");
+
+/* One answer into the caller's field. */
+static void field_take(struct sn_nvml_field *f,
+		       const struct nvml_field_value *v)
+{
+	long long s = 0;
+
+	f->rc = v->nvml_return;
+	f->type = v->value_type;
+	if (f->rc != SN_NVML_SUCCESS)
+		return;
+	switch (v->value_type) {
+	case SN_NVML_VALUE_TYPE_DOUBLE:
+		f->d = v->value.d;
+		return;
+	case SN_NVML_VALUE_TYPE_UNSIGNED_INT:
+		f->u = v->value.ui;
+		return;
+	case SN_NVML_VALUE_TYPE_UNSIGNED_LONG:
+		f->u = v->value.ul;
+		return;
+	case SN_NVML_VALUE_TYPE_UNSIGNED_LONG_LONG:
+		f->u = v->value.ull;
+		return;
+	case SN_NVML_VALUE_TYPE_UNSIGNED_SHORT:
+		f->u = v->value.us;
+		return;
+	case SN_NVML_VALUE_TYPE_SIGNED_INT:
+		s = v->value.si;
+		break;
+	case SN_NVML_VALUE_TYPE_SIGNED_LONG_LONG:
+		s = v->value.sll;
+		break;
+	default:
+		f->rc = SN_NVML_ERROR_UNKNOWN; /* a type this build lacks */
+		return;
+	}
+	f->negative = s < 0;
+	f->u = s < 0 ? 0 : (unsigned long long)s;
+}
+
+static void fields_fail(struct sn_nvml_field *fields, size_t n,
+			sn_nvml_return_t rc)
+{
+	for (size_t i = 0; i < n; i++)
+		fields[i].rc = rc;
+}
+
+sn_nvml_return_t sn_nvml_field_values(struct sn_nvml *nvml, unsigned int index,
+				      struct sn_nvml_field *fields, size_t n)
+{
+	struct nvml_field_value raw[SN_NVML_MAX_FIELDS];
+	sn_nvml_device_t dev = NULL;
+	sn_nvml_return_t rc;
+	size_t asked = n > SN_NVML_MAX_FIELDS ? SN_NVML_MAX_FIELDS : n;
+
+	for (size_t i = 0; i < n; i++) {
+		fields[i].type = SN_NVML_VALUE_TYPE_UNSIGNED_LONG_LONG;
+		fields[i].u = 0;
+		fields[i].d = 0;
+		fields[i].negative = false;
+	}
+	fields_fail(fields + asked, n - asked, SN_NVML_ERROR_INVALID_ARGUMENT);
+	rc = nvml->handle(index, &dev);
+	if (rc == SN_NVML_SUCCESS && !nvml->field_values)
+		rc = SN_NVML_ERROR_FUNCTION_NOT_FOUND;
+	if (rc != SN_NVML_SUCCESS || !asked) {
+		fields_fail(fields, asked, rc);
+		return rc;
+	}
+	memset(raw, 0, sizeof(raw));
+	for (size_t i = 0; i < asked; i++) {
+		raw[i].field_id = fields[i].id;
+		raw[i].scope_id = fields[i].scope;
+	}
+	rc = nvml->field_values(dev, (int)asked, raw);
+	if (rc != SN_NVML_SUCCESS) {
+		fields_fail(fields, asked, rc);
+		return rc;
+	}
+	for (size_t i = 0; i < asked; i++)
+		field_take(&fields[i], &raw[i]);
+	return rc;
+}
+
+const char *sn_nvml_recovery_action_name(unsigned long long action)
+{
+	static const char *const names[] = {
+		"none",
+		"GPU reset",
+		"node reboot",
+		"drain peer-to-peer traffic",
+		"drain and reset",
+		"recover the IMEX domain",
+	};
+
+	return action < sizeof(names) / sizeof(names[0]) ? names[action] :
+							   "unknown action";
 }

@@ -190,6 +190,93 @@ struct sn_nvml_gpu {
 	struct sn_nvml_link links[SN_MANIFEST_MAX_NVLINKS];
 };
 
+/*
+ * GPU fabric info (NVLink domain membership), transcribed from NVIDIA's
+ * nvml.h (NVML API 13, as mirrored in NVIDIA/go-nvml pkg/nvml/nvml.h at
+ * 2f9e261f, "Fabric definitions"):
+ *
+ *   #define NVML_GPU_FABRIC_UUID_LEN 16
+ *   #define NVML_GPU_FABRIC_STATE_NOT_SUPPORTED 0 .. _NOT_STARTED 1,
+ *           _IN_PROGRESS 2, _COMPLETED 3         (nvmlGpuFabricState_t: uchar)
+ *   typedef struct {                         offset  (v2 36 bytes, v3 40)
+ *       unsigned int  version;                   0   nvmlGpuFabricInfo_v{2,3}
+ *       unsigned char clusterUuid[16];           4
+ *       nvmlReturn_t  status;                   20   valid once COMPLETED
+ *       unsigned int  cliqueId;                 24
+ *       nvmlGpuFabricState_t state;             28
+ *       unsigned int  healthMask;               32
+ *       unsigned char healthSummary;            36   v3 only
+ *   } nvmlGpuFabricInfo_v3_t;       (nvmlGpuFabricInfoV_t = the v3 type)
+ *   #define NVML_STRUCT_VERSION(data, ver) \
+ *           (unsigned int)(sizeof(nvml ## data ## _v ## ver ## _t) | (ver << 24U))
+ *   nvmlReturn_t nvmlDeviceGetGpuFabricInfoV(nvmlDevice_t device,
+ *                                            nvmlGpuFabricInfoV_t *info);
+ *
+ * healthMask sub-fields (NVML_GPU_FABRIC_HEALTH_MASK_SHIFT_x / _WIDTH_x):
+ * DEGRADED_BW 0/0x3, ROUTE_RECOVERY 2/0x3, ROUTE_UNHEALTHY 4/0x3,
+ * ACCESS_TIMEOUT_RECOVERY 6/0x3, INCORRECT_CONFIGURATION 8/0xf,
+ * PARTITION_ASSIGNED 12/0x3.  The boolean ones read 0 NOT_SUPPORTED,
+ * 1 TRUE, 2 FALSE; INCORRECT_CONFIGURATION reads 0 NOT_SUPPORTED, 1 NONE
+ * (correct), 2 INCORRECT_SYSGUID, 3 INCORRECT_CHASSIS_SN, 4 NO_PARTITION,
+ * 5 INSUFFICIENT_NVLINKS, 6 INCOMPATIBLE_GPU_FW, 7 INVALID_LOCATION,
+ * 8 GPU_STATE_INVALID.  healthSummary: 0 NOT_SUPPORTED, 1 HEALTHY,
+ * 2 UNHEALTHY, 3 LIMITED_CAPACITY.
+ */
+#define SN_NVML_FABRIC_UUID_LEN 16
+#define SN_NVML_FABRIC_STATE_NOT_SUPPORTED 0
+#define SN_NVML_FABRIC_STATE_NOT_STARTED 1
+#define SN_NVML_FABRIC_STATE_IN_PROGRESS 2
+#define SN_NVML_FABRIC_STATE_COMPLETED 3
+
+#define SN_NVML_FABRIC_SUMMARY_NOT_SUPPORTED 0
+#define SN_NVML_FABRIC_SUMMARY_HEALTHY 1
+#define SN_NVML_FABRIC_SUMMARY_UNHEALTHY 2
+#define SN_NVML_FABRIC_SUMMARY_LIMITED_CAPACITY 3
+
+/* NVML_ERROR_ARGUMENT_VERSION_MISMATCH: a driver that lacks the v3 struct. */
+#define SN_NVML_ERROR_ARGUMENT_VERSION_MISMATCH 25
+
+/*
+ * struct sn_nvml_fabric - one GPU's fabric info (sn_nvml_fabric_read).
+ * Every field but rc is valid only when rc == SN_NVML_SUCCESS.
+ */
+struct sn_nvml_fabric {
+	sn_nvml_return_t rc;  /* of the call; FUNCTION_NOT_FOUND: old library */
+	unsigned int version; /* struct version answered: 3, or 2 (fallback) */
+	unsigned char cluster_uuid[SN_NVML_FABRIC_UUID_LEN];
+	sn_nvml_return_t status; /* the probe's own error; once COMPLETED */
+	unsigned int clique_id;
+	unsigned int state;	     /* SN_NVML_FABRIC_STATE_* */
+	unsigned int health_mask;    /* raw; see the sub-fields above */
+	unsigned int health_summary; /* v3 only; NOT_SUPPORTED under v2 */
+};
+
+struct sn_nvml;
+
+/*
+ * sn_nvml_fabric_read - nvmlDeviceGetGpuFabricInfoV for GPU index: version
+ * 3 first, version 2 when the library answers ARGUMENT_VERSION_MISMATCH.
+ * A library without the symbol answers FUNCTION_NOT_FOUND (never a
+ * crash).  Returns out->rc (the handle's code when that fails).
+ */
+sn_nvml_return_t sn_nvml_fabric_read(struct sn_nvml *nvml, unsigned int index,
+				     struct sn_nvml_fabric *out);
+
+/*
+ * sn_nvml_fabric_uuid_zero - true when the cluster UUID is all zeros (an
+ * HGX board or a GPU in no multi-node NVLink domain).
+ */
+bool sn_nvml_fabric_uuid_zero(const struct sn_nvml_fabric *f);
+
+/*
+ * sn_nvml_fabric_uuid_format - the cluster UUID in the 8-4-4-4-12 form
+ * nvidia-smi prints, lower case, into buf (at least SN_NVML_FABRIC_UUID_STR
+ * bytes).
+ */
+#define SN_NVML_FABRIC_UUID_STR 37
+void sn_nvml_fabric_uuid_format(const struct sn_nvml_fabric *f, char *buf,
+				size_t size);
+
 /* Flags for sn_nvml_read_gpu. */
 #define SN_NVML_READ_COUNTERS 0x1u /* also the NVLink error counters */
 
@@ -256,5 +343,109 @@ bool sn_nvml_rc_is_failure(sn_nvml_return_t rc);
  * Returns 0, or -1 when in is not DOMAIN:BUS:DEV.FN (out is then "").
  */
 int sn_pci_bdf_normalize(const char *in, char *out, size_t size);
+
+/*
+ * Field values (nvmlDeviceGetFieldValues), transcribed from NVIDIA's nvml.h
+ * (NVML 12.x/13.x; the same ids in nvidia-ml-py's pynvml.py, NVML_FI_*):
+ *
+ *   typedef struct nvmlFieldValue_st {          offset (40 bytes)
+ *       unsigned int fieldId;                       0   NVML_FI_*
+ *       unsigned int scopeId;                       4   link, or all links
+ *       long long timestamp;                        8   us since 1970
+ *       long long latencyUsec;                     16
+ *       nvmlValueType_t valueType;                 24   NVML_VALUE_TYPE_*
+ *       nvmlReturn_t nvmlReturn;                   28   this field's code
+ *       nvmlValue_t value;                         32   union, 8 bytes
+ *   } nvmlFieldValue_t;
+ *   nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device,
+ *                                         int valuesCount,
+ *                                         nvmlFieldValue_t *values);
+ *
+ * nvmlValueType_t: DOUBLE 0, UNSIGNED_INT 1, UNSIGNED_LONG 2,
+ * UNSIGNED_LONG_LONG 3, SIGNED_LONG_LONG 4, SIGNED_INT 5, UNSIGNED_SHORT 6.
+ * Scope: the NVLink fields take the link number; UINT_MAX
+ * (SN_NVML_SCOPE_ALL_LINKS) sums or answers for every link (nvml.h:
+ * "scopeId ... can be set to UINT_MAX to get the aggregate").  A field the
+ * GPU or driver does not have answers NOT_SUPPORTED in its own nvmlReturn.
+ */
+#define SN_NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX 138 /* KiB, counter */
+#define SN_NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX 139 /* KiB, counter */
+#define SN_NVML_FI_DEV_NVLINK_ERROR_DL_REPLAY 161
+#define SN_NVML_FI_DEV_NVLINK_ERROR_DL_RECOVERY 162
+#define SN_NVML_FI_DEV_NVLINK_ERROR_DL_CRC 163
+#define SN_NVML_FI_DEV_NVLINK_GET_VERSION 166 /* nvmlNvlinkVersion_t */
+#define SN_NVML_FI_DEV_NVLINK_COUNT_LINK_RECOVERY_SUCCESSFUL_EVENTS 213
+#define SN_NVML_FI_DEV_NVLINK_COUNT_LINK_RECOVERY_FAILED_EVENTS 214
+#define SN_NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_ERRORS 219
+#define SN_NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER 220 /* mantissa<<8|exp */
+#define SN_NVML_FI_DEV_NVLINK_COUNT_SYMBOL_ERRORS 221
+#define SN_NVML_FI_DEV_GET_GPU_RECOVERY_ACTION 230
+
+#define SN_NVML_SCOPE_ALL_LINKS 0xffffffffu
+
+/*
+ * nvmlNvlinkVersion_t (nvml.h): INVALID 0, 1_0 1, 2_0 2, 2_2 3, 3_0 4,
+ * 3_1 5, 4_0 6 (Hopper: H100, H200), 5_0 7 (Blackwell), 6_0 8.
+ */
+#define SN_NVML_NVLINK_VERSION_4_0 6
+#define SN_NVML_NVLINK_VERSION_5_0 7
+
+/*
+ * nvmlDeviceGpuRecoveryAction_t (nvml.h, driver r570 and later): NONE 0,
+ * GPU_RESET 1, NODE_REBOOT 2, DRAIN_P2P 3, DRAIN_AND_RESET 4; 5 is
+ * RECOVER_IMEX_DOMAIN in NVML 13's header (cuda-bindings' nvml.pxd order,
+ * NVML 13 release notes) and GPU_RESET_BUS in some nvidia-ml-py releases.
+ */
+#define SN_NVML_GPU_RECOVERY_ACTION_NONE 0
+
+#define SN_NVML_VALUE_TYPE_DOUBLE 0
+#define SN_NVML_VALUE_TYPE_UNSIGNED_INT 1
+#define SN_NVML_VALUE_TYPE_UNSIGNED_LONG 2
+#define SN_NVML_VALUE_TYPE_UNSIGNED_LONG_LONG 3
+#define SN_NVML_VALUE_TYPE_SIGNED_LONG_LONG 4
+#define SN_NVML_VALUE_TYPE_SIGNED_INT 5
+#define SN_NVML_VALUE_TYPE_UNSIGNED_SHORT 6
+
+#define SN_NVML_MAX_FIELDS 64 /* fields per sn_nvml_field_values() call */
+
+/*
+ * struct sn_nvml_field - one field to read and its answer.
+ * @id, @scope: set by the caller (SN_NVML_FI_*, link or ALL_LINKS)
+ * @rc:         that field's own code (nvmlReturn), or the call's when the
+ *              call itself failed; FUNCTION_NOT_FOUND: the library has no
+ *              nvmlDeviceGetFieldValues (a driver before r384)
+ * @type:       SN_NVML_VALUE_TYPE_* of the answer
+ * @u:          the value when unsigned (or signed and >= 0)
+ * @d:          the value when DOUBLE
+ * @negative:   a signed value below 0 (u is then 0)
+ */
+struct sn_nvml_field {
+	unsigned int id;
+	unsigned int scope;
+	sn_nvml_return_t rc;
+	int type;
+	unsigned long long u;
+	double d;
+	bool negative;
+};
+
+/*
+ * sn_nvml_field_values - read n fields (at most SN_NVML_MAX_FIELDS; more
+ * answer INVALID_ARGUMENT each) of GPU index in one
+ * nvmlDeviceGetFieldValues call; each field gets its own rc.  Optional in
+ * the library: without the symbol every field answers FUNCTION_NOT_FOUND,
+ * never a crash.  Returns the call's code (SUCCESS even when single
+ * fields failed; the handle's code when that failed).
+ */
+sn_nvml_return_t sn_nvml_field_values(struct sn_nvml *nvml, unsigned int index,
+				      struct sn_nvml_field *fields, size_t n);
+
+/*
+ * sn_nvml_recovery_action_name - "none", "GPU reset", "node reboot",
+ * "drain peer-to-peer traffic", "drain and reset", "recover the IMEX
+ * domain", or "unknown action" for a value this build does not know.
+ * Static.
+ */
+const char *sn_nvml_recovery_action_name(unsigned long long action);
 
 #endif

@@ -18,12 +18,29 @@
  *              "remapped_rows": [corr, unc, pending, failure],
  *              "retired_pages_pending": 0|1,
  *              "nvlink": [{"link", "state", "err_replay", "err_recovery",
- *                          "err_crc_flit", "err_crc_data"}]}]}
+ *                          "err_crc_flit", "err_crc_data"}],
+ *              "fabric": {"version": 3|2, "state": 3, "states": [2, 3],
+ *                         "status": 0, "cluster_uuid": "8-4-4-4-12 hex",
+ *                         "clique_id", "health_mask", "health_summary"}}]}
  * Any value may be {"nvml_error": "<nvmlErrorString text>"}: that query
  * returns the code ("Not Supported" -> NVML_ERROR_NOT_SUPPORTED).  A value
  * that is absent answers NOT_SUPPORTED.  "nvlink" given as an error object
  * answers that error for links 0-17 and INVALID_ARGUMENT above; as an
- * array, INVALID_ARGUMENT past its end.
+ * array, INVALID_ARGUMENT past its end.  "fabric" (nvmlDeviceGetGpuFabricInfoV):
+ * "version" is the newest struct the fake driver knows (default 3; 2
+ * answers a v3 request with ARGUMENT_VERSION_MISMATCH); "states" gives the
+ * state of the 1st, 2nd, ... call (the last one repeats), else "state".
+ *
+ * Without SN_FAKE_NVML_FIXTURE the fixture is "nvml.json" in the folder of
+ * the loaded library file itself (dladdr), so that a config's
+ * paths.nvml: /x/%n/libnvidia-ml.so.1 gives each node its own answers.
+ *
+ * "nvml_field_values" (nvmlDeviceGetFieldValues): {"NVML_FI_...": value}
+ * answers scope 0 (link 0), "NVML_FI_...@all_links" scope 0xffffffff,
+ * "NVML_FI_...@link<N>" scope N; a value may be an error object as above;
+ * a field or scope that is absent answers NOT_SUPPORTED in its own
+ * nvmlReturn (the call itself succeeds).  Values are unsigned long long,
+ * a JSON double a double; the ids known by name are in field_names[].
  *
  * Knobs (environment, read at each nvmlInit_v2 and each call):
  *   SN_FAKE_NVML_HANG=<function>   that function sleeps for ever
@@ -36,6 +53,10 @@
  *   SN_FAKE_NVML_COUNT=<n>         nvmlDeviceGetCount_v2 answers n
  *   SN_FAKE_NVML_INIT_FAIL=1       nvmlInit_v2 returns DRIVER_NOT_LOADED
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dladdr */
+#endif
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +92,7 @@ typedef enum nvmlReturn_enum {
 	NVML_ERROR_TIMEOUT = 10,
 	NVML_ERROR_GPU_IS_LOST = 15,
 	NVML_ERROR_RESET_REQUIRED = 16,
+	NVML_ERROR_ARGUMENT_VERSION_MISMATCH = 25,
 	NVML_ERROR_UNKNOWN = 999,
 } nvmlReturn_t;
 
@@ -139,6 +161,7 @@ static const struct {
 	{ NVML_ERROR_TIMEOUT, "Timeout" },
 	{ NVML_ERROR_GPU_IS_LOST, "GPU is lost" },
 	{ NVML_ERROR_RESET_REQUIRED, "GPU requires reset" },
+	{ NVML_ERROR_ARGUMENT_VERSION_MISMATCH, "Argument version mismatch" },
 	{ NVML_ERROR_UNKNOWN, "Unknown Error" },
 };
 
@@ -293,12 +316,32 @@ static nvmlReturn_t enter(const char *fn, nvmlDevice_t dev, json_object **gpu)
 
 /* ---- init --------------------------------------------------------------- */
 
+/* "nvml.json" beside this library file, into buf; NULL if unknown. */
+static const char *fixture_beside(char *buf, size_t size)
+{
+	Dl_info info;
+	const char *slash;
+
+	if (!dladdr((void *)fixture_beside, &info) || !info.dli_fname)
+		return NULL;
+	slash = strrchr(info.dli_fname, '/');
+	if (!slash)
+		return NULL;
+	if (snprintf(buf, size, "%.*s/nvml.json", (int)(slash - info.dli_fname),
+		     info.dli_fname) >= (int)size)
+		return NULL;
+	return buf;
+}
+
 static nvmlReturn_t load_fixture(void)
 {
 	const char *path = getenv("SN_FAKE_NVML_FIXTURE");
+	char beside[4096];
 	size_t n;
 
-	if (!path || !*path) {
+	if (!path || !*path)
+		path = fixture_beside(beside, sizeof(beside));
+	if (!path) {
 		fprintf(stderr, "fake nvml: SN_FAKE_NVML_FIXTURE is not set\n");
 		return NVML_ERROR_UNKNOWN;
 	}
@@ -625,4 +668,249 @@ FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetNvLinkErrorCounter(
 	if (rc != NVML_SUCCESS)
 		return rc;
 	return get_u64(l, keys[counter], counterValue);
+}
+
+/* ---- fabric info -------------------------------------------------------- */
+
+/* nvml.h: nvmlGpuFabricInfo_v3_t (v2: the same without healthSummary). */
+#define NVML_GPU_FABRIC_UUID_LEN 16
+typedef struct {
+	unsigned int version;
+	unsigned char clusterUuid[NVML_GPU_FABRIC_UUID_LEN];
+	nvmlReturn_t status;
+	unsigned int cliqueId;
+	unsigned char state;
+	unsigned int healthMask;
+	unsigned char healthSummary;
+} nvmlGpuFabricInfo_v3_t;
+
+typedef nvmlGpuFabricInfo_v3_t nvmlGpuFabricInfoV_t;
+
+/* NVML_STRUCT_VERSION(GpuFabricInfo, 2 and 3): sizes 36 and 40. */
+#define FAKE_FABRIC_V2 ((unsigned int)(36 | (2u << 24)))
+#define FAKE_FABRIC_V3 \
+	((unsigned int)(sizeof(nvmlGpuFabricInfo_v3_t) | (3u << 24)))
+
+static unsigned int fabric_calls[FAKE_MAX_GPUS];
+
+/* "8-4-4-4-12" hex into 16 bytes; -1 if malformed. */
+static int parse_uuid(const char *s, unsigned char *out)
+{
+	unsigned int n = 0;
+
+	for (; *s && n < 2 * NVML_GPU_FABRIC_UUID_LEN; s++) {
+		char c = *s;
+		unsigned int v;
+
+		if (c == '-')
+			continue;
+		if (c >= '0' && c <= '9')
+			v = (unsigned int)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = (unsigned int)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v = (unsigned int)(c - 'A' + 10);
+		else
+			return -1;
+		out[n / 2] = (unsigned char)(n % 2 ? out[n / 2] | v : v << 4);
+		n++;
+	}
+	return n == 2 * NVML_GPU_FABRIC_UUID_LEN && !*s ? 0 : -1;
+}
+
+/* The state of this call: "states"[call] (the last repeats) or "state". */
+static nvmlReturn_t fabric_state(json_object *fab, unsigned int call,
+				 unsigned int *state)
+{
+	json_object *states = NULL;
+	size_t n;
+
+	if (!json_object_object_get_ex(fab, "states", &states))
+		return get_uint(fab, "state", state);
+	if (!json_object_is_type(states, json_type_array) ||
+	    !(n = json_object_array_length(states)))
+		return NVML_ERROR_UNKNOWN;
+	*state = (unsigned int)json_object_get_int64(
+		json_object_array_get_idx(states, call < n ? call : n - 1));
+	return NVML_SUCCESS;
+}
+
+static nvmlReturn_t fabric_fill(json_object *fab, unsigned int call,
+				nvmlGpuFabricInfoV_t *out, unsigned int ver)
+{
+	unsigned int state = 0, status = 0, summary = 0;
+	char uuid[64];
+	nvmlReturn_t rc;
+
+	if ((rc = fabric_state(fab, call, &state)) != NVML_SUCCESS ||
+	    (rc = get_uint(fab, "status", &status)) != NVML_SUCCESS ||
+	    (rc = get_uint(fab, "clique_id", &out->cliqueId)) != NVML_SUCCESS ||
+	    (rc = get_uint(fab, "health_mask", &out->healthMask)) !=
+		    NVML_SUCCESS ||
+	    (rc = get_string(fab, "cluster_uuid", uuid, sizeof(uuid))) !=
+		    NVML_SUCCESS)
+		return rc;
+	if (parse_uuid(uuid, out->clusterUuid))
+		return NVML_ERROR_UNKNOWN;
+	out->state = (unsigned char)state;
+	out->status = (nvmlReturn_t)status;
+	if (ver == FAKE_FABRIC_V3 &&
+	    get_uint(fab, "health_summary", &summary) == NVML_SUCCESS)
+		out->healthSummary = (unsigned char)summary;
+	return NVML_SUCCESS;
+}
+
+FAKE_OPTIONAL nvmlReturn_t
+nvmlDeviceGetGpuFabricInfoV(nvmlDevice_t device, nvmlGpuFabricInfoV_t *info)
+{
+	json_object *gpu = NULL, *fab = NULL;
+	unsigned int newest = 3, ver;
+	nvmlReturn_t rc;
+
+	rc = enter("nvmlDeviceGetGpuFabricInfoV", device, &gpu);
+	if (rc != NVML_SUCCESS)
+		return rc;
+	if (!info)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	json_object_object_get_ex(gpu, "fabric", &fab);
+	rc = value_rc(fab);
+	if (rc != NVML_SUCCESS)
+		return rc;
+	ver = info->version;
+	if (ver != FAKE_FABRIC_V2 && ver != FAKE_FABRIC_V3)
+		return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+	get_uint(fab, "version", &newest);
+	if (ver == FAKE_FABRIC_V3 && newest < 3)
+		return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+	memset((char *)info + sizeof(info->version), 0,
+	       (ver == FAKE_FABRIC_V3 ? sizeof(*info) : 36) -
+		       sizeof(info->version));
+	return fabric_fill(fab, fabric_calls[device->index]++, info, ver);
+}
+
+/* ---- field values ------------------------------------------------------- */
+
+/* nvml.h: nvmlValueType_t, nvmlValue_t, nvmlFieldValue_t */
+typedef enum {
+	NVML_VALUE_TYPE_DOUBLE = 0,
+	NVML_VALUE_TYPE_UNSIGNED_INT = 1,
+	NVML_VALUE_TYPE_UNSIGNED_LONG = 2,
+	NVML_VALUE_TYPE_UNSIGNED_LONG_LONG = 3,
+	NVML_VALUE_TYPE_SIGNED_LONG_LONG = 4,
+	NVML_VALUE_TYPE_SIGNED_INT = 5,
+	NVML_VALUE_TYPE_UNSIGNED_SHORT = 6,
+} nvmlValueType_t;
+
+typedef union nvmlValue_st {
+	double dVal;
+	int siVal;
+	unsigned int uiVal;
+	unsigned long ulVal;
+	unsigned long long ullVal;
+	signed long long sllVal;
+	unsigned short usVal;
+} nvmlValue_t;
+
+typedef struct nvmlFieldValue_st {
+	unsigned int fieldId;
+	unsigned int scopeId;
+	long long timestamp;
+	long long latencyUsec;
+	nvmlValueType_t valueType;
+	nvmlReturn_t nvmlReturn;
+	nvmlValue_t value;
+} nvmlFieldValue_t;
+
+/* nvml.h: the NVML_FI_* ids the fixtures name (pynvml.py has the same). */
+static const struct {
+	unsigned int id;
+	const char *name;
+} field_names[] = {
+	{ 91, "NVML_FI_DEV_NVLINK_LINK_COUNT" },
+	{ 138, "NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX" },
+	{ 139, "NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX" },
+	{ 140, "NVML_FI_DEV_NVLINK_THROUGHPUT_RAW_TX" },
+	{ 141, "NVML_FI_DEV_NVLINK_THROUGHPUT_RAW_RX" },
+	{ 146, "NVML_FI_DEV_NVLINK_REMOTE_NVLINK_ID" },
+	{ 161, "NVML_FI_DEV_NVLINK_ERROR_DL_REPLAY" },
+	{ 162, "NVML_FI_DEV_NVLINK_ERROR_DL_RECOVERY" },
+	{ 163, "NVML_FI_DEV_NVLINK_ERROR_DL_CRC" },
+	{ 164, "NVML_FI_DEV_NVLINK_GET_SPEED" },
+	{ 165, "NVML_FI_DEV_NVLINK_GET_STATE" },
+	{ 166, "NVML_FI_DEV_NVLINK_GET_VERSION" },
+	{ 167, "NVML_FI_DEV_NVLINK_GET_POWER_STATE" },
+	{ 168, "NVML_FI_DEV_NVLINK_GET_POWER_THRESHOLD" },
+	{ 200, "NVML_FI_DEV_NVLINK_GET_POWER_THRESHOLD_MAX" },
+	{ 213, "NVML_FI_DEV_NVLINK_COUNT_LINK_RECOVERY_SUCCESSFUL_EVENTS" },
+	{ 214, "NVML_FI_DEV_NVLINK_COUNT_LINK_RECOVERY_FAILED_EVENTS" },
+	{ 215, "NVML_FI_DEV_NVLINK_COUNT_LINK_RECOVERY_EVENTS" },
+	{ 219, "NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_ERRORS" },
+	{ 220, "NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER" },
+	{ 221, "NVML_FI_DEV_NVLINK_COUNT_SYMBOL_ERRORS" },
+	{ 222, "NVML_FI_DEV_NVLINK_COUNT_SYMBOL_BER" },
+	{ 223, "NVML_FI_DEV_NVLINK_GET_POWER_THRESHOLD_MIN" },
+	{ 224, "NVML_FI_DEV_NVLINK_GET_POWER_THRESHOLD_UNITS" },
+	{ 225, "NVML_FI_DEV_NVLINK_GET_POWER_THRESHOLD_SUPPORTED" },
+	{ 230, "NVML_FI_DEV_GET_GPU_RECOVERY_ACTION" },
+};
+
+static const char *field_name(unsigned int id)
+{
+	for (size_t i = 0; i < sizeof(field_names) / sizeof(field_names[0]);
+	     i++)
+		if (field_names[i].id == id)
+			return field_names[i].name;
+	return NULL;
+}
+
+/* The fixture's answer for one field into v. */
+static void field_fill(json_object *fv, nvmlFieldValue_t *v)
+{
+	const char *name = field_name(v->fieldId);
+	json_object *val = NULL;
+	char key[128];
+
+	v->valueType = NVML_VALUE_TYPE_UNSIGNED_LONG_LONG;
+	v->value.ullVal = 0;
+	if (!name) {
+		v->nvmlReturn = NVML_ERROR_NOT_SUPPORTED;
+		return;
+	}
+	if (v->scopeId == 0)
+		snprintf(key, sizeof(key), "%s", name);
+	else if (v->scopeId == 0xffffffffu)
+		snprintf(key, sizeof(key), "%s@all_links", name);
+	else
+		snprintf(key, sizeof(key), "%s@link%u", name, v->scopeId);
+	json_object_object_get_ex(fv, key, &val);
+	v->nvmlReturn = value_rc(val);
+	if (v->nvmlReturn != NVML_SUCCESS)
+		return;
+	if (json_object_is_type(val, json_type_double)) {
+		v->valueType = NVML_VALUE_TYPE_DOUBLE;
+		v->value.dVal = json_object_get_double(val);
+		return;
+	}
+	v->value.ullVal = (unsigned long long)json_object_get_int64(val);
+}
+
+FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device,
+						    int valuesCount,
+						    nvmlFieldValue_t *values)
+{
+	json_object *gpu = NULL, *fv = NULL;
+	nvmlReturn_t rc;
+
+	rc = enter("nvmlDeviceGetFieldValues", device, &gpu);
+	if (rc != NVML_SUCCESS)
+		return rc;
+	if (valuesCount < 0 || (valuesCount && !values))
+		return NVML_ERROR_INVALID_ARGUMENT;
+	json_object_object_get_ex(gpu, "nvml_field_values", &fv);
+	for (int i = 0; i < valuesCount; i++) {
+		values[i].timestamp = 0;
+		values[i].latencyUsec = 0;
+		field_fill(fv, &values[i]);
+	}
+	return NVML_SUCCESS;
 }
