@@ -459,6 +459,68 @@ static json_object *gpu_json(const struct sn_nvml *nvml,
 	return o;
 }
 
+/*
+ * The field values the epilog reads (issue 12), each a key of the GPU's
+ * object: the generation (NVLink version of link 0), the NVLink data
+ * moved (KiB, all links), the Hopper-and-later data-link error counters,
+ * the NVLink 5 counters, and the GPU recovery action.  A field the GPU or
+ * library does not have (NOT_SUPPORTED, FUNCTION_NOT_FOUND) is left out,
+ * so the counter does not exist there; any other failure is null.
+ */
+static const struct {
+	const char *key;
+	unsigned int id;
+	unsigned int scope;
+} gpu_fields[] = {
+	{ "nvlink_version", SN_NVML_FI_DEV_NVLINK_GET_VERSION, 0 },
+	{ "nvlink_data_tx_kib", SN_NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX,
+	  SN_NVML_SCOPE_ALL_LINKS },
+	{ "nvlink_data_rx_kib", SN_NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX,
+	  SN_NVML_SCOPE_ALL_LINKS },
+	{ "nvlink_dl_replay", SN_NVML_FI_DEV_NVLINK_ERROR_DL_REPLAY,
+	  SN_NVML_SCOPE_ALL_LINKS },
+	{ "nvlink_dl_recovery", SN_NVML_FI_DEV_NVLINK_ERROR_DL_RECOVERY,
+	  SN_NVML_SCOPE_ALL_LINKS },
+	{ "nvlink_dl_crc", SN_NVML_FI_DEV_NVLINK_ERROR_DL_CRC,
+	  SN_NVML_SCOPE_ALL_LINKS },
+	{ "nvlink_recovery_successful",
+	  SN_NVML_FI_DEV_NVLINK_COUNT_LINK_RECOVERY_SUCCESSFUL_EVENTS,
+	  SN_NVML_SCOPE_ALL_LINKS },
+	{ "nvlink_recovery_failed",
+	  SN_NVML_FI_DEV_NVLINK_COUNT_LINK_RECOVERY_FAILED_EVENTS,
+	  SN_NVML_SCOPE_ALL_LINKS },
+	{ "nvlink_symbol_errors", SN_NVML_FI_DEV_NVLINK_COUNT_SYMBOL_ERRORS,
+	  SN_NVML_SCOPE_ALL_LINKS },
+	{ "nvlink_effective_errors",
+	  SN_NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_ERRORS,
+	  SN_NVML_SCOPE_ALL_LINKS },
+	{ "recovery_action", SN_NVML_FI_DEV_GET_GPU_RECOVERY_ACTION, 0 },
+};
+
+#define N_GPU_FIELDS (sizeof(gpu_fields) / sizeof(gpu_fields[0]))
+
+static int fields_json(struct sn_nvml *nvml, unsigned int index, json_object *o)
+{
+	struct sn_nvml_field f[N_GPU_FIELDS];
+	int bad = 0;
+
+	for (size_t i = 0; i < N_GPU_FIELDS; i++)
+		f[i] = (struct sn_nvml_field){ .id = gpu_fields[i].id,
+					       .scope = gpu_fields[i].scope };
+	sn_nvml_field_values(nvml, index, f, N_GPU_FIELDS);
+	for (size_t i = 0; i < N_GPU_FIELDS; i++) {
+		if (f[i].rc == SN_NVML_ERROR_NOT_SUPPORTED ||
+		    f[i].rc == SN_NVML_ERROR_FUNCTION_NOT_FOUND)
+			continue;
+		bad |= put(o, gpu_fields[i].key,
+			   f[i].type == SN_NVML_VALUE_TYPE_DOUBLE ||
+					   f[i].negative ?
+				   NULL :
+				   u64_or_null(f[i].rc, f[i].u));
+	}
+	return bad;
+}
+
 static int nvidia_devices(struct sn_nvml *nvml, json_object *root,
 			  json_object *devices)
 {
@@ -489,6 +551,8 @@ static int nvidia_devices(struct sn_nvml *nvml, json_object *root,
 		else
 			snprintf(key, sizeof(key), "index%u", i);
 		o = gpu_json(nvml, gpu);
+		if (o && gpu->handle_rc == SN_NVML_SUCCESS && !gpu->lost_call)
+			bad |= fields_json(nvml, i, o);
 		bad |= o ? put(devices, key, o) : -1;
 	}
 	free(gpu);

@@ -135,10 +135,19 @@ int sn_accel_dev_nodes(const char *dev, const char *glob,
  *        "remapped_rows": {"correctable": 0, "uncorrectable": 0,
  *                          "pending": false, "failure": false},
  *        "nvlink": {"0": {"active": true, "replay": 0, "recovery": 0,
- *                         "crc_flit": 0, "crc_data": 6}, ...}}}}
+ *                         "crc_flit": 0, "crc_data": 6}, ...},
+ *        "nvlink_version": 6, "nvlink_data_tx_kib": n,
+ *        "nvlink_data_rx_kib": n, "nvlink_dl_replay": 0,
+ *        "nvlink_dl_recovery": 0, "nvlink_dl_crc": 0,
+ *        "nvlink_recovery_successful": n, "nvlink_recovery_failed": n,
+ *        "nvlink_symbol_errors": n, "nvlink_effective_errors": n,
+ *        "recovery_action": 0}}}
  *
  * Devices are keyed by PCI bus id in sysfs form ("index<N>" when NVML
- * could not say).  Any value NVML could not read is null.  Other vendors
+ * could not say).  Any value NVML could not read is null.  The keys from
+ * "nvlink_version" on are NVML field values (sn_nvml_field_values; the
+ * NVLink ones summed over all links, data in KiB), each left out when
+ * the GPU or the library does not have that field.  Other vendors
  * list their PCI functions ({"index", "pci_id"}) without counters; vendor
  * none gives an empty "devices".  Returns a new object (release with
  * json_object_put), or NULL when out of memory.
