@@ -44,7 +44,16 @@ int sn_check_ctx_init(struct sn_check_ctx *ctx, const struct sn_config *cfg,
 	    expand(cfg->kmsg, ctx->nodename, host, ctx->kmsg, sizeof(ctx->kmsg),
 		   "kmsg", err) ||
 	    expand(cfg->state_dir, ctx->nodename, host, ctx->state_dir,
-		   sizeof(ctx->state_dir), "state_dir", err))
+		   sizeof(ctx->state_dir), "state_dir", err) ||
+	    expand(cfg->imex_ctl ? cfg->imex_ctl : SN_IMEX_CTL_DEFAULT,
+		   ctx->nodename, host, ctx->imex_ctl, sizeof(ctx->imex_ctl),
+		   "imex_ctl", err) ||
+	    expand(cfg->imex_channels ? cfg->imex_channels :
+					SN_IMEX_CHANNELS_DEFAULT,
+		   ctx->nodename, host, ctx->imex_channels,
+		   sizeof(ctx->imex_channels), "imex_channels", err) ||
+	    expand(cfg->dcmi ? cfg->dcmi : SN_DCMI_DEFAULT, ctx->nodename, host,
+		   ctx->dcmi, sizeof(ctx->dcmi), "dcmi", err))
 		return -1;
 	return 0;
 }

@@ -69,9 +69,64 @@ static int supernode_nodes(struct yaml_walk *w, yaml_node_t *v,
 	return 0;
 }
 
+/* Decimal digits only, not empty, at most 4294967295; *end after them. */
+static bool u32_text(const char *s, const char **end)
+{
+	unsigned long long v = 0;
+	const char *p = s;
+
+	for (; *p >= '0' && *p <= '9' && p - s < 10; p++)
+		v = v * 10 + (unsigned)(*p - '0');
+	*end = p;
+	return p > s && v <= 0xffffffffull && !(*p >= '0' && *p <= '9');
+}
+
+static bool uuid_text(const char *s)
+{
+	static const char form[] = "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
+
+	for (size_t i = 0; i < sizeof(form) - 1; i++) {
+		if (form[i] == '-' ? s[i] != '-' :
+				     !strchr("0123456789abcdef", s[i]) || !s[i])
+			return false;
+	}
+	return true;
+}
+
+bool sn_config_identity_valid(const char *s)
+{
+	const char *end;
+
+	if (!strncmp(s, "nvlink:", 7)) {
+		s += 7;
+		if (!uuid_text(s) || s[36] != '/')
+			return false;
+		return u32_text(s + 37, &end) && !*end;
+	}
+	if (!strncmp(s, "ascend:", 7))
+		return u32_text(s + 7, &end) && !*end;
+	return false;
+}
+
+static int supernode_identity(struct yaml_walk *w, yaml_node_t *v,
+			      const char *path, void *target)
+{
+	struct sn_supernode *sn = target;
+
+	if (yaml_walk_strdup(w, v, path, &sn->identity))
+		return -1;
+	if (!sn_config_identity_valid(sn->identity))
+		return yaml_walk_fail(
+			w, v, path,
+			"'%.80s' is not an identity (nvlink:<cluster uuid>/<clique id> or ascend:<super pod id>, as supernodectl discover prints)",
+			sn->identity);
+	return 0;
+}
+
 static const struct yaml_key_rule supernode_rules[] = {
 	{ "name", supernode_name, true },
 	{ "nodes", supernode_nodes, true },
+	{ "identity", supernode_identity, false },
 	{ NULL, NULL, false },
 };
 
@@ -366,6 +421,26 @@ static int paths_kmsg(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	return sn_config_path(w, v, path, &((struct sn_config *)target)->kmsg);
 }
 
+static int paths_imex_ctl(struct yaml_walk *w, yaml_node_t *v, const char *path,
+			  void *target)
+{
+	return sn_config_path(w, v, path,
+			      &((struct sn_config *)target)->imex_ctl);
+}
+
+static int paths_imex_channels(struct yaml_walk *w, yaml_node_t *v,
+			       const char *path, void *target)
+{
+	return sn_config_path(w, v, path,
+			      &((struct sn_config *)target)->imex_channels);
+}
+
+static int paths_dcmi(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		      void *target)
+{
+	return sn_config_path(w, v, path, &((struct sn_config *)target)->dcmi);
+}
+
 static const struct yaml_key_rule paths_rules[] = {
 	{ "sysfs", paths_sysfs, false },
 	{ "dev", paths_dev, false },
@@ -373,6 +448,9 @@ static const struct yaml_key_rule paths_rules[] = {
 	{ "nvml", paths_nvml, false },
 	{ "hwloc_xml", paths_hwloc, false },
 	{ "kmsg", paths_kmsg, false },
+	{ "imex_ctl", paths_imex_ctl, false },
+	{ "imex_channels", paths_imex_channels, false },
+	{ "dcmi", paths_dcmi, false },
 	{ NULL, NULL, false },
 };
 
@@ -716,6 +794,7 @@ void sn_config_free(struct sn_config *cfg)
 
 		free(cfg->supernodes[i].name);
 		free(cfg->supernodes[i].nodes);
+		free(cfg->supernodes[i].identity);
 		sn_names_free(&names);
 	}
 	free(cfg->supernodes);
@@ -723,6 +802,9 @@ void sn_config_free(struct sn_config *cfg)
 	free(cfg->sysfs);
 	free(cfg->dev);
 	free(cfg->state_dir);
+	free(cfg->imex_ctl);
+	free(cfg->imex_channels);
+	free(cfg->dcmi);
 	sn_config_node_free(cfg);
 	sn_config_epilog_free(cfg);
 	for (size_t i = 0; i < cfg->n_hca; i++)

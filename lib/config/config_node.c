@@ -12,6 +12,9 @@
  *     pcie_min_width: 16
  *     pcie_check_speed: false    # GPUs idle at a lower gen: width only by default
  *     nvlinks: 18                # active NVLinks per GPU; 0 = PCIe card; absent = not checked
+ *     nvlink_domain: false       # GPUs in a multi-node NVLink domain (NVL72): fabric gate
+ *     imex: false                # IMEX channel device and nvidia-imex daemon checked
+ *     imex_channel: 0            # N of /dev/nvidia-caps-imex-channels/channelN
  *   ports:
  *     - {device: mlx5_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 400}
  *     - {device: mlx5_2, port: 1, link_layer: Ethernet, min_rate_gbps: 200, gid_index: 3}
@@ -202,6 +205,29 @@ static int accel_nvlinks(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	return 0;
 }
 
+static int accel_domain(struct yaml_walk *w, yaml_node_t *v, const char *path,
+			void *target)
+{
+	return yaml_walk_bool(
+		w, v, path,
+		&((struct sn_accel_manifest *)target)->nvlink_domain);
+}
+
+static int accel_imex(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		      void *target)
+{
+	return yaml_walk_bool(w, v, path,
+			      &((struct sn_accel_manifest *)target)->imex);
+}
+
+/* Slurm's switch/nvidia_imex numbers channels below imex_channel_count. */
+static int accel_imex_channel(struct yaml_walk *w, yaml_node_t *v,
+			      const char *path, void *target)
+{
+	return uint_into(w, v, path, 0, 1u << 20,
+			 &((struct sn_accel_manifest *)target)->imex_channel);
+}
+
 static const struct yaml_key_rule accel_rules[] = {
 	{ "vendor", accel_vendor, true },
 	{ "pci_vendor", accel_pci_vendor, false },
@@ -211,6 +237,9 @@ static const struct yaml_key_rule accel_rules[] = {
 	{ "pcie_min_width", accel_width, false },
 	{ "pcie_check_speed", accel_speed, false },
 	{ "nvlinks", accel_nvlinks, false },
+	{ "nvlink_domain", accel_domain, false },
+	{ "imex", accel_imex, false },
+	{ "imex_channel", accel_imex_channel, false },
 	{ NULL, NULL, false },
 };
 
@@ -228,6 +257,12 @@ static int node_accelerators(struct yaml_walk *w, yaml_node_t *v,
 	if (a->nvlinks > 0 && a->vendor != SN_ACCEL_NVIDIA)
 		return key_fail(w, v, path, "nvlinks",
 				"nvlinks applies to vendor nvidia only");
+	if (a->nvlink_domain && a->vendor != SN_ACCEL_NVIDIA)
+		return key_fail(w, v, path, "nvlink_domain",
+				"nvlink_domain applies to vendor nvidia only");
+	if (a->imex && a->vendor != SN_ACCEL_NVIDIA)
+		return key_fail(w, v, path, "imex",
+				"imex applies to vendor nvidia only");
 	return 0;
 }
 

@@ -6,6 +6,11 @@
 
 #include "config/sn_config.h"
 
+/* Defaults of paths.imex_ctl, paths.imex_channels and paths.dcmi. */
+#define SN_IMEX_CTL_DEFAULT "/usr/bin/nvidia-imex-ctl"
+#define SN_IMEX_CHANNELS_DEFAULT "/dev/nvidia-caps-imex-channels"
+#define SN_DCMI_DEFAULT "libdcmi.so"
+
 /*
  * struct sn_check_ctx - what every check needs: the config (manifest) and
  * the node's paths with %n/%h already expanded.  Filled by
@@ -20,6 +25,9 @@ struct sn_check_ctx {
 	char hwloc_xml[PATH_MAX]; /* paths.hwloc_xml; "" = discover live */
 	char kmsg[PATH_MAX];	  /* paths.kmsg: /dev/kmsg or a fixture file */
 	char state_dir[PATH_MAX]; /* paths.state_dir */
+	char imex_ctl[PATH_MAX];  /* paths.imex_ctl: nvidia-imex-ctl */
+	char imex_channels[PATH_MAX]; /* paths.imex_channels: channelN folder */
+	char dcmi[PATH_MAX]; /* paths.dcmi: Ascend libdcmi dlopen()ed */
 };
 
 /*

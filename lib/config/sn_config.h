@@ -37,6 +37,12 @@ struct sn_supernode {
 	char **members; /* expanded, in hostlist order; size entries */
 	size_t size;	/* number of nodes */
 	unsigned line;	/* 1-based line of this entry in the file */
+	/*
+	 * identity: what the hardware must report for every node of it
+	 * ("nvlink:<cluster uuid>/<clique id>", "ascend:<super pod id>"); NULL:
+	 * not checked.  The prolog drains with SUPERNODE_MISMATCH otherwise.
+	 */
+	char *identity;
 };
 
 /* Index entry: one node and where it sits. */
@@ -97,6 +103,9 @@ struct sn_config {
 	char *nvml;	 /* paths.nvml; NULL = "libnvidia-ml.so.1" */
 	char *hwloc_xml; /* paths.hwloc_xml; NULL = discover live */
 	char *kmsg;	 /* paths.kmsg */
+	char *imex_ctl;	 /* paths.imex_ctl; NULL = /usr/bin/nvidia-imex-ctl */
+	char *imex_channels; /* paths.imex_channels; NULL = /dev/nvidia-caps-imex-channels */
+	char *dcmi; /* paths.dcmi: Ascend's libdcmi.so; NULL = "libdcmi.so" */
 
 	struct sn_manifest node;	  /* node: (config_node.c) */
 	struct sn_prolog_settings prolog; /* prolog: */
@@ -175,6 +184,14 @@ uint32_t sn_config_effective_max(const struct sn_config *cfg);
 
 /* sn_placement_method_name - "feature", "switch" or "block". */
 const char *sn_placement_method_name(enum sn_placement_method m);
+
+/*
+ * sn_config_identity_valid - true when s is an identity as supernodes[].identity
+ * takes it: "nvlink:" + a UUID in the 8-4-4-4-12 hex form (lower case) + "/"
+ * + a clique id (decimal, at most 4294967295), or "ascend:" + a super pod
+ * id (decimal, at most 4294967295).
+ */
+bool sn_config_identity_valid(const char *s);
 
 /*
  * sn_path_expand - expand %n (Slurm node name), %h (host name) and %% in a

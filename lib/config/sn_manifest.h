@@ -39,6 +39,14 @@ struct sn_accel_manifest {
 	uint32_t pcie_min_width; /* 0 = not checked */
 	bool pcie_check_speed; /* GPUs idle at a lower gen: width only unless true */
 	int32_t nvlinks; /* active NVLinks per GPU; 0 = none; -1 = not checked */
+	/*
+	 * nvlink_domain: the GPUs must be in a multi-node NVLink domain (NVL72
+	 * and the like): the fabric gate judges their fabric info.  imex: the
+	 * IMEX channel device imex_channel must exist and nvidia-imex answer.
+	 */
+	bool nvlink_domain;
+	bool imex;
+	uint32_t imex_channel; /* N of .../channelN; default 0 */
 };
 
 enum sn_link_layer {

@@ -773,9 +773,10 @@ nvmlDeviceGetGpuFabricInfoV(nvmlDevice_t device, nvmlGpuFabricInfoV_t *info)
 	if (!info)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	json_object_object_get_ex(gpu, "fabric", &fab);
-	rc = value_rc(fab);
-	if (rc != NVML_SUCCESS)
-		return rc;
+	if (!fab)
+		return NVML_ERROR_NOT_SUPPORTED;
+	if (json_object_object_get_ex(fab, "nvml_error", NULL))
+		return value_rc(fab);
 	ver = info->version;
 	if (ver != FAKE_FABRIC_V2 && ver != FAKE_FABRIC_V3)
 		return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;

@@ -218,13 +218,13 @@ static void test_unknown_key(void **state)
 		":8:3: placement.metod: unknown key (allowed here: method, max_supernodes, switch_wait)");
 	fails_with(
 		"supernodes:\n  - name: sn01\n    node: a[1-2]\n", F
-		":3:5: supernodes[0].node: unknown key (allowed here: name, nodes)");
+		":3:5: supernodes[0].node: unknown key (allowed here: name, nodes, identity)");
 	fails_with(
 		SN2 "env:\n  master_port: 1\n", F
 		":7:3: env.master_port: unknown key (allowed here: master_port_range, socket_ifname, hca, mnnvl, pytorch, force)");
 	fails_with(
 		SN2 "paths:\n  sys: /sys\n", F
-		":7:3: paths.sys: unknown key (allowed here: sysfs, dev, state_dir, nvml, hwloc_xml, kmsg)");
+		":7:3: paths.sys: unknown key (allowed here: sysfs, dev, state_dir, nvml, hwloc_xml, kmsg, imex_ctl, imex_channels, dcmi)");
 }
 
 static void test_duplicate_key(void **state)
@@ -527,6 +527,8 @@ static void test_every_path_key(void **state)
 		{ "paths", "state_dir" },   { "paths", "nvml" },
 		{ "paths", "hwloc_xml" },   { "paths", "kmsg" },
 		{ "epilog", "record_dir" }, { "epilog", "textfile_dir" },
+		{ "paths", "imex_ctl" },    { "paths", "imex_channels" },
+		{ "paths", "dcmi" },
 	};
 	char yaml[256], want[256];
 
@@ -545,6 +547,53 @@ static void test_every_path_key(void **state)
 		snprintf(want, sizeof(want),
 			 F ":7:%zu: %s.%s: 'a' is not an absolute path",
 			 strlen(keys[i][1]) + 5, keys[i][0], keys[i][1]);
+		fails_with(yaml, want);
+	}
+}
+
+/* supernodes[].identity: what the hardware must report (issue 12 item 3). */
+static void test_identity(void **state)
+{
+	static const char *const bad[] = {
+		"nvlink:8b7f1c2d-0000-4a5b-9c8d-0123456789ab",
+		"nvlink:8b7f1c2d-0000-4a5b-9c8d-0123456789ab/",
+		"nvlink:8B7F1C2D-0000-4A5B-9C8D-0123456789AB/1",
+		"nvlink:8b7f1c2d00004a5b9c8d0123456789ab/1",
+		"nvlink:8b7f1c2d-0000-4a5b-9c8d-0123456789ab/4294967296",
+		"nvlink:8b7f1c2d-0000-4a5b-9c8d-0123456789ab/1x",
+		"ascend:",
+		"ascend:-1",
+		"config:sn01",
+		"32766",
+	};
+	struct sn_config *cfg;
+	char yaml[512], want[512];
+
+	(void)state;
+	cfg = load(
+		"supernodes:\n"
+		"  - name: sn01\n    nodes: a[1-2]\n"
+		"    identity: nvlink:8b7f1c2d-0000-4a5b-9c8d-0123456789ab/32766\n"
+		"  - name: sn02\n    nodes: b[1-2]\n"
+		"    identity: ascend:4294967295\n"
+		"  - name: sn03\n    nodes: c[1-2]\n");
+	assert_string_equal(
+		cfg->supernodes[0].identity,
+		"nvlink:8b7f1c2d-0000-4a5b-9c8d-0123456789ab/32766");
+	assert_string_equal(cfg->supernodes[1].identity, "ascend:4294967295");
+	assert_null(cfg->supernodes[2].identity);
+	sn_config_free(cfg);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_false(sn_config_identity_valid(bad[i]));
+		snprintf(yaml, sizeof(yaml),
+			 "supernodes:\n  - name: sn01\n    nodes: a[1-2]\n"
+			 "    identity: \"%s\"\n",
+			 bad[i]);
+		snprintf(
+			want, sizeof(want),
+			F
+			":4:15: supernodes[0].identity: '%s' is not an identity (nvlink:<cluster uuid>/<clique id> or ascend:<super pod id>, as supernodectl discover prints)",
+			bad[i]);
 		fails_with(yaml, want);
 	}
 }
@@ -1248,6 +1297,7 @@ int main(void)
 		cmocka_unit_test(test_full),
 		cmocka_unit_test(test_other_styles),
 		cmocka_unit_test(test_unknown_key),
+		cmocka_unit_test(test_identity),
 		cmocka_unit_test(test_duplicate_key),
 		cmocka_unit_test(test_missing_key),
 		cmocka_unit_test(test_wrong_types),

@@ -287,7 +287,7 @@ static void test_unknown_keys(void **state)
 	(void)state;
 	REFUSED("node:\n  accelerators:\n    vendor: nvidia\n    count: 2\n"
 		"    colour: green\n",
-		"t.yaml:8:5: node.accelerators.colour: unknown key (allowed here: vendor, pci_vendor, count, device_glob, pcie_min_gen, pcie_min_width, pcie_check_speed, nvlinks)");
+		"t.yaml:8:5: node.accelerators.colour: unknown key (allowed here: vendor, pci_vendor, count, device_glob, pcie_min_gen, pcie_min_width, pcie_check_speed, nvlinks, nvlink_domain, imex, imex_channel)");
 	REFUSED("node:\n  accelerators:\n    vendor: nvidia\n    count: 2\n"
 		"  extra: 1\n",
 		"t.yaml:8:3: node.extra: unknown key (allowed here: accelerators, ports, topology)");
@@ -331,6 +331,39 @@ static void test_accelerators_refused(void **state)
 	REFUSED("node:\n  accelerators:\n    vendor: amd\n    count: 8\n"
 		"    nvlinks: 7\n",
 		"t.yaml:8:14: node.accelerators.nvlinks: nvlinks applies to vendor nvidia only");
+}
+
+/* node.accelerators.nvlink_domain, imex, imex_channel (issue 12 item 2). */
+static void test_fabric_keys(void **state)
+{
+	struct sn_config *cfg;
+
+	(void)state;
+	cfg = load_ok(HEAD "node:\n  accelerators:\n    vendor: nvidia\n"
+			   "    count: 4\n    nvlink_domain: true\n"
+			   "    imex: true\n    imex_channel: 5\n");
+	assert_true(cfg->node.accel.nvlink_domain);
+	assert_true(cfg->node.accel.imex);
+	assert_int_equal(cfg->node.accel.imex_channel, 5);
+	sn_config_free(cfg);
+	cfg = load_ok(HEAD "node:\n  accelerators:\n    vendor: nvidia\n"
+			   "    count: 4\n");
+	assert_false(cfg->node.accel.nvlink_domain);
+	assert_false(cfg->node.accel.imex);
+	assert_int_equal(cfg->node.accel.imex_channel, 0);
+	sn_config_free(cfg);
+	REFUSED("node:\n  accelerators:\n    vendor: ascend\n    count: 8\n"
+		"    nvlink_domain: true\n",
+		"t.yaml:8:20: node.accelerators.nvlink_domain: nvlink_domain applies to vendor nvidia only");
+	REFUSED("node:\n  accelerators:\n    vendor: amd\n    count: 8\n"
+		"    imex: true\n",
+		"t.yaml:8:11: node.accelerators.imex: imex applies to vendor nvidia only");
+	REFUSED("node:\n  accelerators:\n    vendor: nvidia\n    count: 8\n"
+		"    imex_channel: 1048577\n",
+		"t.yaml:8:19: node.accelerators.imex_channel: 1048577 is out of range (allowed: 0 to 1048576)");
+	REFUSED("node:\n  accelerators:\n    vendor: nvidia\n    count: 8\n"
+		"    nvlink_domain: yes\n",
+		"t.yaml:8:20: node.accelerators.nvlink_domain: expected true or false, found 'yes'");
 }
 
 static void test_pci_vendor_format(void **state)
@@ -466,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_short_timeout_alone),
 		cmocka_unit_test(test_unknown_keys),
 		cmocka_unit_test(test_accelerators_refused),
+		cmocka_unit_test(test_fabric_keys),
 		cmocka_unit_test(test_pci_vendor_format),
 		cmocka_unit_test(test_ports_refused),
 		cmocka_unit_test(test_topology_refused),
