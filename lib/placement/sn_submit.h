@@ -78,4 +78,53 @@ enum sn_submit_refusal sn_submit_check(bool het_job,
 void sn_submit_err_set(char **err_msg, const char *msg,
 		       const struct sn_submit_ops *ops);
 
+/*
+ * struct sn_job_shape - the fields that make a job N whole supernodes, as
+ * the job record holds them or as an update (scontrol update, a REST
+ * update: job_desc_msg_t) asks for them.  Numbers not given are SN_UNSET32
+ * / SN_UNSET16 (segment_size: 0 too); strings are borrowed, NULL when not
+ * given ("" clears the field, and a record's NULL equals "").
+ */
+struct sn_job_shape {
+	uint32_t min_nodes;    /* NumNodes= */
+	uint32_t max_nodes;    /* NumNodes=min-max */
+	const char *features;  /* Features= */
+	const char *req_nodes; /* ReqNodeList= (NodeList=) */
+	uint16_t shared;       /* OverSubscribe=; a job's: the plan's value */
+	uint16_t segment_size; /* the API's segment_size (24.05) */
+	uint32_t req_switch;   /* Switches= */
+};
+
+/* Which field of an update would reshape a --supernode job. */
+enum sn_reshape {
+	SN_RESHAPE_NONE = 0,
+	SN_RESHAPE_NODES,
+	SN_RESHAPE_FEATURES,
+	SN_RESHAPE_NODELIST,
+	SN_RESHAPE_SHARED,
+	SN_RESHAPE_SEGMENT,
+	SN_RESHAPE_SWITCHES,
+};
+
+/*
+ * sn_submit_reshape - the first field of @update that would change what
+ * @job (a --supernode job) was placed as: its node count, constraint,
+ * node list, exclusivity, segment or switch count.  A field given with
+ * the value the job already has is no change.  Other fields (time limit,
+ * partition, QOS, --exclude, ...) are not looked at.
+ */
+enum sn_reshape sn_submit_reshape(const struct sn_job_shape *job,
+				  const struct sn_job_shape *update);
+
+/* sn_submit_reshape_field - the field's scontrol name ("NumNodes", ...). */
+const char *sn_submit_reshape_field(enum sn_reshape r);
+
+/*
+ * sn_submit_reshape_refuse - *err_msg (sn_submit_err_set()'s) says which
+ * field cannot change on a job of @supernodes (the job's SUPERNODE=
+ * value, borrowed) whole supernodes, and what to do instead.
+ */
+void sn_submit_reshape_refuse(enum sn_reshape r, const char *supernodes,
+			      char **err_msg, const struct sn_submit_ops *ops);
+
 #endif

@@ -110,3 +110,67 @@ enum sn_submit_refusal sn_submit_check(bool het_job,
 	}
 	return SN_SUBMIT_OK;
 }
+
+static bool str_differs(const char *now, const char *asked)
+{
+	return asked && strcmp(now ? now : "", asked);
+}
+
+static bool num_differs(uint32_t now, uint32_t asked, uint32_t unset)
+{
+	return asked != unset && asked != now;
+}
+
+enum sn_reshape sn_submit_reshape(const struct sn_job_shape *job,
+				  const struct sn_job_shape *update)
+{
+	if (num_differs(job->min_nodes, update->min_nodes, SN_UNSET32) ||
+	    num_differs(job->max_nodes, update->max_nodes, SN_UNSET32))
+		return SN_RESHAPE_NODES;
+	if (str_differs(job->features, update->features))
+		return SN_RESHAPE_FEATURES;
+	if (str_differs(job->req_nodes, update->req_nodes))
+		return SN_RESHAPE_NODELIST;
+	if (num_differs(job->shared, update->shared, SN_UNSET16))
+		return SN_RESHAPE_SHARED;
+	/* 0 and NO_VAL16 both mean "not given" (pre-26.11 clients send 0). */
+	if (update->segment_size &&
+	    num_differs(job->segment_size, update->segment_size, SN_UNSET16))
+		return SN_RESHAPE_SEGMENT;
+	if (num_differs(job->req_switch, update->req_switch, SN_UNSET32))
+		return SN_RESHAPE_SWITCHES;
+	return SN_RESHAPE_NONE;
+}
+
+const char *sn_submit_reshape_field(enum sn_reshape r)
+{
+	static const char *const names[] = {
+		[SN_RESHAPE_NONE] = "nothing",
+		[SN_RESHAPE_NODES] = "NumNodes",
+		[SN_RESHAPE_FEATURES] = "Features",
+		[SN_RESHAPE_NODELIST] = "ReqNodeList",
+		[SN_RESHAPE_SHARED] = "OverSubscribe",
+		[SN_RESHAPE_SEGMENT] = "Segment",
+		[SN_RESHAPE_SWITCHES] = "Switches",
+	};
+
+	if ((unsigned)r >= sizeof(names) / sizeof(names[0]))
+		return "?";
+	return names[r];
+}
+
+void sn_submit_reshape_refuse(enum sn_reshape r, const char *supernodes,
+			      char **err_msg, const struct sn_submit_ops *ops)
+{
+	struct sn_strbuf sb = { 0 };
+
+	sn_strbuf_appendf(
+		&sb,
+		"%s cannot change on a --supernode=%.16s job: it was placed as whole, exclusive supernodes; cancel it and submit it again with the new request",
+		sn_submit_reshape_field(r), supernodes ? supernodes : "?");
+	sn_submit_err_set(err_msg,
+			  sn_strbuf_failed(&sb) ? "out of memory" :
+						  sn_strbuf_str(&sb),
+			  ops);
+	sn_strbuf_free(&sb);
+}

@@ -128,6 +128,18 @@ static inline bool sn_slurm_job_desc_segment_set(job_desc_msg_t *job_desc,
 #endif
 }
 
+/* job_desc->segment_size where Slurm has it (0: not given, or no segments). */
+static inline uint16_t
+sn_slurm_job_desc_segment_get(const job_desc_msg_t *job_desc)
+{
+#if SN_SLURM_HAS_SEGMENT
+	return job_desc->segment_size;
+#else
+	(void)job_desc;
+	return 0;
+#endif
+}
+
 /* topology.yaml (several topologies, one per partition): Slurm 25.05. */
 #define SN_SLURM_HAS_TOPOLOGY_YAML SN_SLURM_AT_LEAST(25, 5)
 

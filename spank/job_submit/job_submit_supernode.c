@@ -21,6 +21,10 @@
 #include "placement/sn_placement.h"
 #include "placement/sn_submit.h"
 
+#ifdef SN_HAVE_JOB_RECORD
+#include "job_record.h"
+#endif
+
 /* From libslurmfull, which slurmctld is linked with (not in public headers). */
 extern char *slurm_xstrdup(const char *str);
 extern void slurm_xfree(void **p);
@@ -153,7 +157,58 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	return SLURM_SUCCESS;
 }
 
-/* char **err_msg only from Slurm 23.02 (util/sn_slurm.h). */
+#ifdef SN_HAVE_JOB_RECORD
+/* The Slurm error each refused field answers (all a 22.05 user sees). */
+static int reshape_errno(enum sn_reshape r)
+{
+	switch (r) {
+	case SN_RESHAPE_NODES:
+		return ESLURM_INVALID_NODE_COUNT;
+	case SN_RESHAPE_FEATURES:
+		return ESLURM_INVALID_FEATURE;
+	default:
+		return ESLURM_NOT_SUPPORTED;
+	}
+}
+
+/*
+ * char **err_msg only from Slurm 23.02 (util/sn_slurm.h).  Any user, root
+ * included, any job state: a --supernode job keeps the shape job_submit
+ * gave it (README, "Known limits": cancel and resubmit instead).
+ */
+int job_modify(job_desc_msg_t *job_desc, void *job_ptr,
+	       uint32_t submit_uid SN_JOB_MODIFY_ERR_MSG)
+{
+	struct sn_job_shape job, update;
+	const char *value;
+	enum sn_reshape r;
+
+	if (!sn_job_record_shape(job_ptr, &job, &value))
+		return SLURM_SUCCESS; /* not ours: untouched */
+	update = (struct sn_job_shape){
+		.min_nodes = job_desc->min_nodes,
+		.max_nodes = job_desc->max_nodes,
+		.features = job_desc->features,
+		.req_nodes = job_desc->req_nodes,
+		.shared = job_desc->shared,
+		.segment_size = sn_slurm_job_desc_segment_get(job_desc),
+		.req_switch = job_desc->req_switch,
+	};
+	r = sn_submit_reshape(&job, &update);
+	if (r == SN_RESHAPE_NONE)
+		return SLURM_SUCCESS;
+	sn_submit_reshape_refuse(r, value, SN_JOB_MODIFY_ERR_MSG_PTR, &ops);
+	slurm_info(
+		"%s: uid %u: refused the update of %s of a --supernode=%.16s job",
+		SN_LOG, submit_uid, sn_submit_reshape_field(r), value);
+	return reshape_errno(r);
+}
+#else
+/*
+ * Built without Slurm's source tree (cmake says so): the job record
+ * cannot be read, every update is accepted, and the controller check
+ * (PrologSlurmctld) requeues a job that is no longer whole supernodes.
+ */
 int job_modify(job_desc_msg_t *job_desc, void *job_ptr,
 	       uint32_t submit_uid SN_JOB_MODIFY_ERR_MSG)
 {
@@ -163,3 +218,4 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr,
 	(void)SN_JOB_MODIFY_ERR_MSG_PTR;
 	return SLURM_SUCCESS;
 }
+#endif

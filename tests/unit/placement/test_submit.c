@@ -126,6 +126,111 @@ static void test_check(void **state)
 			 SN_SUBMIT_REFUSED_LAYOUT);
 }
 
+/* A --supernode=2 job of 2-node supernodes, block method, as job_modify sees it. */
+static const struct sn_job_shape placed = {
+	.min_nodes = 4,
+	.max_nodes = 4,
+	.features = NULL,
+	.req_nodes = NULL,
+	.shared = SN_SHARED_NONE,
+	.segment_size = 2,
+	.req_switch = SN_UNSET32,
+};
+
+/* An update that asks for nothing (slurm_init_job_desc_msg's values). */
+static struct sn_job_shape nothing(void)
+{
+	return (struct sn_job_shape){ .min_nodes = SN_UNSET32,
+				      .max_nodes = SN_UNSET32,
+				      .shared = SN_UNSET16,
+				      .segment_size = SN_UNSET16,
+				      .req_switch = SN_UNSET32 };
+}
+
+static void test_reshape(void **state)
+{
+	struct sn_job_shape u = nothing();
+
+	(void)state;
+	assert_int_equal(sn_submit_reshape(&placed, &u), SN_RESHAPE_NONE);
+	u.segment_size = 0; /* pre-26.11 clients: 0 is "not given" */
+	assert_int_equal(sn_submit_reshape(&placed, &u), SN_RESHAPE_NONE);
+	u.min_nodes = 2;
+	assert_int_equal(sn_submit_reshape(&placed, &u), SN_RESHAPE_NODES);
+	u.min_nodes = 4; /* the job's own count: no change */
+	assert_int_equal(sn_submit_reshape(&placed, &u), SN_RESHAPE_NONE);
+	u.max_nodes = 6;
+	assert_int_equal(sn_submit_reshape(&placed, &u), SN_RESHAPE_NODES);
+	u = nothing();
+	u.features = "sn01";
+	assert_int_equal(sn_submit_reshape(&placed, &u), SN_RESHAPE_FEATURES);
+	u.features = ""; /* clearing what the job does not have */
+	assert_int_equal(sn_submit_reshape(&placed, &u), SN_RESHAPE_NONE);
+	u = nothing();
+	u.req_nodes = "sna1";
+	assert_int_equal(sn_submit_reshape(&placed, &u), SN_RESHAPE_NODELIST);
+	u = nothing();
+	u.shared = SN_SHARED_OK;
+	assert_int_equal(sn_submit_reshape(&placed, &u), SN_RESHAPE_SHARED);
+	u.shared = SN_SHARED_NONE;
+	assert_int_equal(sn_submit_reshape(&placed, &u), SN_RESHAPE_NONE);
+	u.segment_size = 1;
+	assert_int_equal(sn_submit_reshape(&placed, &u), SN_RESHAPE_SEGMENT);
+	u.segment_size = 2;
+	assert_int_equal(sn_submit_reshape(&placed, &u), SN_RESHAPE_NONE);
+	u.req_switch = 1;
+	assert_int_equal(sn_submit_reshape(&placed, &u), SN_RESHAPE_SWITCHES);
+	/* The first reshaping field in the order of the enum is named. */
+	u.min_nodes = 2;
+	u.features = "x";
+	assert_int_equal(sn_submit_reshape(&placed, &u), SN_RESHAPE_NODES);
+}
+
+static void test_reshape_features(void **state)
+{
+	struct sn_job_shape job = placed, u = nothing();
+
+	(void)state;
+	job.features = "[sn01|sn02]";
+	u.features = "[sn01|sn02]";
+	assert_int_equal(sn_submit_reshape(&job, &u), SN_RESHAPE_NONE);
+	u.features = "";
+	assert_int_equal(sn_submit_reshape(&job, &u), SN_RESHAPE_FEATURES);
+	job.req_nodes = "sna[1-2]";
+	u = nothing();
+	u.req_nodes = "sna[1-2]";
+	assert_int_equal(sn_submit_reshape(&job, &u), SN_RESHAPE_NONE);
+	u.req_nodes = "";
+	assert_int_equal(sn_submit_reshape(&job, &u), SN_RESHAPE_NODELIST);
+}
+
+static void test_reshape_refuse(void **state)
+{
+	char *err_msg = NULL;
+
+	(void)state;
+	sn_submit_reshape_refuse(SN_RESHAPE_NODES, "2", &err_msg, &ops);
+	assert_string_equal(
+		err_msg,
+		"supernode: NumNodes cannot change on a --supernode=2 job: it was placed as whole, exclusive supernodes; cancel it and submit it again with the new request");
+	sn_submit_reshape_refuse(SN_RESHAPE_SHARED, NULL, &err_msg, &ops);
+	assert_string_equal(
+		err_msg,
+		"supernode: OverSubscribe cannot change on a --supernode=? job: it was placed as whole, exclusive supernodes; cancel it and submit it again with the new request");
+	free(err_msg);
+	assert_string_equal(sn_submit_reshape_field(SN_RESHAPE_FEATURES),
+			    "Features");
+	assert_string_equal(sn_submit_reshape_field(SN_RESHAPE_NODELIST),
+			    "ReqNodeList");
+	assert_string_equal(sn_submit_reshape_field(SN_RESHAPE_SEGMENT),
+			    "Segment");
+	assert_string_equal(sn_submit_reshape_field(SN_RESHAPE_SWITCHES),
+			    "Switches");
+	assert_string_equal(sn_submit_reshape_field((enum sn_reshape)42), "?");
+	/* No err_msg (22.05's job_modify): nothing written, no crash. */
+	sn_submit_reshape_refuse(SN_RESHAPE_NODES, "1", NULL, &ops);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -133,6 +238,9 @@ int main(void)
 		cmocka_unit_test(test_client),
 		cmocka_unit_test(test_tasks_env),
 		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_reshape),
+		cmocka_unit_test(test_reshape_features),
+		cmocka_unit_test(test_reshape_refuse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
