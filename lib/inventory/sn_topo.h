@@ -25,6 +25,13 @@
  * NICs are hwloc OpenFabrics OS devices (mlx5_0, hfi1_0, rdmap197s0), and,
  * for a PCI function without one, its network OS device when named ib*
  * (ib0, ibp94s0).  A NIC is found by its RDMA name or its netdev name.
+ *
+ * A device's NUMA locality is the NUMA nodes of its first non-I/O ancestor
+ * that hold CPUs: a NUMA node without CPUs (GPU memory on Grace Hopper or
+ * POWER9, HBM, CXL or NVDIMM memory; hwloc gives it an empty cpuset or a
+ * memory-tier subtype: GPUMemory, HBM, MCDRAM, NVM, SPM, CXL-DRAM) is never
+ * anyone's locality.  Nearest NICs go by the tree, where NUMA nodes are
+ * memory children and never an I/O object's ancestor.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -47,7 +54,7 @@ struct sn_topo_accel {
 	uint16_t vendor;	 /* PCI vendor id, 0x10de */
 	uint16_t device;	 /* PCI device id */
 	uint16_t pci_class;	 /* PCI class and subclass, 0x0302 */
-	int numa; /* NUMA node (OS index), -1 if not exactly one */
+	int numa; /* NUMA node with CPUs (OS index), -1 if not exactly one */
 };
 
 /* One NIC (an RDMA device, or an IPoIB netdev without one). */
@@ -55,7 +62,7 @@ struct sn_topo_nic {
 	char name[SN_TOPO_NAME_MAX];   /* "mlx5_0" (RDMA), else the netdev */
 	char netdev[SN_TOPO_NAME_MAX]; /* "ib0", "ibp94s0"; "" if none */
 	char busid[SN_BDF_SIZE];       /* of its PCI function; "" if unknown */
-	int numa; /* NUMA node (OS index), -1 if not exactly one */
+	int numa; /* NUMA node with CPUs (OS index), -1 if not exactly one */
 };
 
 /* The answer of sn_topo_near(). */
@@ -144,8 +151,8 @@ int sn_topo_nearest_nics(const struct sn_topo *topo, unsigned accel_index,
  * sn_topo_near - is NIC nic near accelerator accel_index?
  * @how:      SN_NEAR_PCIE_SWITCH: their lowest common ancestor is a PCI
  *            bridge (a PCIe switch), so traffic never crosses the host
- *            bridge or CPU; SN_NEAR_NUMA: the same NUMA node(s) (a shared
- *            PCIe switch implies it)
+ *            bridge or CPU; SN_NEAR_NUMA: the same NUMA node(s) with
+ *            CPUs (a shared PCIe switch implies it)
  * @why:      receives a one-line explanation naming both devices, e.g.
  *            "gpu0 0000:03:00.0 and mlx5_1 0000:04:00.0 share PCIe switch
  *            0000:01:00.0" or "gpu2 on NUMA 1, mlx5_0 on NUMA 0"; may be

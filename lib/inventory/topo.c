@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "inventory/sn_topo.h"
 
 #define TOPO_MAX_DEPTH 128 /* ancestors walked per object; trees are ~15 deep */
+#define TOPO_MAX_MEMORY_DEPTH 8 /* memory-side caches above a NUMA node */
 
 struct sn_topo {
 	hwloc_topology_t hw;
@@ -33,6 +35,7 @@ struct sn_topo {
 	struct sn_topo_nic nics[SN_TOPO_MAX_NICS];
 	hwloc_obj_t nic_obj[SN_TOPO_MAX_NICS]; /* PCI function (or OS device) */
 	size_t n_nics;
+	hwloc_bitmap_t cpu_nodes; /* NUMA nodes (OS indexes) that hold CPUs */
 };
 
 /* ---- reading and translating XML -------------------------------------- */
@@ -455,21 +458,113 @@ static void format_busid(hwloc_obj_t pci, char *out, size_t size)
 		 pci->attr->pcidev.dev, pci->attr->pcidev.func);
 }
 
-/* The NUMA nodes an I/O object is local to (its first non-I/O ancestor's). */
-static hwloc_const_nodeset_t local_nodes(hwloc_topology_t hw, hwloc_obj_t obj)
+/*
+ * A NUMA node hwloc marks as memory no CPU sits in: an empty cpuset, or a
+ * memory-tier subtype (hwloc >= 2.10 marks the tiers of a node that has
+ * several; GPUMemory on POWER9 since 2.0; MCDRAM on KNL).
+ */
+static bool numa_memory_only(hwloc_obj_t numa)
 {
-	hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(hw, obj);
+	static const char *const kinds[] = {
+		"GPUMemory", "HBM", "MCDRAM", "NVM", "SPM", "CXL-DRAM",
+	};
 
-	return anc ? anc->nodeset : NULL;
+	if (!numa->cpuset || hwloc_bitmap_iszero(numa->cpuset))
+		return true;
+	for (size_t i = 0;
+	     numa->subtype && i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(numa->subtype, kinds[i]))
+			return true;
+	return false;
 }
 
-static int single_numa(hwloc_topology_t hw, hwloc_obj_t obj)
+/*
+ * Of the NUMA nodes in one memory-children list (through memory-side
+ * caches, at most TOPO_MAX_MEMORY_DEPTH deep), the one that holds the
+ * CPUs: the lowest OS index not marked memory-only; best if none is lower.
+ */
+static hwloc_obj_t cpu_node_of(hwloc_obj_t first, unsigned depth,
+			       hwloc_obj_t best)
 {
-	hwloc_const_nodeset_t ns = local_nodes(hw, obj);
+	for (hwloc_obj_t m = first; m; m = m->next_sibling) {
+		if (m->type != HWLOC_OBJ_NUMANODE) {
+			if (depth < TOPO_MAX_MEMORY_DEPTH)
+				best = cpu_node_of(m->memory_first_child,
+						   depth + 1, best);
+			continue;
+		}
+		if (!numa_memory_only(m) &&
+		    (!best || m->os_index < best->os_index))
+			best = m;
+	}
+	return best;
+}
 
-	if (!ns || hwloc_bitmap_weight(ns) != 1)
+/*
+ * t->cpu_nodes: the NUMA nodes that hold CPUs.  A node without CPUs (GPU
+ * memory on Grace Hopper or POWER9, HBM in flat mode, CXL expanders,
+ * NVDIMMs) is never a device's or a task's locality.  hwloc attaches a
+ * NUMA node to the object whose CPUs are near it and gives it their
+ * cpuset, so a CPU-less node shares its object (and cpuset) with the node
+ * that holds those CPUs; Linux puts a CPU in one NUMA node only, so of the
+ * nodes of one object at most one holds CPUs: the lowest-numbered one not
+ * marked memory-only (Linux numbers CPU-less memory after the CPUs' own:
+ * GH200's GPU memory is 2-9 with the CPU's at 0).  One pass over the tree.
+ * Returns 0, or -1 when out of memory.
+ */
+static int collect_cpu_nodes(struct sn_topo *t)
+{
+	int depth = hwloc_topology_get_depth(t->hw);
+
+	t->cpu_nodes = hwloc_bitmap_alloc();
+	if (!t->cpu_nodes)
 		return -1;
-	return hwloc_bitmap_first(ns);
+	for (int d = 0; d < depth; d++) {
+		hwloc_obj_t o = NULL;
+
+		while ((o = hwloc_get_next_obj_by_depth(t->hw, d, o))) {
+			hwloc_obj_t n =
+				o->memory_arity ?
+					cpu_node_of(o->memory_first_child, 0,
+						    NULL) :
+					NULL;
+
+			if (n && hwloc_bitmap_set(t->cpu_nodes, n->os_index))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The NUMA nodes with CPUs an I/O object is local to: its first non-I/O
+ * ancestor's nodeset less the CPU-less nodes, into out (cleared first).
+ * Returns 0, or -1 when there is none (out is then empty).
+ */
+static int local_nodes(const struct sn_topo *t, hwloc_obj_t obj,
+		       hwloc_bitmap_t out)
+{
+	hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(t->hw, obj);
+
+	hwloc_bitmap_zero(out);
+	if (!anc || !anc->nodeset ||
+	    hwloc_bitmap_and(out, anc->nodeset, t->cpu_nodes))
+		return -1;
+	return hwloc_bitmap_iszero(out) ? -1 : 0;
+}
+
+/* The one NUMA node with CPUs obj is local to; -1 if not exactly one. */
+static int single_numa(const struct sn_topo *t, hwloc_obj_t obj)
+{
+	hwloc_bitmap_t ns = hwloc_bitmap_alloc();
+	int numa = -1;
+
+	if (!ns)
+		return -1;
+	if (!local_nodes(t, obj, ns) && hwloc_bitmap_weight(ns) == 1)
+		numa = hwloc_bitmap_first(ns);
+	hwloc_bitmap_free(ns);
+	return numa;
 }
 
 static int has_coproc_osdev(hwloc_obj_t pci)
@@ -547,7 +642,7 @@ static size_t collect_accels(struct sn_topo *t, uint16_t vendor)
 		a->vendor = o->attr->pcidev.vendor_id;
 		a->device = o->attr->pcidev.device_id;
 		a->pci_class = o->attr->pcidev.class_id;
-		a->numa = single_numa(t->hw, o);
+		a->numa = single_numa(t, o);
 	}
 	return npci;
 }
@@ -576,7 +671,7 @@ static void add_nic(struct sn_topo *t, hwloc_obj_t osdev, hwloc_obj_t netdev)
 	snprintf(n->netdev, sizeof(n->netdev), "%s",
 		 netdev && netdev->name ? netdev->name : "");
 	format_busid(parent, n->busid, sizeof(n->busid));
-	n->numa = single_numa(t->hw, osdev);
+	n->numa = single_numa(t, osdev);
 	t->nic_obj[t->n_nics++] = parent;
 }
 
@@ -650,6 +745,11 @@ struct sn_topo *sn_topo_open(const char *xml_path, uint16_t pci_vendor,
 	if (xml_path && *xml_path ? load_xml(t->hw, xml_path, err) :
 				    load_live(t->hw, err))
 		goto fail;
+	if (collect_cpu_nodes(t)) {
+		sn_error_set(err, "out of memory");
+		errno = ENOMEM;
+		goto fail;
+	}
 	if (!collect_accels(t, pci_vendor)) {
 		sn_error_set(
 			err,
@@ -673,6 +773,7 @@ void sn_topo_close(struct sn_topo *topo)
 		return;
 	if (topo->hw)
 		hwloc_topology_destroy(topo->hw);
+	hwloc_bitmap_free(topo->cpu_nodes);
 	free(topo);
 }
 
@@ -809,19 +910,18 @@ static enum sn_topo_answer near_switch(const struct sn_topo *topo, unsigned a,
 	return SN_TOPO_NO;
 }
 
-static enum sn_topo_answer near_numa(const struct sn_topo *topo, unsigned a,
-				     size_t n, char *why, size_t size)
+/* near_numa's comparison of the two CPU-bearing NUMA sets an and nn. */
+static enum sn_topo_answer numa_compare(hwloc_const_bitmap_t an,
+					hwloc_const_bitmap_t nn, unsigned a,
+					const char *nic, char *why, size_t size)
 {
-	hwloc_const_nodeset_t an = local_nodes(topo->hw, topo->accel_obj[a]);
-	hwloc_const_nodeset_t nn = local_nodes(topo->hw, topo->nic_obj[n]);
-	const char *nic = topo->nics[n].name;
 	char as[32] = "?", ns[32] = "?";
 
-	if (an)
+	if (!hwloc_bitmap_iszero(an))
 		hwloc_bitmap_list_snprintf(as, sizeof(as), an);
-	if (nn)
+	if (!hwloc_bitmap_iszero(nn))
 		hwloc_bitmap_list_snprintf(ns, sizeof(ns), nn);
-	if (!an || !nn || hwloc_bitmap_iszero(an) || hwloc_bitmap_iszero(nn)) {
+	if (hwloc_bitmap_iszero(an) || hwloc_bitmap_iszero(nn)) {
 		snprintf(
 			why, size,
 			"NUMA locality unknown: gpu%u on NUMA %s, %s on NUMA %s",
@@ -834,6 +934,26 @@ static enum sn_topo_answer near_numa(const struct sn_topo *topo, unsigned a,
 	}
 	snprintf(why, size, "gpu%u on NUMA %s, %s on NUMA %s", a, as, nic, ns);
 	return hwloc_bitmap_intersects(an, nn) ? SN_TOPO_UNKNOWN : SN_TOPO_NO;
+}
+
+/* Same NUMA node(s), counting only the NUMA nodes that hold CPUs. */
+static enum sn_topo_answer near_numa(const struct sn_topo *topo, unsigned a,
+				     size_t n, char *why, size_t size)
+{
+	hwloc_bitmap_t an = hwloc_bitmap_alloc(), nn = hwloc_bitmap_alloc();
+	enum sn_topo_answer ans = SN_TOPO_UNKNOWN;
+
+	if (!an || !nn) {
+		snprintf(why, size, "NUMA locality unknown: out of memory");
+		goto out;
+	}
+	local_nodes(topo, topo->accel_obj[a], an);
+	local_nodes(topo, topo->nic_obj[n], nn);
+	ans = numa_compare(an, nn, a, topo->nics[n].name, why, size);
+out:
+	hwloc_bitmap_free(an);
+	hwloc_bitmap_free(nn);
+	return ans;
 }
 
 enum sn_topo_answer sn_topo_near(const struct sn_topo *topo,

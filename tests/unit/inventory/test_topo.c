@@ -345,6 +345,48 @@ static void test_lassen(void **state)
 	sn_topo_close(t);
 }
 
+/*
+ * Lassen with its GPU memory as CPU-less NUMA nodes (topo/README.md): 252
+ * and 253 in Package 0 after its own node 0, without a subtype; 6 and 7 in
+ * Package 8 before its own node 8, subtype GPUMemory.  Neither kind is
+ * anyone's locality: the GPUs and HCAs stay on NUMA 0 and 8, as on the
+ * plain export (test_lassen).
+ */
+static void test_cpuless_numa(void **state)
+{
+	static const char *const bus[] = {
+		"0004:04:00.0",
+		"0004:05:00.0",
+		"0035:03:00.0",
+		"0035:04:00.0",
+	};
+	static const int numa[] = { 0, 0, 8, 8 };
+	struct sn_topo *t = open_ok(OWN "lassen-gpumem-numa.xml", 0x10de);
+	const struct sn_topo_nic *nic;
+	char why[SN_TOPO_WHY_MAX];
+
+	(void)state;
+	assert_accels(t, bus, numa, 4);
+	assert_non_null(nic = sn_topo_find_nic(t, "mlx5_0"));
+	assert_int_equal(nic->numa, 0);
+	assert_non_null(nic = sn_topo_find_nic(t, "mlx5_3"));
+	assert_int_equal(nic->numa, 8);
+	assert_nearest(t, 0, "mlx5_0 mlx5_1");
+	assert_nearest(t, 3, "mlx5_2 mlx5_3");
+	assert_near(t, 1, "mlx5_1", SN_NEAR_NUMA, SN_TOPO_YES,
+		    "gpu1 and mlx5_1 both on NUMA 0");
+	assert_near(t, 3, "mlx5_2", SN_NEAR_NUMA, SN_TOPO_YES,
+		    "gpu3 and mlx5_2 both on NUMA 8");
+	assert_near(t, 2, "mlx5_0", SN_NEAR_NUMA, SN_TOPO_NO,
+		    "gpu2 on NUMA 8, mlx5_0 on NUMA 0");
+	/* the whole answer: no 252-255 in it */
+	assert_int_equal(sn_topo_near(t, 2, "mlx5_3", SN_NEAR_NUMA, why,
+				      sizeof(why)),
+			 SN_TOPO_YES);
+	assert_string_equal(why, "gpu2 and mlx5_3 both on NUMA 8");
+	sn_topo_close(t);
+}
+
 /* JURECA-DC CPU node: no accelerator of any vendor, one HCA. */
 static void test_cpu_only(void **state)
 {
@@ -708,6 +750,7 @@ int main(void)
 		cmocka_unit_test(test_ipa20_h100),
 		cmocka_unit_test(test_dgx2h),
 		cmocka_unit_test(test_lassen),
+		cmocka_unit_test(test_cpuless_numa),
 		cmocka_unit_test(test_cpu_only),
 		cmocka_unit_test(test_mixed_vendors),
 		cmocka_unit_test(test_amd_and_efa),
