@@ -15,6 +15,9 @@
 
 #define SB_PREFIX "supernode-bench: "
 
+/* The data pattern repeats every SB_PAT elements (sb_calc.c). */
+#define SB_PAT 31
+
 enum sb_op {
 	SB_ALLREDUCE,
 	SB_ALLGATHER,
@@ -67,6 +70,7 @@ double sb_busbw(enum sb_op op, size_t bytes, double time_us, int nranks);
 int sb_counts(enum sb_op op, size_t bytes, int nranks, struct sb_counts *c);
 float sb_value(int rank, size_t i);
 void sb_fill(float *buf, size_t n, int rank, size_t offset);
+void sb_sum_table(int nranks, float t[SB_PAT]);
 float sb_expect(enum sb_op op, int rank, int nranks, size_t i,
 		const struct sb_counts *c);
 int64_t sb_check(enum sb_op op, const float *res, size_t n, int rank,
@@ -76,6 +80,30 @@ size_t sb_result_location(enum sb_op op, bool inplace, int rank,
 double sb_avg_busbw(const struct sb_result *r);
 int64_t sb_total_wrong(const struct sb_result *r);
 double sb_row_busbw(const struct sb_row *row);
+
+/**
+ * struct sb_seg - a run of floats that follows the pattern: element i
+ * (0 <= i < len) of the run, float start + i of its buffer, is
+ * tab[(off + i) % SB_PAT].  The fill and the check, on the host or on a
+ * GPU (sb_cuda.c), are lists of these.
+ */
+struct sb_seg {
+	size_t start; /* first float of the run, from the buffer's start */
+	size_t len;   /* floats */
+	size_t off;   /* pattern index of the first float */
+	float tab[SB_PAT];
+};
+
+/* sb_pattern.c: the pattern as runs (pure) */
+void sb_seg_copy(struct sb_seg *s, int src, size_t start, size_t len,
+		 size_t off);
+void sb_seg_sum(struct sb_seg *s, int nranks, size_t start, size_t len,
+		size_t off);
+size_t sb_check_plan(enum sb_op op, int rank, int nranks,
+		     const struct sb_counts *c, struct sb_seg *segs,
+		     size_t max);
+void sb_seg_fill(const struct sb_seg *s, float *buf);
+int64_t sb_seg_check(const struct sb_seg *s, const float *buf);
 
 /* sb_report.c: writers */
 void sb_fmt_float(double v, int width, char *out);

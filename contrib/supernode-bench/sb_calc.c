@@ -194,9 +194,9 @@ int sb_counts(enum sb_op op, size_t bytes, int nranks, struct sb_counts *c)
 
 /*
  * The pattern: rank r's element i is ((7 i + 13 r) mod 31) + 1, a small
- * integer, so every sum over up to 500000 ranks is exact in a float.
+ * integer, so every sum over up to 500000 ranks is exact in a float
+ * (SB_PAT, 31, is in sb.h).
  */
-#define SB_PAT 31
 
 /** sb_value - rank @rank's element @i of the pattern. */
 float sb_value(int rank, size_t i)
@@ -217,8 +217,8 @@ void sb_fill(float *buf, size_t n, int rank, size_t offset)
 	}
 }
 
-/* Sum over all ranks of sb_value(r, i), by i mod 31. */
-static void sum_table(int nranks, float t[SB_PAT])
+/** sb_sum_table - @t[j] = the sum over @nranks ranks of sb_value(r, j). */
+void sb_sum_table(int nranks, float t[SB_PAT])
 {
 	for (size_t i = 0; i < SB_PAT; i++) {
 		double s = 0;
@@ -237,10 +237,10 @@ float sb_expect(enum sb_op op, int rank, int nranks, size_t i,
 
 	switch (op) {
 	case SB_ALLREDUCE:
-		sum_table(nranks, t);
+		sb_sum_table(nranks, t);
 		return t[i % SB_PAT];
 	case SB_REDUCESCATTER:
-		sum_table(nranks, t);
+		sb_sum_table(nranks, t);
 		return t[(rank * c->block + i) % SB_PAT];
 	case SB_ALLGATHER:
 		return sb_value(i / c->block, i % c->block);
@@ -262,7 +262,7 @@ static int64_t check_sum(const float *res, size_t n, int nranks, size_t off)
 	size_t k = off % SB_PAT;
 	int64_t wrong = 0;
 
-	sum_table(nranks, t);
+	sb_sum_table(nranks, t);
 	for (size_t i = 0; i < n; i++) {
 		wrong += res[i] != t[k];
 		if (++k == SB_PAT)

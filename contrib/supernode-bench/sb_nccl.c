@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sb_backend.h"
+#include "sb_cuda.h"
 
 #define NCCL_ID_BYTES 128
 #define NCCL_FLOAT 7
@@ -67,7 +68,8 @@ struct gpu {
 	nccl_comm_t comm;
 	cuda_stream_t stream;
 	float *send, *recv;
-	double *scratch; /* control plane over NCCL */
+	double *scratch;	 /* control plane over NCCL */
+	struct sb_cuda_dev kern; /* fill and check kernels (sb_cuda.c) */
 };
 
 struct nccl_be {
@@ -77,7 +79,11 @@ struct nccl_be {
 	struct gpu gpu[SB_MAX_GPUS];
 	float *host; /* staging for fill and check */
 	size_t max_floats;
-	struct sb_ctl own_ctl; /* when started without MPI */
+	struct sb_cuda *cu;	      /* NULL: fill and check on the host */
+	struct sb_seg *segs;	      /* check runs, one per rank at most */
+	char where[SB_CUDA_WHY + 64]; /* "on the GPU ..." or "on the host ..." */
+	long corrupt;		      /* test knob: floats spoiled per check */
+	struct sb_ctl own_ctl;	      /* when started without MPI */
 };
 
 static struct nccl_be *be_of(struct sb_backend *b)
@@ -409,8 +415,17 @@ static int nccl_fill(struct sb_backend *b, enum sb_op op,
 	for (int g = 0; g < n->ngpu; g++) {
 		struct gpu *u = &n->gpu[g];
 		float *in = inplace ? u->recv : u->send;
+		struct sb_seg s;
 
 		sb_input_layout(op, inplace, u->rank, c, &off, &len);
+		if (n->cu) {
+			sb_seg_copy(&s, u->rank, off, len, 0);
+			n->api.set_device(u->dev);
+			if (sb_cuda_fill(n->cu, &u->kern, u->stream, u->recv,
+					 c->count, in, &s))
+				return -1;
+			continue;
+		}
 		memset(n->host, 0, all);
 		n->api.set_device(u->dev);
 		if (CUDA_CHECK(n,
@@ -489,6 +504,37 @@ static int nccl_run(struct sb_backend *b, enum sb_op op,
 	return sync_all(n);
 }
 
+/*
+ * Test knob SUPERNODE_BENCH_TEST_CORRUPT=K: spoil K floats of each
+ * result, spread over it, before the check (NaN, -1, 0, +inf in turn; no
+ * pattern value or sum is < 1), so #wrong must read K per GPU exactly.
+ */
+static int corrupt(struct nccl_be *n, float *res, size_t len)
+{
+	static const float bad[] = { __builtin_nanf(""), -1.0f, 0.0f,
+				     __builtin_inff() };
+
+	for (long j = 0; j < n->corrupt && (size_t)j < len; j++)
+		if (CUDA_CHECK(n,
+			       n->api.memcpy(res + (size_t)j * len / n->corrupt,
+					     &bad[j % 4], sizeof(float),
+					     CUDA_H2D)))
+			return -1;
+	return 0;
+}
+
+/* Wrong floats of GPU @u's result at @loc, counted on the GPU. */
+static int64_t check_gpu(struct nccl_be *n, struct gpu *u, int nranks,
+			 enum sb_op op, const struct sb_counts *c, size_t loc)
+{
+	size_t k = sb_check_plan(op, u->rank, nranks, c, n->segs, nranks);
+
+	if (!k)
+		return -1;
+	return sb_cuda_check(n->cu, &u->kern, u->stream, u->recv + loc, n->segs,
+			     k);
+}
+
 static int64_t nccl_check(struct sb_backend *b, enum sb_op op,
 			  const struct sb_counts *c, bool inplace)
 {
@@ -500,6 +546,16 @@ static int64_t nccl_check(struct sb_backend *b, enum sb_op op,
 		size_t loc = sb_result_location(op, inplace, u->rank, c, false);
 
 		n->api.set_device(u->dev);
+		if (n->corrupt && corrupt(n, u->recv + loc, c->recv))
+			return -1;
+		if (n->cu) {
+			int64_t w = check_gpu(n, u, b->nranks, op, c, loc);
+
+			if (w < 0)
+				return -1;
+			wrong += w;
+			continue;
+		}
 		if (CUDA_CHECK(n, n->api.memcpy(n->host, u->recv + loc,
 						c->recv * sizeof(float),
 						CUDA_D2H)))
@@ -517,15 +573,55 @@ static void nccl_fini(struct sb_backend *b)
 		return;
 	for (int g = 0; g < n->ngpu; g++) {
 		n->api.set_device(n->gpu[g].dev);
+		if (n->cu)
+			sb_cuda_dev_fini(n->cu, &n->gpu[g].kern);
 		if (n->gpu[g].comm)
 			n->api.destroy(n->gpu[g].comm);
 		n->api.free(n->gpu[g].send);
 		n->api.free(n->gpu[g].recv);
 		n->api.free(n->gpu[g].scratch);
 	}
+	sb_cuda_close(n->cu);
+	free(n->segs);
 	free(n->host);
 	free(n);
 	b->priv = NULL;
+}
+
+/*
+ * The fill and check kernels on every local GPU, or the host path with
+ * the reason in n->where (SUPERNODE_BENCH_HOST_CHECK=1 asks for it).
+ */
+static void gpu_kernels(struct nccl_be *n, int nranks)
+{
+	const char *host = getenv("SUPERNODE_BENCH_HOST_CHECK");
+	char why[SB_CUDA_WHY] = "SUPERNODE_BENCH_HOST_CHECK is set";
+	int g = 0;
+
+	n->segs = calloc(nranks, sizeof(*n->segs));
+	if (!n->segs)
+		snprintf(why, sizeof(why), "out of memory");
+	else if (!(host && !strcmp(host, "1")))
+		n->cu = sb_cuda_open(why, sizeof(why));
+	for (; n->cu && g < n->ngpu; g++) {
+		n->api.set_device(n->gpu[g].dev);
+		if (sb_cuda_dev_init(n->cu, &n->gpu[g].kern, nranks, why,
+				     sizeof(why)))
+			break;
+	}
+	if (n->cu && g == n->ngpu) {
+		snprintf(n->where, sizeof(n->where),
+			 "on the GPU (CUDA driver API, PTX kernels)");
+		return;
+	}
+	while (n->cu && g-- > 0) {
+		n->api.set_device(n->gpu[g].dev);
+		sb_cuda_dev_fini(n->cu, &n->gpu[g].kern);
+	}
+	sb_cuda_close(n->cu);
+	n->cu = NULL;
+	snprintf(n->where, sizeof(n->where),
+		 "on the host through cudaMemcpy (%s)", why);
 }
 
 /**
@@ -560,9 +656,13 @@ int sb_nccl_backend(struct sb_ctl *ctl, const struct sb_opts *o,
 	    setup_gpus(n, ctl, o->ngpus, &id))
 		return -1;
 	n->api.version(&ver);
+	gpu_kernels(n, ctl->nprocs * o->ngpus);
+	sb_parse_uint(getenv("SUPERNODE_BENCH_TEST_CORRUPT"), 0, 1 << 20,
+		      &n->corrupt);
 	if (ctl->prank == 0)
-		printf("# NCCL version %d, %d process(es) x %d GPU(s)\n", ver,
-		       ctl->nprocs, o->ngpus);
+		printf("# NCCL version %d, %d process(es) x %d GPU(s)\n"
+		       "# data fill and check %s\n",
+		       ver, ctl->nprocs, o->ngpus, n->where);
 	b->name = "nccl";
 	b->nranks = ctl->nprocs * o->ngpus;
 	b->nlocal = o->ngpus;
