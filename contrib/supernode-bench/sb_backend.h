@@ -57,6 +57,8 @@ struct sb_opts {
 	const char *groups;  /* NULL or "supernode" */
 	const char *id_file; /* NCCL without MPI */
 	bool quiet;	     /* no table (--json -) */
+	const char *prom;    /* --prom FILE: Prometheus textfile (sb_prom.c) */
+	bool one_rank;	     /* --one-rank: a single rank may run (one GPU) */
 };
 
 /* Input layout: the pattern goes at @off, @len floats (sb_driver.c). */

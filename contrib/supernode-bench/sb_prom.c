@@ -19,6 +19,12 @@
  * (a temporary file in the same folder, fsync, rename); the old one is
  * read up to SB_PROM_MAX_BYTES without following a link.
  *
+ * Which supernode a result scores (sb_prom_write_results()): the group
+ * "all" is the job's supernodes, $SUPERNODE_NAMES ("sn01,sn02"), else
+ * $SUPERNODE_NAME, else this host's name (a run outside --supernode); the
+ * group "intra" (--groups supernode) is $SUPERNODE_NAME; "across" scores
+ * no supernode and is left out.
+ *
  * The sbcore part of supernode-bench builds without slurm-supernode's
  * lib/, so this file has its own small escape and atomic write.
  */
@@ -26,6 +32,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sb_prom.h"
@@ -320,5 +327,53 @@ int sb_prom_write(const char *path, const struct sb_prom_score *s, size_t n,
 	}
 	rc = write_atomic(path, text);
 	free(text);
+	return rc;
+}
+
+/* The supernode of group @group's result; NULL: none. */
+static const char *group_supernode(const char *group, char *host, size_t size)
+{
+	const char *names = getenv("SUPERNODE_NAMES");
+	const char *name = getenv("SUPERNODE_NAME");
+
+	if (!strcmp(group, "intra"))
+		return name && *name ? name : NULL;
+	if (strcmp(group, "all"))
+		return NULL;
+	if (names && *names)
+		return names;
+	if (name && *name)
+		return name;
+	if (gethostname(host, size - 1))
+		return NULL;
+	host[size - 1] = '\0';
+	return host;
+}
+
+/**
+ * sb_prom_write_results - --prom @path for a run's @nres results @res,
+ * each scoring the supernode its group names (see the file comment), the
+ * run ending now.  Returns 0, or -1 with a message printed.
+ */
+int sb_prom_write_results(const char *path, const struct sb_result *res,
+			  size_t nres, double min_busbw)
+{
+	struct sb_prom_score *s = calloc(nres ? nres : 1, sizeof(*s));
+	char host[256];
+	size_t n = 0;
+	int rc;
+
+	if (!s) {
+		fprintf(stderr, SB_PREFIX "--prom %s: out of memory\n", path);
+		return -1;
+	}
+	for (size_t i = 0; i < nres; i++) {
+		s[n].supernode =
+			group_supernode(res[i].group, host, sizeof(host));
+		s[n].r = &res[i];
+		n += s[n].supernode != NULL;
+	}
+	rc = sb_prom_write(path, s, n, min_busbw, (long long)time(NULL));
+	free(s);
 	return rc;
 }

@@ -41,4 +41,13 @@ char *sb_prom_render(const struct sb_prom_score *s, size_t n, double min_busbw,
 int sb_prom_write(const char *path, const struct sb_prom_score *s, size_t n,
 		  double min_busbw, long long now);
 
+/*
+ * sb_prom_write_results - sb_prom_write() of a run's @nres results, each
+ * scoring the supernode its group names ("all": $SUPERNODE_NAMES, else
+ * $SUPERNODE_NAME, else the host name; "intra": $SUPERNODE_NAME; "across"
+ * left out), the run ending now.  Returns 0, or -1 (message printed).
+ */
+int sb_prom_write_results(const char *path, const struct sb_result *res,
+			  size_t nres, double min_busbw);
+
 #endif /* SB_PROM_H */

@@ -262,6 +262,49 @@ static void test_write_promtool(void **state)
 	result_free(b);
 }
 
+/* Which supernode each group's result scores, from the job's variables. */
+static void test_write_results(void **state)
+{
+	char dir[] = "/tmp/sb_prom_XXXXXX", path[PATH_MAX], host[256];
+	struct sb_result *r = result(SB_ALLREDUCE, 10, 0), res[3];
+	char *t, want[400];
+
+	(void)state;
+	res[0] = res[1] = res[2] = *r;
+	res[0].group = "all";
+	res[1].group = "intra";
+	res[2].group = "across";
+	res[2].op = SB_BROADCAST;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/b.prom", dir);
+	setenv("SUPERNODE_NAMES", "sn01,sn02", 1);
+	setenv("SUPERNODE_NAME", "sn02", 1);
+	assert_int_equal(sb_prom_write_results(path, res, 3, 0), 0);
+	promtool_ok(path);
+	t = slurp(path);
+	assert_non_null(strstr(
+		t,
+		"pass{supernode=\"sn01,sn02\",op=\"allreduce\"} 1\n"
+		"supernode_bench_pass{supernode=\"sn02\",op=\"allreduce\"} 1\n"
+		"# HELP"));
+	assert_null(strstr(t, "broadcast")); /* across: no supernode */
+	free(t);
+	/* outside --supernode: the host */
+	unsetenv("SUPERNODE_NAMES");
+	unsetenv("SUPERNODE_NAME");
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(sb_prom_write_results(path, res, 3, 0), 0);
+	assert_int_equal(gethostname(host, sizeof(host)), 0);
+	snprintf(want, sizeof(want),
+		 "pass{supernode=\"%s\",op=\"allreduce\"} 1\n# HELP", host);
+	t = slurp(path);
+	assert_non_null(strstr(t, want));
+	free(t);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+	result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_write_promtool),
+		cmocka_unit_test(test_write_results),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
