@@ -19,14 +19,6 @@
 #include "util/sn_file.h"
 #include "checks/sn_runner.h"
 
-const struct sn_check_group sn_check_groups[] = {
-	{ "accelerators", sn_check_accelerators },
-	{ "ports", sn_check_ports },
-	{ "topology", sn_check_topology },
-};
-const unsigned sn_check_groups_count =
-	sizeof(sn_check_groups) / sizeof(sn_check_groups[0]);
-
 #define SN_REAP_GRACE_MS 20
 
 int64_t sn_now_ms(void)

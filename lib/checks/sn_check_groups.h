@@ -19,5 +19,11 @@ int sn_check_accelerators(const struct sn_check_ctx *ctx,
 			  struct sn_results *out);
 int sn_check_ports(const struct sn_check_ctx *ctx, struct sn_results *out);
 int sn_check_topology(const struct sn_check_ctx *ctx, struct sn_results *out);
+/*
+ * sn_check_fabric - the NVLink fabric gate (node.accelerators.nvlink_domain),
+ * IMEX (.imex) and the identity guard (supernodes[].identity); adds nothing
+ * when none of them is configured (check_fabric.c).
+ */
+int sn_check_fabric(const struct sn_check_ctx *ctx, struct sn_results *out);
 
 #endif

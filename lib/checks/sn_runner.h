@@ -12,7 +12,7 @@ struct sn_check_group {
 	sn_check_fn fn;
 };
 
-/* The groups the prolog runs, in report order (accelerators, ports, topology). */
+/* The groups the prolog runs, in report order (groups.c). */
 extern const struct sn_check_group sn_check_groups[];
 extern const unsigned sn_check_groups_count;
 

@@ -159,7 +159,7 @@ run --config "$T/sn.yaml" config validate
 assert_eq "validate --config" "0 ok: 2 supernodes of 3 nodes, method feature" "$RC $OUT"
 printf 'supernodes:\n  - name: a\n    nodes: x[1-2]\n    bogus: 1\n' >"$T/bad.yaml"
 run config validate "$T/bad.yaml"
-assert_eq "validate error" "1 supernodectl: $T/bad.yaml:4:5: supernodes[0].bogus: unknown key (allowed here: name, nodes)" "$RC $ERR"
+assert_eq "validate error" "1 supernodectl: $T/bad.yaml:4:5: supernodes[0].bogus: unknown key (allowed here: name, nodes, identity)" "$RC $ERR"
 run config validate "$T/none.yaml"
 assert_eq "validate missing file" 1 "$RC"
 mkdir -p "$T/etc" && cp "$T/sn.yaml" "$T/etc/supernode.yaml"

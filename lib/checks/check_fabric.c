@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The NVLink fabric gate, IMEX and the supernode identity guard (issue 12
+ * items 2 and 3): the check group "fabric".
+ *
+ * - node.accelerators.nvlink_domain: every GPU's nvmlDeviceGetGpuFabricInfoV
+ *   must be COMPLETED (IN_PROGRESS is asked again until 3/4 of
+ *   prolog.check_timeout, then UNKNOWN: a GPU still registering is not
+ *   broken), with status SUCCESS, a non-zero cluster UUID, and all GPUs in
+ *   one (uuid, clique).  healthMask is judged per sub-field: only TRUE in
+ *   a boolean one, and "incorrect configuration" 2 or more, are faults
+ *   (sites drained healthy nodes by reading any non-zero mask as a fault:
+ *   FALSE is 2 and NONE is 1).  PARTITION_ASSIGNED TRUE is the healthy
+ *   state, so it is not judged; a GPU without a partition shows as
+ *   incorrect configuration NO_PARTITION.  healthSummary UNHEALTHY is CRIT,
+ *   LIMITED_CAPACITY WARN.
+ * - node.accelerators.imex: /dev/nvidia-caps-imex-channels/channelN is a
+ *   character device (lstat: a link is never followed), and
+ *   `nvidia-imex-ctl -q` answers READY.  N is imex_channel from the config:
+ *   Slurm's switch/nvidia_imex creates a job's own channel device inside
+ *   the job's namespace when its steps start, after the prolog, so a
+ *   prolog can only see the channel the site provides.
+ * - supernodes[].identity: the node's hardware identity must be it, else
+ *   SUPERNODE_MISMATCH (a tray moved, a hostlist typo).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "checks/sn_check_groups.h"
+#include "checks/sn_runner.h"
+#include "inventory/sn_identity.h"
+
+#define CHECK_FABRIC "nvlink_fabric"
+#define CHECK_IMEX "imex"
+#define CHECK_IDENTITY "supernode_identity"
+#define FABRIC_RETRY_MS 250
+#define IMEX_CTL_MAX_MS 5000u
+#define IMEX_CTL_MAX_BYTES 4096
+
+/* healthMask sub-fields (sn_nvml.h quotes nvml.h). */
+struct mask_field {
+	unsigned int shift, width;
+	const char *code; /* CRIT code when TRUE */
+	const char *what;
+};
+
+static const struct mask_field bool_fields[] = {
+	{ 0, 0x3, "FABRIC_DEGRADED_BW", "bandwidth degraded" },
+	{ 2, 0x3, "FABRIC_ROUTE_RECOVERY", "route recovery in progress" },
+	{ 4, 0x3, "FABRIC_ROUTE_UNHEALTHY", "route unhealthy" },
+	{ 6, 0x3, "FABRIC_ACCESS_TIMEOUT",
+	  "access timeout recovery in progress" },
+};
+
+#define MASK_TRUE 1u
+#define MASK_CONFIG_SHIFT 8
+#define MASK_CONFIG_WIDTH 0xfu
+
+static const char *const config_causes[] = {
+	[2] = "incorrect SysGUID",
+	[3] = "incorrect chassis serial number",
+	[4] = "no partition",
+	[5] = "insufficient NVLinks",
+	[6] = "incompatible GPU firmware",
+	[7] = "invalid location",
+	[8] = "GPU state invalid",
+};
+
+struct fabric_run {
+	const struct sn_check_ctx *ctx;
+	struct sn_results *out;
+	struct sn_nvml *nvml;
+	unsigned int count;
+	struct sn_nvml_fabric f[SN_MANIFEST_MAX_ACCELS];
+};
+
+/* ---- reading ------------------------------------------------------------ */
+
+static bool any_in_progress(const struct fabric_run *r)
+{
+	for (unsigned int i = 0; i < r->count; i++)
+		if (r->f[i].rc == SN_NVML_SUCCESS &&
+		    r->f[i].state == SN_NVML_FABRIC_STATE_IN_PROGRESS)
+			return true;
+	return false;
+}
+
+static void read_all(struct fabric_run *r)
+{
+	for (unsigned int i = 0; i < r->count; i++)
+		sn_nvml_fabric_read(r->nvml, i, &r->f[i]);
+}
+
+/* Read every GPU; while one is IN_PROGRESS, again until 3/4 of the limit. */
+static void read_with_retry(struct fabric_run *r)
+{
+	int64_t deadline = sn_now_ms() +
+			   (int64_t)r->ctx->cfg->prolog.check_timeout_s * 750;
+	struct timespec pause = { 0, FABRIC_RETRY_MS * 1000000L };
+
+	read_all(r);
+	while (any_in_progress(r) && sn_now_ms() + FABRIC_RETRY_MS < deadline) {
+		nanosleep(&pause, NULL);
+		read_all(r);
+	}
+}
+
+static int open_nvml(struct fabric_run *r)
+{
+	struct sn_error err;
+	sn_nvml_return_t rc;
+
+	if (sn_nvml_open(r->ctx->nvml, &r->nvml, &err)) {
+		sn_results_add(r->out, SN_UNKNOWN, CHECK_FABRIC, "NVML_OPEN",
+			       "node", "NVML loaded", "%s", err.msg);
+		return -1;
+	}
+	rc = sn_nvml_device_count(r->nvml, &r->count);
+	if (rc != SN_NVML_SUCCESS) {
+		sn_results_add(r->out, SN_UNKNOWN, CHECK_FABRIC, "NVML_QUERY",
+			       "node", "GPU count", "nvmlDeviceGetCount_v2: %s",
+			       sn_nvml_error_string(r->nvml, rc));
+		return -1;
+	}
+	if (r->count > SN_MANIFEST_MAX_ACCELS)
+		r->count = SN_MANIFEST_MAX_ACCELS;
+	return 0;
+}
+
+/* ---- judging one GPU ---------------------------------------------------- */
+
+/* The call and the state: true when the rest of the answer may be read. */
+static bool judge_answer(struct fabric_run *r, const struct sn_nvml_fabric *f,
+			 const char *gpu)
+{
+	const char *e = sn_nvml_error_string(r->nvml, f->rc);
+
+	if (f->rc == SN_NVML_ERROR_FUNCTION_NOT_FOUND)
+		sn_results_add(r->out, SN_UNKNOWN, CHECK_FABRIC,
+			       "FABRIC_NO_API", gpu, "fabric info",
+			       "NVML lacks nvmlDeviceGetGpuFabricInfoV");
+	else if (sn_nvml_rc_is_failure(f->rc))
+		sn_results_add(r->out, SN_CRIT, CHECK_FABRIC, "GPU_LOST", gpu,
+			       "fabric info", "%s (%d)", e, f->rc);
+	else if (f->rc == SN_NVML_ERROR_NOT_SUPPORTED ||
+		 (f->rc == SN_NVML_SUCCESS &&
+		  f->state == SN_NVML_FABRIC_STATE_NOT_SUPPORTED))
+		sn_results_add(r->out, SN_CRIT, CHECK_FABRIC,
+			       "FABRIC_UNSUPPORTED", gpu, "in an NVLink domain",
+			       "no NVLink fabric");
+	else if (f->rc != SN_NVML_SUCCESS)
+		sn_results_add(r->out, SN_UNKNOWN, CHECK_FABRIC, "NVML_QUERY",
+			       gpu, "fabric info",
+			       "nvmlDeviceGetGpuFabricInfoV: %s (%d)", e,
+			       f->rc);
+	else if (f->state == SN_NVML_FABRIC_STATE_IN_PROGRESS)
+		sn_results_add(r->out, SN_UNKNOWN, CHECK_FABRIC,
+			       "FABRIC_IN_PROGRESS", gpu, "state COMPLETED",
+			       "still registering after %us",
+			       r->ctx->cfg->prolog.check_timeout_s * 3 / 4);
+	else if (f->state != SN_NVML_FABRIC_STATE_COMPLETED)
+		sn_results_add(r->out, SN_CRIT, CHECK_FABRIC,
+			       "FABRIC_NOT_STARTED", gpu, "state COMPLETED",
+			       "state %u: not registered with the fabric",
+			       f->state);
+	else
+		return true;
+	return false;
+}
+
+/* The health mask and summary; returns how many faults were reported. */
+static int judge_health(struct fabric_run *r, const struct sn_nvml_fabric *f,
+			const char *gpu)
+{
+	unsigned int cfg = (f->health_mask >> MASK_CONFIG_SHIFT) &
+			   MASK_CONFIG_WIDTH;
+	int faults = 0;
+
+	for (size_t k = 0; k < sizeof(bool_fields) / sizeof(bool_fields[0]);
+	     k++) {
+		const struct mask_field *m = &bool_fields[k];
+
+		if (((f->health_mask >> m->shift) & m->width) != MASK_TRUE)
+			continue;
+		sn_results_add(r->out, SN_CRIT, CHECK_FABRIC, m->code, gpu,
+			       "healthy fabric", "%s (healthMask 0x%x)",
+			       m->what, f->health_mask);
+		faults++;
+	}
+	if (cfg >= 2) {
+		sn_results_add(r->out, SN_CRIT, CHECK_FABRIC,
+			       "FABRIC_BAD_CONFIG", gpu,
+			       "correct configuration",
+			       "incorrect configuration: %s (%u)",
+			       cfg < 9 ? config_causes[cfg] : "unknown cause",
+			       cfg);
+		faults++;
+	}
+	if (f->health_summary == SN_NVML_FABRIC_SUMMARY_UNHEALTHY) {
+		sn_results_add(r->out, SN_CRIT, CHECK_FABRIC,
+			       "FABRIC_UNHEALTHY", gpu, "summary healthy",
+			       "summary unhealthy");
+		faults++;
+	} else if (f->health_summary ==
+		   SN_NVML_FABRIC_SUMMARY_LIMITED_CAPACITY) {
+		sn_results_add(r->out, SN_WARN, CHECK_FABRIC, "FABRIC_LIMITED",
+			       gpu, "summary healthy",
+			       "summary limited capacity");
+		faults++;
+	}
+	return faults;
+}
+
+static void judge_gpu(struct fabric_run *r, unsigned int i)
+{
+	const struct sn_nvml_fabric *f = &r->f[i];
+	char gpu[16], uuid[SN_NVML_FABRIC_UUID_STR];
+	int faults = 0;
+
+	snprintf(gpu, sizeof(gpu), "gpu%u", i);
+	if (!judge_answer(r, f, gpu))
+		return;
+	sn_nvml_fabric_uuid_format(f, uuid, sizeof(uuid));
+	if (f->status != SN_NVML_SUCCESS) {
+		sn_results_add(r->out, SN_CRIT, CHECK_FABRIC,
+			       "FABRIC_PROBE_FAILED", gpu, "status Success",
+			       "status %s (%d)",
+			       sn_nvml_error_string(r->nvml, f->status),
+			       f->status);
+		faults++;
+	}
+	if (sn_nvml_fabric_uuid_zero(f)) {
+		sn_results_add(
+			r->out, SN_CRIT, CHECK_FABRIC, "FABRIC_NO_DOMAIN", gpu,
+			"a non-zero cluster UUID",
+			"cluster UUID %s, clique %u: in no NVLink domain", uuid,
+			f->clique_id);
+		faults++;
+	}
+	faults += judge_health(r, f, gpu);
+	if (!faults)
+		sn_results_add(r->out, SN_OK, CHECK_FABRIC, "OK", gpu,
+			       "in an NVLink domain", "domain %s/%u", uuid,
+			       f->clique_id);
+}
+
+/* ---- identity ----------------------------------------------------------- */
+
+static const struct sn_supernode *my_supernode(const struct sn_check_ctx *ctx)
+{
+	const struct sn_node *n = sn_config_find_node(ctx->cfg, ctx->nodename);
+
+	return n ? &ctx->cfg->supernodes[n->supernode] : NULL;
+}
+
+static void judge_identity(const struct sn_supernode *sn,
+			   const struct sn_identity *id, struct sn_results *out)
+{
+	char want[SN_VALUE_MAX];
+
+	snprintf(want, sizeof(want), "%s (%s)", sn->identity, sn->name);
+	if ((id->kind == SN_IDENTITY_NVLINK ||
+	     id->kind == SN_IDENTITY_ASCEND) &&
+	    !strcmp(id->key, sn->identity))
+		sn_results_add(out, SN_OK, CHECK_IDENTITY, "OK", "node", want,
+			       "%s", id->key);
+	else if (id->kind == SN_IDENTITY_NVLINK ||
+		 id->kind == SN_IDENTITY_ASCEND)
+		sn_results_add(out, SN_CRIT, CHECK_IDENTITY,
+			       "SUPERNODE_MISMATCH", "node", want, "%s",
+			       id->key);
+	else if (id->kind == SN_IDENTITY_NONE)
+		sn_results_add(out, SN_CRIT, CHECK_IDENTITY,
+			       "SUPERNODE_MISMATCH", "node", want,
+			       "in no domain: %s", id->why);
+	else
+		sn_results_add(out, SN_UNKNOWN, CHECK_IDENTITY,
+			       "SUPERNODE_IDENTITY", "node", want,
+			       "cannot tell: %s", id->why);
+}
+
+/* One node-level verdict when the GPUs answered but disagree. */
+static void judge_split(struct fabric_run *r, const struct sn_identity *id)
+{
+	if (id->kind == SN_IDENTITY_ERROR &&
+	    !strncmp(id->why, "GPUs in two", 11))
+		sn_results_add(r->out, SN_CRIT, CHECK_FABRIC, "FABRIC_SPLIT",
+			       "node", "one NVLink domain", "%s", id->why);
+}
+
+static void fabric_gate(const struct sn_check_ctx *ctx,
+			const struct sn_supernode *sn, struct sn_results *out)
+{
+	struct fabric_run *r = calloc(1, sizeof(*r));
+	struct sn_identity id;
+
+	if (!r) {
+		sn_results_add(out, SN_UNKNOWN, CHECK_FABRIC, "NO_MEMORY",
+			       "node", "memory", "out of memory");
+		return;
+	}
+	r->ctx = ctx;
+	r->out = out;
+	if (open_nvml(r))
+		goto out;
+	read_with_retry(r);
+	sn_identity_from_fabric(r->f, r->count, &id);
+	if (ctx->cfg->node.accel.nvlink_domain) {
+		for (unsigned int i = 0; i < r->count; i++)
+			judge_gpu(r, i);
+		judge_split(r, &id);
+	}
+	if (sn && sn->identity)
+		judge_identity(sn, &id, out);
+out:
+	sn_nvml_close(r->nvml);
+	free(r);
+}
+
+/* ---- IMEX --------------------------------------------------------------- */
+
+static void imex_channel(const struct sn_check_ctx *ctx, struct sn_results *out)
+{
+	unsigned int n = ctx->cfg->node.accel.imex_channel;
+	char path[PATH_MAX + 32], dev[32];
+	struct stat st;
+
+	snprintf(dev, sizeof(dev), "channel%u", n);
+	snprintf(path, sizeof(path), "%s/%s", ctx->imex_channels, dev);
+	if (lstat(path, &st)) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			sn_results_add(out, SN_CRIT, CHECK_IMEX,
+				       "IMEX_CHANNEL_MISSING", dev,
+				       "character device", "missing: %s", path);
+		else
+			sn_results_add(out, SN_UNKNOWN, CHECK_IMEX,
+				       "IMEX_CHANNEL_UNREADABLE", dev,
+				       "character device", "%s: %s",
+				       strerror(errno), path);
+	} else if (S_ISLNK(st.st_mode)) {
+		sn_results_add(out, SN_CRIT, CHECK_IMEX, "IMEX_CHANNEL_LINK",
+			       dev, "character device",
+			       "a symbolic link (not followed): %s", path);
+	} else if (!S_ISCHR(st.st_mode)) {
+		sn_results_add(out, SN_CRIT, CHECK_IMEX,
+			       "IMEX_CHANNEL_NOT_DEVICE", dev,
+			       "character device", "not a character device: %s",
+			       path);
+	} else {
+		sn_results_add(out, SN_OK, CHECK_IMEX, "OK", dev,
+			       "character device", "present");
+	}
+}
+
+/* In the child: run paths.imex_ctl -q with stdout and stderr into fd. */
+static int imex_ctl_exec(void *arg, int fd)
+{
+	const char *ctl = arg;
+	char *const argv[] = { (char *)ctl, "-q", NULL };
+	char *const envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL };
+
+	if (dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
+		return 127;
+	execve(ctl, argv, envp);
+	return 127;
+}
+
+/* The first line of what the ctl printed, printable, in buf. */
+static void first_line(const char *s, size_t len, char *buf, size_t size)
+{
+	size_t i = 0;
+
+	while (len && (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')) {
+		s++;
+		len--;
+	}
+	for (; i + 1 < size && i < len && s[i] != '\n' && s[i] != '\r'; i++)
+		buf[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
+	while (i && buf[i - 1] == ' ')
+		i--;
+	buf[i] = '\0';
+}
+
+static void imex_daemon(const struct sn_check_ctx *ctx, struct sn_results *out)
+{
+	uint32_t limit = ctx->cfg->prolog.check_timeout_s * 250;
+	char *buf = NULL, line[SN_VALUE_MAX];
+	size_t len = 0;
+	int rc;
+
+	if (access(ctx->imex_ctl, X_OK)) {
+		sn_results_add(out, SN_UNKNOWN, CHECK_IMEX, "IMEX_CTL_MISSING",
+			       "nvidia-imex", "READY", "cannot ask: %s: %s",
+			       strerror(errno), ctx->imex_ctl);
+		return;
+	}
+	if (limit > IMEX_CTL_MAX_MS)
+		limit = IMEX_CTL_MAX_MS;
+	rc = sn_run_in_child(imex_ctl_exec, (void *)ctx->imex_ctl, limit,
+			     IMEX_CTL_MAX_BYTES, &buf, &len);
+	first_line(buf ? buf : "", buf ? len : 0, line, sizeof(line));
+	free(buf);
+	if (rc == 0 && !strcmp(line, "READY"))
+		sn_results_add(out, SN_OK, CHECK_IMEX, "OK", "nvidia-imex",
+			       "READY", "READY");
+	else if (rc == -1)
+		sn_results_add(out, SN_UNKNOWN, CHECK_IMEX, "IMEX_CTL_TIMEOUT",
+			       "nvidia-imex", "READY",
+			       "no answer within %u ms: %s -q", limit,
+			       ctx->imex_ctl);
+	else if (rc < 0 || rc == 127)
+		sn_results_add(out, SN_UNKNOWN, CHECK_IMEX, "IMEX_CTL_FAILED",
+			       "nvidia-imex", "READY",
+			       "could not run %s -q (%d)", ctx->imex_ctl, rc);
+	else
+		sn_results_add(out, SN_CRIT, CHECK_IMEX, "IMEX_NOT_READY",
+			       "nvidia-imex", "READY", "'%s' (exit %d)",
+			       line[0] ? line : "(nothing)", rc);
+}
+
+/* ---- the group ---------------------------------------------------------- */
+
+int sn_check_fabric(const struct sn_check_ctx *ctx, struct sn_results *out)
+{
+	const struct sn_accel_manifest *a = &ctx->cfg->node.accel;
+	const struct sn_supernode *sn = my_supernode(ctx);
+	bool guard = sn && sn->identity;
+	struct sn_identity id;
+
+	if (a->nvlink_domain || (guard && (a->vendor == SN_ACCEL_NVIDIA ||
+					   a->vendor == SN_ACCEL_NONE)))
+		fabric_gate(ctx, guard ? sn : NULL, out);
+	else if (guard) {
+		sn_identity_read(ctx, &id);
+		judge_identity(sn, &id, out);
+	}
+	if (a->imex) {
+		imex_channel(ctx, out);
+		imex_daemon(ctx, out);
+	}
+	return 0;
+}
