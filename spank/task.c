@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Remote context, per task: NCCL_*, UCX_NET_DEVICES, GLOO/HCCL and the
- * PyTorch ranks (lib/env/taskenv.c computes, lib/env/ownership.c decides).
+ * Remote context, per task: NCCL_*, UCX_NET_DEVICES, GLOO/HCCL, the
+ * PyTorch ranks and, where Slurm bound no GPU, CUDA_VISIBLE_DEVICES with
+ * CUDA_DEVICE_ORDER (lib/env/taskenv.c computes, lib/env/ownership.c
+ * decides).
  * task_env_prepare() runs once per step before the tasks are forked, so
  * they inherit what it read (hwloc at most once per step); task_env_set()
  * runs in each task just before exec.  Nothing here fails a task.
@@ -93,7 +95,7 @@ static const char *const *step_values(spank_t sp)
 static void task_facts(spank_t sp, const char *marker,
 		       struct sn_taskenv_task *t)
 {
-	static struct sn_envbuf visible, step_gpus, job_gpus;
+	static struct sn_envbuf visible, step_gpus, job_gpus, order;
 	const struct sn_config *cfg = sn_state.cfg;
 
 	memset(t, 0, sizeof(*t));
@@ -104,10 +106,13 @@ static void task_facts(spank_t sp, const char *marker,
 	t->batch = job_is_batch(sp);
 	t->visible_name = sn_taskenv_visible_name(cfg);
 	t->visible = sn_taskenv_visible_pick(
-		cfg, job_getenv(sp, t->visible_name, &visible),
+		cfg, marker, job_getenv(sp, t->visible_name, &visible),
 		jobs_own(sp, marker, t->visible_name));
 	t->step_gpus = job_fact(sp, "SLURM_STEP_GPUS", &step_gpus);
 	t->job_gpus = job_fact(sp, "SLURM_JOB_GPUS", &job_gpus);
+	t->device_order = sn_taskenv_job_value(
+		marker, "CUDA_DEVICE_ORDER",
+		job_getenv(sp, "CUDA_DEVICE_ORDER", &order));
 }
 
 int task_env_set(spank_t sp)

@@ -70,6 +70,18 @@ struct sn_taskenv_near {
 	char nics[SN_MANIFEST_MAX_ACCELS][SN_TASKENV_NEAR_MAX][SN_TOPO_NAME_MAX];
 };
 
+/*
+ * The node's accelerators in PCI bus order (domain, bus, device, function),
+ * for the GPU binding, from the topology when it was loaded (no I/O of its
+ * own: NVML is never loaded in a step).  n 0 and from "": not read.
+ */
+struct sn_taskenv_gpus {
+	unsigned n;	 /* accelerators listed (<= SN_MANIFEST_MAX_ACCELS) */
+	bool all_nvidia; /* every one has PCI vendor 0x10de */
+	char from[8];	 /* "hwloc"; "" when not read */
+	char busid[SN_MANIFEST_MAX_ACCELS][SN_BDF_SIZE]; /* "0000:07:00.0" */
+};
+
 /* struct sn_taskenv_node - what is the same for every task of the node. */
 struct sn_taskenv_node {
 	struct sn_taskenv_port ports[SN_TASKENV_MAX_PORTS];
@@ -78,6 +90,7 @@ struct sn_taskenv_node {
 	enum sn_ifstate ifstate;
 	char operstate[24]; /* as read, for messages */
 	struct sn_taskenv_near topo;
+	struct sn_taskenv_gpus gpus;
 	char ports_note[SN_TASKENV_NOTE_MAX]; /* why ports_ok is false */
 	char topo_note[SN_TASKENV_NOTE_MAX];  /* why topo.valid is false */
 };
@@ -97,6 +110,8 @@ struct sn_taskenv_task {
 	const char *visible_name; /* its name, for messages */
 	const char *step_gpus;	  /* SLURM_STEP_GPUS */
 	const char *job_gpus;	  /* SLURM_JOB_GPUS */
+	const char *device_order; /* CUDA_DEVICE_ORDER, the job's own (NULL:
+					 * unset, or ours from an earlier step) */
 };
 
 /* One result: value NULL means "not set", and why says why. */
@@ -220,8 +235,10 @@ void sn_taskenv_near_fill(const struct sn_topo *topo,
  *             left out on Ascend nodes.
  * Per task:   UCX_NET_DEVICES (ACTIVE allowed ports of the NICs nearest
  *             the task's accelerators), RANK, LOCAL_RANK, WORLD_SIZE,
- *             LOCAL_WORLD_SIZE (env.pytorch), Ascend:
- *             ASCEND_RT_VISIBLE_DEVICES.  Not for the batch script.
+ *             LOCAL_WORLD_SIZE (env.pytorch), CUDA_VISIBLE_DEVICES and
+ *             CUDA_DEVICE_ORDER (sn_taskenv_gpu_bind(); NVIDIA or
+ *             unconfigured nodes), Ascend: ASCEND_RT_VISIBLE_DEVICES.  Not
+ *             for the batch script.
  * Never NCCL_TOPO_FILE / NCCL_GRAPH_FILE.
  *
  * Entries with value NULL explain why a variable is not set.  Returns 0,
@@ -269,6 +286,31 @@ int sn_taskenv_visible_accels(const struct sn_taskenv_task *task,
 			      char *why, size_t why_size);
 
 /*
+ * sn_taskenv_gpu_bind - the GPU of a task that Slurm bound to none.
+ *
+ * When no GPU binding reached the task (no CUDA_VISIBLE_DEVICES of the
+ * job's, no SLURM_STEP_GPUS or SLURM_JOB_GPUS: e.g. --exclusive without
+ * --gpus-per-task), the job did not choose CUDA_DEVICE_ORDER either, and
+ * the node runs exactly one task per GPU (local task count == the node's
+ * GPUs), local rank i gets the i-th GPU in PCI bus order, written as its
+ * index in that order: CUDA's index for it under
+ * CUDA_DEVICE_ORDER=PCI_BUS_ID, which the caller sets with it.  It is the
+ * GPU whose nearest NICs UCX_NET_DEVICES names (the topology's order).
+ * The node's GPUs: node->gpus (the topology's, when the step loaded it),
+ * else node.accelerators.count (vendor nvidia; the prolog checks it).
+ *
+ * Returns the index (>= 0); -1 when the task is left alone (why says
+ * why: the job's own variable, Slurm's binding, tasks != GPUs, no GPU
+ * known, GPUs not all NVIDIA); -2 when the node's accelerators are not
+ * NVIDIA's by the config (Ascend, AMD, other: CUDA_* are not ours to set;
+ * why is "").  why gets one line.
+ */
+int sn_taskenv_gpu_bind(const struct sn_config *cfg,
+			const struct sn_taskenv_node *node,
+			const struct sn_taskenv_task *task, char *why,
+			size_t why_size);
+
+/*
  * sn_taskenv_wants_topo - whether the step must load the topology: a task
  * (not the batch script) will need nearest NICs because UCX_NET_DEVICES
  * is not the job's own (job_ucx false), or on Ascend the node's
@@ -287,10 +329,20 @@ const char *sn_taskenv_visible_name(const struct sn_config *cfg);
 /*
  * sn_taskenv_visible_pick - sn_taskenv_task.visible from the job's value
  * cur of that variable (NULL unset, sn_env_unread): one not read whole is
- * "GPU-" (a list of unknown devices, never none or all); on Ascend only
- * the job's own value counts (job_owns false: NULL).
+ * "GPU-" (a list of unknown devices, never none or all); a value @marker
+ * records as ours (a binding of an earlier step, decided anew now) is
+ * NULL; on Ascend only the job's own value counts (job_owns false: NULL).
  */
 const char *sn_taskenv_visible_pick(const struct sn_config *cfg,
-				    const char *cur, bool job_owns);
+				    const char *marker, const char *cur,
+				    bool job_owns);
+
+/*
+ * sn_taskenv_job_value - the job's own value of name: cur, or NULL when
+ * it is unset or @marker records it as ours; a value not read whole
+ * (sn_env_unread) is "?" (set, by the job).
+ */
+const char *sn_taskenv_job_value(const char *marker, const char *name,
+				 const char *cur);
 
 #endif

@@ -24,6 +24,16 @@
  *    otherwise wait for WORLD_SIZE-1 peers that never come).
  *  - NCCL_TOPO_FILE / NCCL_GRAPH_FILE are never set: a file that does not
  *    describe this node misleads NCCL worse than its own detection.
+ *  - CUDA_VISIBLE_DEVICES per task, only where Slurm bound no GPU and the
+ *    node runs one task per GPU: local rank i gets the i-th GPU in PCI bus
+ *    order, with CUDA_DEVICE_ORDER=PCI_BUS_ID.  Without it, CUDA numbers
+ *    GPUs fastest first, which can differ from the PCI order of NVML and
+ *    hwloc that UCX_NET_DEVICES is chosen by: the task would use one GPU
+ *    and the NICs of another.  Both are left alone when the job has
+ *    either (the user's or Slurm's): a CUDA_VISIBLE_DEVICES is an index
+ *    list in the job's own order, and a CUDA_DEVICE_ORDER of the job's
+ *    would renumber ours.  Slurm's SLURM_STEP_GPUS/SLURM_JOB_GPUS mean its
+ *    GRES binding (and maybe device cgroups, renumbered): left alone too.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -41,6 +51,8 @@
 #include "env/sn_ownership.h"
 #include "util/sn_strbuf.h"
 #include "env/sn_taskenv.h"
+
+#define PCI_VENDOR_NVIDIA 0x10de /* NVIDIA's PCI-SIG vendor id */
 
 #define NIC_NAME_CHARS \
 	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
@@ -299,6 +311,44 @@ static size_t usable_ports(const struct sn_taskenv_node *node)
 	return n;
 }
 
+/* node->gpus from an open topology: its accelerators, in PCI order. */
+static void gpus_from_topo(const struct sn_topo *t, struct sn_taskenv_gpus *g)
+{
+	size_t n = 0;
+	const struct sn_topo_accel *a = sn_topo_accels(t, &n);
+
+	memset(g, 0, sizeof(*g));
+	if (n > SN_MANIFEST_MAX_ACCELS)
+		n = SN_MANIFEST_MAX_ACCELS;
+	snprintf(g->from, sizeof(g->from), "hwloc");
+	g->all_nvidia = true;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(g->busid[i], sizeof(g->busid[i]), "%s", a[i].busid);
+		g->all_nvidia &= a[i].vendor == PCI_VENDOR_NVIDIA;
+	}
+	g->n = (unsigned)n;
+}
+
+/* The topology snapshot and, from it, the node's GPUs (node->topo_note). */
+static void topo_gather(const struct sn_config *cfg, const char *hwloc_xml,
+			struct sn_taskenv_node *node)
+{
+	struct sn_error err;
+	struct sn_topo *t;
+
+	/* hwloc honours HWLOC_COMPONENTS etc. even when given XML */
+	hwloc_env_scrub();
+	t = sn_topo_open(hwloc_xml, accel_pci_vendor(cfg), &err);
+	if (!t) {
+		snprintf(node->topo_note, sizeof(node->topo_note),
+			 "topology not loaded: %.200s", err.msg);
+		return;
+	}
+	sn_taskenv_near_fill(t, &node->topo);
+	gpus_from_topo(t, &node->gpus);
+	sn_topo_close(t);
+}
+
 void sn_taskenv_node_gather(const struct sn_config *cfg, const char *sysfs,
 			    const char *hwloc_xml, bool want_topo,
 			    struct sn_taskenv_node *node)
@@ -312,21 +362,8 @@ void sn_taskenv_node_gather(const struct sn_config *cfg, const char *sysfs,
 	 */
 	if (want_topo && node->ports_ok && usable_ports(node) < 2)
 		want_topo = false;
-	if (want_topo) {
-		struct sn_error err;
-		struct sn_topo *t;
-
-		/* hwloc honours HWLOC_COMPONENTS etc. even when given XML */
-		hwloc_env_scrub();
-		t = sn_topo_open(hwloc_xml, accel_pci_vendor(cfg), &err);
-		if (!t) {
-			snprintf(node->topo_note, sizeof(node->topo_note),
-				 "topology not loaded: %.200s", err.msg);
-			return;
-		}
-		sn_taskenv_near_fill(t, &node->topo);
-		sn_topo_close(t);
-	}
+	if (want_topo)
+		topo_gather(cfg, hwloc_xml, node);
 }
 
 struct gather_arg {
@@ -864,6 +901,130 @@ static int ucx_add(const struct sn_taskenv_node *node, const unsigned *acc,
 	return 0;
 }
 
+/* The node's GPU count for the binding, and where it came from; 0 unknown. */
+static unsigned node_gpus(const struct sn_config *cfg,
+			  const struct sn_taskenv_node *node, const char **from)
+{
+	if (node->gpus.from[0]) {
+		*from = node->gpus.from;
+		return node->gpus.n;
+	}
+	*from = "node.accelerators.count";
+	return cfg->node.accel.vendor == SN_ACCEL_NVIDIA ?
+		       cfg->node.accel.count :
+		       0;
+}
+
+/* Slurm's or the job's GPU facts that rule a binding of ours out; -1. */
+static int bind_ruled_out(const struct sn_taskenv_task *task, char *why,
+			  size_t size)
+{
+	if (task->visible)
+		snprintf(
+			why, size,
+			"the job's CUDA_VISIBLE_DEVICES=%.60s (user's or Slurm's) stays: left alone",
+			task->visible);
+	else if (task->device_order)
+		snprintf(
+			why, size,
+			"the job's CUDA_DEVICE_ORDER=%.40s: indices in its order are not ours; left alone",
+			task->device_order);
+	else if (task->step_gpus || task->job_gpus)
+		snprintf(why, size, "Slurm bound GPUs (%s=%.60s): left alone",
+			 task->step_gpus ? "SLURM_STEP_GPUS" : "SLURM_JOB_GPUS",
+			 task->step_gpus ? task->step_gpus : task->job_gpus);
+	else
+		return 0;
+	return -1;
+}
+
+/* The node's GPUs against the task count: 0 when one per task, else -1. */
+static int bind_count_bad(const struct sn_config *cfg,
+			  const struct sn_taskenv_node *node,
+			  const struct sn_taskenv_task *task, unsigned n,
+			  const char *from, char *why, size_t size)
+{
+	if (!n)
+		snprintf(why, size,
+			 "no GPU known on this node (%s): no binding",
+			 node->gpus.from[0] ?
+				 "none in the topology" :
+			 cfg->node.accel.vendor == SN_ACCEL_NVIDIA ?
+				 "node.accelerators.count is 0" :
+				 "no topology loaded, no node.accelerators");
+	else if (node->gpus.from[0] && !node->gpus.all_nvidia)
+		snprintf(
+			why, size,
+			"the node's accelerators (%s) are not all NVIDIA GPUs: no binding",
+			from);
+	else if (task->local_size != n || task->local_rank >= n)
+		snprintf(
+			why, size,
+			"%u tasks on this node, %u GPUs (%s): not one per task, no binding",
+			task->local_size, n, from);
+	else
+		return 0;
+	return -1;
+}
+
+int sn_taskenv_gpu_bind(const struct sn_config *cfg,
+			const struct sn_taskenv_node *node,
+			const struct sn_taskenv_task *task, char *why,
+			size_t why_size)
+{
+	enum sn_accel_vendor vendor = cfg->node.accel.vendor;
+	const char *from = "";
+	unsigned n;
+	size_t used;
+
+	why[0] = '\0';
+	if (vendor != SN_ACCEL_NVIDIA && vendor != SN_ACCEL_NONE)
+		return -2;
+	if (bind_ruled_out(task, why, why_size))
+		return -1;
+	n = node_gpus(cfg, node, &from);
+	if (bind_count_bad(cfg, node, task, n, from, why, why_size))
+		return -1;
+	snprintf(
+		why, why_size,
+		"Slurm bound no GPU and the node runs one task per GPU (%u, %s): local rank %u gets GPU %u in PCI bus order",
+		n, from, task->local_rank, task->local_rank);
+	used = strlen(why);
+	if (task->local_rank < node->gpus.n && used < why_size)
+		snprintf(why + used, why_size - used, " (%s)",
+			 node->gpus.busid[task->local_rank]);
+	return (int)task->local_rank;
+}
+
+/* CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER: set together or not at all. */
+static int cuda_add(const struct sn_config *cfg,
+		    const struct sn_taskenv_node *node,
+		    const struct sn_taskenv_task *task, struct sn_taskenv *out)
+{
+	char why[SN_TASKENV_WHY_MAX];
+	int g = sn_taskenv_gpu_bind(cfg, node, task, why, sizeof(why));
+	char *v = NULL, *order;
+
+	if (g == -2)
+		return 0;
+	if (g < 0) {
+		add(out, "CUDA_VISIBLE_DEVICES", NULL, true, "%s", why);
+		add(out, "CUDA_DEVICE_ORDER", NULL, true, "%s", why);
+		return 0;
+	}
+	if (asprintf(&v, "%d", g) < 0)
+		return -1;
+	if (!(order = strdup("PCI_BUS_ID"))) {
+		free(v);
+		return -1;
+	}
+	add(out, "CUDA_VISIBLE_DEVICES", v, true, "%s", why);
+	/* CUDA's default FASTEST_FIRST can differ from NVML's and hwloc's */
+	add(out, "CUDA_DEVICE_ORDER", order, true,
+	    "CUDA_VISIBLE_DEVICES is a PCI bus order index (the order of NVML and hwloc that the NIC choice uses; CUDA's default FASTEST_FIRST can differ)");
+	return 0;
+}
+
 int sn_taskenv_build(const struct sn_config *cfg,
 		     const struct sn_taskenv_node *node,
 		     const struct sn_taskenv_task *task, struct sn_taskenv *out)
@@ -897,6 +1058,8 @@ int sn_taskenv_build(const struct sn_config *cfg,
 	nacc = sn_taskenv_task_accels(task, n_node, acc, SN_MANIFEST_MAX_ACCELS,
 				      out->accels_why, sizeof(out->accels_why));
 	if (ucx_add(node, acc, nacc, out))
+		goto oom;
+	if (!ascend && cuda_add(cfg, node, task, out))
 		goto oom;
 	if (ascend) {
 		char why[SN_TASKENV_WHY_MAX],
@@ -963,12 +1126,23 @@ const char *sn_taskenv_visible_name(const struct sn_config *cfg)
 		       "CUDA_VISIBLE_DEVICES";
 }
 
+const char *sn_taskenv_job_value(const char *marker, const char *name,
+				 const char *cur)
+{
+	if (!cur || sn_envmark_owns(marker ? marker : "", name, cur))
+		return NULL;
+	return cur == sn_env_unread ? "?" : cur;
+}
+
 const char *sn_taskenv_visible_pick(const struct sn_config *cfg,
-				    const char *cur, bool job_owns)
+				    const char *marker, const char *cur,
+				    bool job_owns)
 {
 	if (cfg->node.accel.vendor == SN_ACCEL_ASCEND && !job_owns)
 		return NULL;
-	return cur == sn_env_unread ? "GPU-" : cur;
+	if (cur == sn_env_unread)
+		return "GPU-";
+	return sn_taskenv_job_value(marker, sn_taskenv_visible_name(cfg), cur);
 }
 
 enum sn_taskenv_ready sn_taskenv_node_prepare(const struct sn_config *cfg,

@@ -527,6 +527,285 @@ static void test_cuda_visible_devices(void **state)
 	assert_string_equal(accels(NULL, NULL, NULL, 0, 1, 0), "?");
 }
 
+/* ---- GPU binding where Slurm bound none (issue 12 item 4) ---------------- */
+
+/* CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER of one task, "A B". */
+static const char *cuda_of(const struct sn_config *cfg,
+			   const struct sn_taskenv_node *node,
+			   const struct sn_taskenv_task *task)
+{
+	static char out[64];
+	struct sn_taskenv env;
+
+	build(cfg, node, task, &env);
+	snprintf(out, sizeof(out), "%s %s", val(&env, "CUDA_VISIBLE_DEVICES"),
+		 val(&env, "CUDA_DEVICE_ORDER"));
+	sn_taskenv_free(&env);
+	return out;
+}
+
+/* The why of the binding decision for task. */
+static const char *bind_why(const struct sn_config *cfg,
+			    const struct sn_taskenv_node *node,
+			    const struct sn_taskenv_task *task, int want)
+{
+	static char why_[SN_TASKENV_WHY_MAX];
+
+	assert_int_equal(
+		sn_taskenv_gpu_bind(cfg, node, task, why_, sizeof(why_)), want);
+	return why_;
+}
+
+/*
+ * ipa20: hwloc's tree lists the H100s as 5f, 4e, db, cb (cuda1, cuda0,
+ * cuda3, cuda2); PCI bus order is 4e, 5f, cb, db.  Local rank i gets the
+ * index i of PCI order, and its UCX_NET_DEVICES are that GPU's NICs.
+ */
+static void test_gpu_bind_pci_order(void **state)
+{
+	static const char *const bus[] = { "0000:4e:00.0", "0000:5f:00.0",
+					   "0000:cb:00.0", "0000:db:00.0" };
+	static const char *const ucx[] = { "mlx5_0:1,mlx5_1:1", "mlx5_2:1",
+					   "mlx5_3:1", "mlx5_3:1" };
+	struct sn_config *cfg = cfg_load("");
+	struct sn_taskenv_node node;
+	struct sn_taskenv env;
+	struct tree t;
+
+	(void)state;
+	tree_new(&t);
+	hcas(&t, 4);
+	gather(cfg, &t, IPA20, &node);
+	assert_int_equal(node.gpus.n, 4);
+	assert_string_equal(node.gpus.from, "hwloc");
+	assert_true(node.gpus.all_nvidia);
+	for (uint32_t r = 0; r < 4; r++) {
+		struct sn_taskenv_task task = task_of(r, 4);
+		char want[8];
+
+		assert_string_equal(node.gpus.busid[r], bus[r]);
+		build(cfg, &node, &task, &env);
+		snprintf(want, sizeof(want), "%u", r);
+		assert_string_equal(val(&env, "CUDA_VISIBLE_DEVICES"), want);
+		assert_string_equal(val(&env, "CUDA_DEVICE_ORDER"),
+				    "PCI_BUS_ID");
+		assert_contains(why(&env, "CUDA_VISIBLE_DEVICES"), bus[r]);
+		assert_contains(why(&env, "CUDA_VISIBLE_DEVICES"),
+				"one task per GPU (4, hwloc)");
+		assert_contains(why(&env, "CUDA_DEVICE_ORDER"),
+				"FASTEST_FIRST");
+		assert_true(
+			sn_taskenv_find(&env, "CUDA_VISIBLE_DEVICES")->per_task);
+		/* the NICs of the GPU it got, not of the tree's i-th */
+		assert_string_equal(val(&env, "UCX_NET_DEVICES"), ucx[r]);
+		sn_taskenv_free(&env);
+	}
+	tree_free(&t);
+	sn_config_free(cfg);
+}
+
+/* Every case that leaves both alone, each with its reason. */
+static void test_gpu_bind_left_alone(void **state)
+{
+	struct sn_config *cfg = cfg_load("");
+	struct sn_taskenv_task task = task_of(1, 4);
+	struct sn_taskenv_node node;
+	struct tree t;
+
+	(void)state;
+	tree_new(&t);
+	hcas(&t, 4);
+	gather(cfg, &t, IPA20, &node);
+	assert_string_equal(cuda_of(cfg, &node, &task), "1 PCI_BUS_ID");
+	/* the user's or Slurm's CUDA_VISIBLE_DEVICES */
+	task.visible = "0,1,2,3";
+	assert_string_equal(cuda_of(cfg, &node, &task), "(unset) (unset)");
+	assert_contains(bind_why(cfg, &node, &task, -1),
+			"the job's CUDA_VISIBLE_DEVICES=0,1,2,3");
+	task.visible = "";
+	assert_string_equal(cuda_of(cfg, &node, &task), "(unset) (unset)");
+	task.visible = NULL;
+	/* the job's CUDA_DEVICE_ORDER, whichever */
+	task.device_order = "FASTEST_FIRST";
+	assert_string_equal(cuda_of(cfg, &node, &task), "(unset) (unset)");
+	assert_contains(bind_why(cfg, &node, &task, -1),
+			"the job's CUDA_DEVICE_ORDER=FASTEST_FIRST");
+	task.device_order = "PCI_BUS_ID";
+	assert_string_equal(cuda_of(cfg, &node, &task), "(unset) (unset)");
+	task.device_order = NULL;
+	/* Slurm's GRES binding */
+	task.step_gpus = "0,1,2,3";
+	assert_string_equal(cuda_of(cfg, &node, &task), "(unset) (unset)");
+	assert_contains(bind_why(cfg, &node, &task, -1),
+			"Slurm bound GPUs (SLURM_STEP_GPUS=0,1,2,3)");
+	task.step_gpus = NULL;
+	task.job_gpus = "2";
+	assert_contains(bind_why(cfg, &node, &task, -1),
+			"Slurm bound GPUs (SLURM_JOB_GPUS=2)");
+	task.job_gpus = NULL;
+	/* tasks != GPUs: fewer, more */
+	task = task_of(1, 2);
+	assert_string_equal(cuda_of(cfg, &node, &task), "(unset) (unset)");
+	assert_string_equal(
+		bind_why(cfg, &node, &task, -1),
+		"2 tasks on this node, 4 GPUs (hwloc): not one per task, no binding");
+	task = task_of(4, 8);
+	assert_string_equal(cuda_of(cfg, &node, &task), "(unset) (unset)");
+	/* the batch script is no task: no entry at all */
+	task = task_of(0, 4);
+	task.batch = true;
+	{
+		struct sn_taskenv env;
+
+		build(cfg, &node, &task, &env);
+		assert_null(sn_taskenv_find(&env, "CUDA_VISIBLE_DEVICES"));
+		assert_null(sn_taskenv_find(&env, "CUDA_DEVICE_ORDER"));
+		sn_taskenv_free(&env);
+	}
+	tree_free(&t);
+	sn_config_free(cfg);
+}
+
+/* Without a topology, the config's count; without either, none. */
+static void test_gpu_bind_count(void **state)
+{
+	struct sn_config *cfg =
+		cfg_load("node:\n  accelerators: {vendor: nvidia, count: 2}\n");
+	struct sn_taskenv_task task = task_of(1, 2);
+	struct sn_taskenv_node node;
+	struct tree t;
+
+	(void)state;
+	tree_new(&t);
+	hcas(&t, 1); /* one port: no topology */
+	gather(cfg, &t, NULL, &node);
+	assert_false(node.topo.valid);
+	assert_int_equal(node.gpus.n, 0);
+	assert_string_equal(cuda_of(cfg, &node, &task), "1 PCI_BUS_ID");
+	assert_string_equal(
+		bind_why(cfg, &node, &task, 1),
+		"Slurm bound no GPU and the node runs one task per GPU (2, node.accelerators.count): local rank 1 gets GPU 1 in PCI bus order");
+	task = task_of(0, 1);
+	assert_string_equal(
+		bind_why(cfg, &node, &task, -1),
+		"1 tasks on this node, 2 GPUs (node.accelerators.count): not one per task, no binding");
+	sn_config_free(cfg);
+	/* one task on a one-GPU node: that GPU */
+	cfg = cfg_load("node:\n  accelerators: {vendor: nvidia, count: 1}\n");
+	assert_string_equal(cuda_of(cfg, &node, &task), "0 PCI_BUS_ID");
+	sn_config_free(cfg);
+	cfg = cfg_load("node:\n  accelerators: {vendor: nvidia, count: 0}\n");
+	assert_string_equal(cuda_of(cfg, &node, &task), "(unset) (unset)");
+	assert_string_equal(
+		bind_why(cfg, &node, &task, -1),
+		"no GPU known on this node (node.accelerators.count is 0): no binding");
+	sn_config_free(cfg);
+	/* nothing configured, no topology */
+	cfg = cfg_load("");
+	assert_string_equal(
+		bind_why(cfg, &node, &task, -1),
+		"no GPU known on this node (no topology loaded, no node.accelerators): no binding");
+	sn_config_free(cfg);
+	/* a topology without GPUs (JURECA-DC CPU node) */
+	hcas(&t, 2);
+	cfg = cfg_load("");
+	gather(cfg, &t, HWLOC "jrc0732-jureca-dc-cpu-only-1xCX6.xml", &node);
+	assert_string_equal(
+		bind_why(cfg, &node, &task, -1),
+		"no GPU known on this node (none in the topology): no binding");
+	sn_config_free(cfg);
+	tree_free(&t);
+}
+
+/* Not NVIDIA: no CUDA_* entries (AMD, Ascend), or left alone (mixed). */
+static void test_gpu_bind_vendors(void **state)
+{
+	static const char *const others[] = {
+		"node:\n  accelerators: {vendor: amd, count: 4}\n",
+		"node:\n  accelerators: {vendor: ascend, count: 4}\n",
+	};
+	struct sn_taskenv_task task = task_of(0, 4);
+	struct sn_taskenv_node node;
+	struct sn_taskenv env;
+	struct sn_config *cfg;
+	struct tree t;
+
+	(void)state;
+	tree_new(&t);
+	hcas(&t, 2);
+	for (size_t i = 0; i < 2; i++) {
+		cfg = cfg_load(others[i]);
+		gather(cfg, &t, NULL, &node);
+		assert_string_equal(bind_why(cfg, &node, &task, -2), "");
+		build(cfg, &node, &task, &env);
+		assert_null(sn_taskenv_find(&env, "CUDA_VISIBLE_DEVICES"));
+		assert_null(sn_taskenv_find(&env, "CUDA_DEVICE_ORDER"));
+		sn_taskenv_free(&env);
+		sn_config_free(cfg);
+	}
+	/* 3 NVIDIA Teslas and an AMD Radeon, vendor not configured */
+	cfg = cfg_load("");
+	gather(cfg, &t, HWLOC "conan-mixed-nvidia-amd-gpu-cx4.xml", &node);
+	assert_int_equal(node.gpus.n, 4);
+	assert_false(node.gpus.all_nvidia);
+	assert_string_equal(cuda_of(cfg, &node, &task), "(unset) (unset)");
+	assert_contains(bind_why(cfg, &node, &task, -1), "not all NVIDIA GPUs");
+	sn_config_free(cfg);
+	tree_free(&t);
+}
+
+/* A binding of an earlier step is ours to decide again; the job's stays. */
+static void test_gpu_bind_ownership(void **state)
+{
+	struct sn_config *cfg = cfg_load("");
+	struct sn_ownership_var prev[2] = {
+		{ .name = "CUDA_VISIBLE_DEVICES",
+		  .value = "2",
+		  .written = true },
+		{ .name = "CUDA_DEVICE_ORDER",
+		  .value = "PCI_BUS_ID",
+		  .written = true },
+	};
+	char *marker = sn_ownership_marker(NULL, prev, 2);
+
+	(void)state;
+	assert_non_null(marker);
+	assert_null(sn_taskenv_visible_pick(cfg, marker, "2", false));
+	assert_string_equal(sn_taskenv_visible_pick(cfg, marker, "3", true),
+			    "3");
+	assert_string_equal(sn_taskenv_visible_pick(cfg, "", "2", true), "2");
+	assert_null(sn_taskenv_visible_pick(cfg, marker, NULL, false));
+	assert_string_equal(sn_taskenv_visible_pick(cfg, marker, sn_env_unread,
+						    true),
+			    "GPU-");
+	assert_null(sn_taskenv_job_value(marker, "CUDA_DEVICE_ORDER",
+					 "PCI_BUS_ID"));
+	assert_string_equal(sn_taskenv_job_value(marker, "CUDA_DEVICE_ORDER",
+						 "FASTEST_FIRST"),
+			    "FASTEST_FIRST");
+	assert_string_equal(sn_taskenv_job_value("", "CUDA_DEVICE_ORDER",
+						 "PCI_BUS_ID"),
+			    "PCI_BUS_ID");
+	assert_string_equal(sn_taskenv_job_value(marker, "CUDA_DEVICE_ORDER",
+						 sn_env_unread),
+			    "?");
+	assert_null(sn_taskenv_job_value(marker, "CUDA_DEVICE_ORDER", NULL));
+	/* ours from an earlier step, no binding now: unset, not kept */
+	{
+		struct sn_ownership_var v = { .name = "CUDA_VISIBLE_DEVICES",
+					      .cur = "2" };
+
+		sn_ownership_plan(cfg, SN_ENV_AUTO, marker, &v, 1);
+		assert_int_equal(v.action, SN_OWN_UNSET);
+		v = (struct sn_ownership_var){ .name = "CUDA_VISIBLE_DEVICES",
+					       .cur = "2" };
+		sn_ownership_plan(cfg, SN_ENV_AUTO, "", &v, 1);
+		assert_int_equal(v.action, SN_OWN_KEEP);
+	}
+	free(marker);
+	sn_config_free(cfg);
+}
+
 /* ---- Ascend, batch step, ownership ---------------------------------------- */
 
 static void test_ascend(void **state)
@@ -777,6 +1056,11 @@ int main(void)
 		cmocka_unit_test(test_case5_socket_ifname),
 		cmocka_unit_test(test_roce_gid_index),
 		cmocka_unit_test(test_cuda_visible_devices),
+		cmocka_unit_test(test_gpu_bind_pci_order),
+		cmocka_unit_test(test_gpu_bind_left_alone),
+		cmocka_unit_test(test_gpu_bind_count),
+		cmocka_unit_test(test_gpu_bind_vendors),
+		cmocka_unit_test(test_gpu_bind_ownership),
 		cmocka_unit_test(test_ascend),
 		cmocka_unit_test(test_batch_and_pytorch_off),
 		cmocka_unit_test(test_gather_bounded),
