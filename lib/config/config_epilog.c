@@ -32,30 +32,89 @@ static void counters_list(char *buf, size_t size)
 						 sn_counters[i].name);
 }
 
+#define LIMIT_MAX 1e12 /* the largest limit, in any unit */
+
+/*
+ * "10", "10/h", "2.5/TB" into *v and *unit (*bare for a plain number).
+ * Strict: decimal digits with at most one '.', then nothing or a unit.
+ * Returns 0, or -1 when s is not one.
+ */
+static int limit_parse(const char *s, double *v, enum sn_rate_unit *unit,
+		       bool *bare)
+{
+	const char *p = s;
+	char *end = NULL;
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9';)
+			p++;
+	if (p == s || !(*s >= '0' && *s <= '9') || p[-1] == '.')
+		return -1;
+	*v = strtod(s, &end);
+	if (end != p || !(*v > 0) || *v > LIMIT_MAX)
+		return -1;
+	*bare = !*p;
+	*unit = SN_UNIT_COUNT;
+	if (!strcmp(p, "/h"))
+		*unit = SN_UNIT_PER_HOUR;
+	else if (!strcmp(p, "/TB"))
+		*unit = SN_UNIT_PER_TB;
+	else if (*p)
+		return -1;
+	return 0;
+}
+
+/* One of warn/crit: parse, refuse a bare number for a rate counter. */
+static int limit_value(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		       struct sn_threshold *t, double *out, bool *has)
+{
+	const struct sn_counter *c = sn_counter_find(t->counter);
+	enum sn_rate_unit unit;
+	const char *s;
+	bool bare;
+
+	if (yaml_walk_string(w, v, path, &s))
+		return -1;
+	if (limit_parse(s, out, &unit, &bare))
+		return yaml_walk_fail(
+			w, v, path,
+			"\"%s\" is not a limit: write N/h (per hour of the job), N/TB (per TB moved) or, for a count per job, N (N a number above 0, at most 1e12)",
+			s);
+	if (bare && c && c->unit != SN_UNIT_COUNT)
+		return yaml_walk_fail(
+			w, v, path,
+			"a bare number (a count per job) is no longer a limit of %s: its limits are rates; write %s%s (per %s), e.g. %s: {warn: 10/h, crit: 120/h}",
+			t->counter, s, sn_rate_unit_name(c->unit),
+			c->unit == SN_UNIT_PER_TB ? "TB moved" :
+						    "hour of the job",
+			t->counter);
+	if ((t->has_warn || t->has_crit) && unit != t->unit)
+		return yaml_walk_fail(
+			w, v, path,
+			"warn and crit of %s must use the same unit (\"%s\" and \"%s\")",
+			t->counter, sn_rate_unit_name(t->unit),
+			sn_rate_unit_name(unit));
+	t->unit = unit;
+	*has = true;
+	return 0;
+}
+
 static int limit_warn(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		      void *target)
 {
 	struct sn_threshold *t = target;
-	unsigned long long n;
 
-	if (yaml_walk_uint(w, v, path, 1, 1ULL << 62, &n))
-		return -1;
-	t->warn = n;
-	t->has_warn = true;
-	return 0;
+	return limit_value(w, v, path, t, &t->warn, &t->has_warn);
 }
 
 static int limit_crit(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		      void *target)
 {
 	struct sn_threshold *t = target;
-	unsigned long long n;
 
-	if (yaml_walk_uint(w, v, path, 1, 1ULL << 62, &n))
-		return -1;
-	t->crit = n;
-	t->has_crit = true;
-	return 0;
+	return limit_value(w, v, path, t, &t->crit, &t->has_crit);
 }
 
 static const struct yaml_key_rule limit_rules[] = {
@@ -74,7 +133,7 @@ static int epilog_thresholds(struct yaml_walk *w, yaml_node_t *v,
 	if (v->type != YAML_MAPPING_NODE)
 		return yaml_walk_fail(
 			w, v, path,
-			"expected a mapping COUNTER: {warn: N, crit: N}");
+			"expected a mapping COUNTER: {warn: N/h, crit: N/h}");
 	n = (size_t)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
 	if (n > SN_EPILOG_MAX_THRESHOLDS)
 		return yaml_walk_fail(w, v, path,
@@ -96,7 +155,7 @@ static int epilog_thresholds(struct yaml_walk *w, yaml_node_t *v,
 			return -1;
 		snprintf(sub, sizeof(sub), "%s.%s", path, name);
 		if (!counter_judged(name)) {
-			char allowed[720];
+			char allowed[1200];
 
 			counters_list(allowed, sizeof(allowed));
 			return yaml_walk_fail(
@@ -116,10 +175,10 @@ static int epilog_thresholds(struct yaml_walk *w, yaml_node_t *v,
 			return yaml_walk_fail(w, val, sub,
 					      "give warn, crit or both");
 		if (t->has_warn && t->has_crit && t->warn > t->crit)
-			return yaml_walk_fail(w, val, sub,
-					      "warn %llu is above crit %llu",
-					      (unsigned long long)t->warn,
-					      (unsigned long long)t->crit);
+			return yaml_walk_fail(
+				w, val, sub, "warn %g%s is above crit %g%s",
+				t->warn, sn_rate_unit_name(t->unit), t->crit,
+				sn_rate_unit_name(t->unit));
 	}
 	return 0;
 }
@@ -249,10 +308,11 @@ static int threshold_default(struct sn_epilog_settings *e,
 	if (!(t->counter = strdup(c->name)))
 		return -1;
 	e->n_thresholds++;
+	t->unit = c->unit;
 	t->has_warn = c->warn >= 0;
-	t->warn = t->has_warn ? (uint64_t)c->warn : 0;
+	t->warn = t->has_warn ? c->warn : 0;
 	t->has_crit = c->crit >= 0;
-	t->crit = t->has_crit ? (uint64_t)c->crit : 0;
+	t->crit = t->has_crit ? c->crit : 0;
 	return 0;
 }
 

@@ -5,13 +5,16 @@
 #include "config/sn_counters.h"
 
 #define NONE SN_COUNTER_NO_LIMIT
+#define COUNT SN_UNIT_COUNT
+#define PER_H SN_UNIT_PER_HOUR
+#define PER_TB SN_UNIT_PER_TB
 
-/* An error counter of a port that a threshold may name. */
-#define PORT_ERR(n, src, b, w, c, p)                                           \
+/* An error counter of a port that a threshold may name, limits in u. */
+#define PORT_ERR(n, src, b, u, w, c, p)                                        \
 	{                                                                      \
 		.name = n, .source = src, .kind = SN_COUNTER_ERROR, .bits = b, \
-		.word_bytes = 1, .judged = true, .warn = w, .crit = c,         \
-		.prom = p                                                      \
+		.word_bytes = 1, .judged = true, .unit = u, .warn = w,         \
+		.crit = c, .prom = p                                           \
 	}
 
 /* A traffic or congestion counter of a port, without a default limit. */
@@ -19,52 +22,108 @@
 	{                                                                    \
 		.name = n, .source = src, .kind = SN_COUNTER_TRAFFIC,        \
 		.bits = b, .maybe_32bit = m32, .word_bytes = wb, .wide = wd, \
-		.judged = j, .warn = NONE, .crit = NONE, .prom = p           \
+		.judged = j, .unit = PER_H, .warn = NONE, .crit = NONE,      \
+		.prom = p                                                    \
 	}
 
 /* An accelerator's error counter (NVML), k its snapshot key. */
-#define ACCEL(n, b, w, c, k, link, p, h)                                   \
-	{                                                                  \
-		.name = n, .source = SN_COUNTER_ACCEL,                     \
-		.kind = SN_COUNTER_ERROR, .bits = b, .word_bytes = 1,      \
-		.judged = true, .warn = w, .crit = c, .prom = p, .key = k, \
-		.per_link = link, .help = h                                \
+#define ACCEL_ROW(n, b, u, w, c, k, link, legacy, p, h)                        \
+	{                                                                      \
+		.name = n, .source = SN_COUNTER_ACCEL,                         \
+		.kind = SN_COUNTER_ERROR, .bits = b, .word_bytes = 1,          \
+		.judged = true, .unit = u, .warn = w, .crit = c, .prom = p,    \
+		.key = k, .per_link = link, .legacy_nvlink = legacy, .help = h \
 	}
+#define ACCEL(n, b, u, w, c, k, p, h) \
+	ACCEL_ROW(n, b, u, w, c, k, false, false, p, h)
+#define NVLINK_LEGACY(n, u, w, c, k, p, h) \
+	ACCEL_ROW(n, 64, u, w, c, k, true, true, p, h)
 
 #define IB SN_COUNTER_IB
 #define ROCE SN_COUNTER_ROCE
 
 /*
- * Default limits: a link that went down, a link integrity or buffer overrun
- * error, or an uncorrectable ECC error during one job is enough to take the
- * node out; noise counters (symbol errors, receive errors, discards, NVLink
- * replays) warn first and drain only when large.  A limit on traffic is
- * rarely wanted, but allowed.
+ * Default limits (issue 12: rates per generation), each with its source:
+ *
+ * Absolute floors (SN_UNIT_COUNT), events fatal on their first step:
+ *  - link_downed: the port "failed the link error recovery process and
+ *    downed the link" (IBTA PortCounters LinkDownedCounter);
+ *  - local_link_integrity_errors, excessive_buffer_overrun_errors: each
+ *    counts a threshold crossing of the port's own error policy (IBTA
+ *    LocalPhyErrors / OverrunErrors exceeded), already a verdict;
+ *  - ecc_uncorrected: DCGM's memory health watch fails on any volatile
+ *    double-bit error (DcgmHealthWatch MonitorMemVolatileDbes);
+ *  - nvlink_recovery_failed (NVLink 5): a link recovery that failed.
+ *
+ * Per hour (SN_UNIT_PER_HOUR), error counters:
+ *  - symbol_error: warn 10/h, crit 120/h (the issue's example).  On
+ *    EDR/HDR/NDR these are the errors left after FEC, what the
+ *    application sees (NVIDIA ibdiagnet manual, "Bit Error Rate"), whose
+ *    BER threshold 1e-12 is 1440/h at 400 Gb/s: 120/h stays far below it,
+ *    a healthy link shows none.  nvlink_symbol_errors (NVLink 5, the same
+ *    PortCounters) the same;
+ *  - link_error_recovery (a retrain that worked), nvlink_recovery_successful
+ *    (NVLink 5): warn 1/h, crit 10/h (field practice: one retrain an hour
+ *    is a marginal cable);
+ *  - pcie_replay: warn 60/h, crit 480/h: DCGM's DCGM_LIMIT_MAX_PCIREPLAY_RATE,
+ *    "8 replays per minute is the maximum recommended by RM";
+ *  - nvlink_replay (before NVLink 4.0), nvlink_dl_replay (NVLink 4.0 on):
+ *    warn 1/h, crit 10/h; nvlink_recovery, nvlink_dl_recovery: crit 1/h.
+ *    DCGM fails on the first replay or recovery (DCGM_LIMIT_MAX_NVLINK_ERROR
+ *    = 1, MonitorNVLink4Fields); a job shorter than an hour is judged over
+ *    one hour (records/sn_rate.h), so one recovery in it is CRIT, as in
+ *    DCGM, and a day-long job may see one an hour;
+ *  - port_xmit_discards, VL15_dropped, the RoCE retry counters: warn
+ *    100/h, crit 100000/h (congestion and timeouts as much as faults:
+ *    only a storm drains), out_of_sequence warn 1000/h.
+ *
+ * Per TB moved (SN_UNIT_PER_TB), errors that grow with traffic:
+ *  - nvlink_crc_flit, nvlink_crc_data (before NVLink 4.0), nvlink_dl_crc
+ *    (4.0 on): warn 10/TB, crit 100/TB.  DCGM warns on any CRC error and
+ *    fails at 100 per second (DCGM_LIMIT_MAX_NVLINK_CRC_ERROR: "RM has
+ *    informed us that CRC errors only matter at rates of 100+ per
+ *    second"); a GPU moves at most 0.9 TB/s over NVLink 4 (18 links x 50
+ *    GB/s), so 100/s is about 110 per TB moved;
+ *  - nvlink_effective_errors (NVLink 5, errors after FEC): warn 1/TB,
+ *    crit 8/TB: DCGM fails above an effective BER of 1e-12
+ *    (MonitorNVLink5Fields), and 1 TB is 8e12 bits;
+ *  - port_rcv_errors, port_rcv_remote_physical_errors: warn 10/TB, crit
+ *    1000/TB (bad packets received, counted per packet: they grow with
+ *    what the port receives).
+ *
+ * Information, never a verdict by default: ecc_corrected (corrected
+ * events: DCGM judges memory on uncorrected errors only, its SBE limit
+ * DCGM_LIMIT_MAX_SBE_RATE being a "dummy value"), and the legacy per-link
+ * NVLink counters from NVLink 4.0 on (legacy_nvlink): on a healthy H200
+ * under load crc_data rises by tens and ecc_data by ~35/s per link while
+ * nvidia-smi's Replay/Recovery/CRC and the DL fields stay 0
+ * (tests/unit/fixtures/nvidia/traffic-h200x2).  A traffic counter takes a
+ * limit only when the config gives one.
  */
 const struct sn_counter sn_counters[] = {
-	PORT_ERR("link_downed", IB, 8, NONE, 1,
+	PORT_ERR("link_downed", IB, 8, COUNT, NONE, 1,
 		 "supernode_port_link_downed_total"),
-	PORT_ERR("link_error_recovery", IB, 8, 1, 10,
+	PORT_ERR("link_error_recovery", IB, 8, PER_H, 1, 10,
 		 "supernode_port_link_error_recovery_total"),
-	PORT_ERR("symbol_error", IB, 16, 10, 10000,
+	PORT_ERR("symbol_error", IB, 16, PER_H, 10, 120,
 		 "supernode_port_symbol_error_total"),
-	PORT_ERR("port_rcv_errors", IB, 16, 10, 10000,
+	PORT_ERR("port_rcv_errors", IB, 16, PER_TB, 10, 1000,
 		 "supernode_port_rcv_errors_total"),
-	PORT_ERR("port_rcv_remote_physical_errors", IB, 16, 10, 10000,
+	PORT_ERR("port_rcv_remote_physical_errors", IB, 16, PER_TB, 10, 1000,
 		 "supernode_port_rcv_remote_physical_errors_total"),
-	PORT_ERR("local_link_integrity_errors", IB, 4, NONE, 1,
+	PORT_ERR("local_link_integrity_errors", IB, 4, COUNT, NONE, 1,
 		 "supernode_port_local_link_integrity_errors_total"),
-	PORT_ERR("excessive_buffer_overrun_errors", IB, 4, NONE, 1,
+	PORT_ERR("excessive_buffer_overrun_errors", IB, 4, COUNT, NONE, 1,
 		 "supernode_port_excessive_buffer_overrun_errors_total"),
-	PORT_ERR("port_xmit_discards", IB, 16, 100, 100000,
+	PORT_ERR("port_xmit_discards", IB, 16, PER_H, 100, 100000,
 		 "supernode_port_xmit_discards_total"),
-	PORT_ERR("VL15_dropped", IB, 16, 100, NONE,
+	PORT_ERR("VL15_dropped", IB, 16, PER_H, 100, NONE,
 		 "supernode_port_vl15_dropped_total"),
-	PORT_ERR("port_rcv_switch_relay_errors", IB, 16, NONE, NONE,
+	PORT_ERR("port_rcv_switch_relay_errors", IB, 16, PER_H, NONE, NONE,
 		 "supernode_port_rcv_switch_relay_errors_total"),
-	PORT_ERR("port_xmit_constraint_errors", IB, 8, NONE, NONE,
+	PORT_ERR("port_xmit_constraint_errors", IB, 8, PER_H, NONE, NONE,
 		 "supernode_port_xmit_constraint_errors_total"),
-	PORT_ERR("port_rcv_constraint_errors", IB, 8, NONE, NONE,
+	PORT_ERR("port_rcv_constraint_errors", IB, 8, PER_H, NONE, NONE,
 		 "supernode_port_rcv_constraint_errors_total"),
 	PORT_TRAFFIC("port_xmit_wait", IB, 32, false, 1, NULL, true,
 		     "supernode_port_xmit_wait_total"),
@@ -85,36 +144,61 @@ const struct sn_counter sn_counters[] = {
 		     "supernode_port_multicast_xmit_packets_total"),
 	PORT_TRAFFIC("multicast_rcv_packets", IB, 64, true, 1, NULL, true,
 		     "supernode_port_multicast_rcv_packets_total"),
-	ACCEL("ecc_uncorrected", 64, NONE, 1, "ecc_uncorrected_volatile", false,
+	ACCEL("ecc_uncorrected", 64, COUNT, NONE, 1, "ecc_uncorrected_volatile",
 	      "supernode_gpu_ecc_uncorrected_errors_total",
 	      "Uncorrected ECC errors since the driver loaded (NVML volatile)."),
-	ACCEL("ecc_corrected", 64, 1000, NONE, "ecc_corrected_volatile", false,
+	ACCEL("ecc_corrected", 64, PER_H, NONE, NONE, "ecc_corrected_volatile",
 	      "supernode_gpu_ecc_corrected_errors_total",
 	      "Corrected ECC errors since the driver loaded (NVML volatile)."),
-	ACCEL("pcie_replay", 32, 100, 100000, "pcie_replay_counter", false,
+	ACCEL("pcie_replay", 32, PER_H, 60, 480, "pcie_replay_counter",
 	      "supernode_gpu_pcie_replays_total",
 	      "PCIe replays of the GPU (NVML pcie replay counter)."),
-	ACCEL("nvlink_replay", 64, 100, 100000, "replay", true,
-	      "supernode_gpu_nvlink_replay_errors_total",
-	      "NVLink replay errors per link (NVML)."),
-	ACCEL("nvlink_recovery", 64, 1, 100, "recovery", true,
-	      "supernode_gpu_nvlink_recovery_errors_total",
-	      "NVLink recovery errors per link (NVML)."),
-	ACCEL("nvlink_crc_flit", 64, 100, 100000, "crc_flit", true,
-	      "supernode_gpu_nvlink_crc_flit_errors_total",
-	      "NVLink flit CRC errors per link (NVML)."),
-	ACCEL("nvlink_crc_data", 64, 100, 100000, "crc_data", true,
-	      "supernode_gpu_nvlink_crc_data_errors_total",
-	      "NVLink data CRC errors per link (NVML)."),
-	PORT_ERR("local_ack_timeout_err", ROCE, 64, 100, 100000,
+	NVLINK_LEGACY("nvlink_replay", PER_H, 1, 10, "replay",
+		      "supernode_gpu_nvlink_replay_errors_total",
+		      "NVLink replay errors per link (NVML)."),
+	NVLINK_LEGACY("nvlink_recovery", PER_H, NONE, 1, "recovery",
+		      "supernode_gpu_nvlink_recovery_errors_total",
+		      "NVLink recovery errors per link (NVML)."),
+	NVLINK_LEGACY("nvlink_crc_flit", PER_TB, 10, 100, "crc_flit",
+		      "supernode_gpu_nvlink_crc_flit_errors_total",
+		      "NVLink flit CRC errors per link (NVML)."),
+	NVLINK_LEGACY("nvlink_crc_data", PER_TB, 10, 100, "crc_data",
+		      "supernode_gpu_nvlink_crc_data_errors_total",
+		      "NVLink data CRC errors per link (NVML)."),
+	ACCEL("nvlink_dl_replay", 64, PER_H, 1, 10, "nvlink_dl_replay",
+	      "supernode_gpu_nvlink_dl_replay_errors_total",
+	      "NVLink data link replays, all links (NVML field 161)."),
+	ACCEL("nvlink_dl_recovery", 64, PER_H, NONE, 1, "nvlink_dl_recovery",
+	      "supernode_gpu_nvlink_dl_recovery_errors_total",
+	      "NVLink data link recoveries, all links (NVML field 162)."),
+	ACCEL("nvlink_dl_crc", 64, PER_TB, 10, 100, "nvlink_dl_crc",
+	      "supernode_gpu_nvlink_dl_crc_errors_total",
+	      "NVLink data link CRC errors, all links (NVML field 163)."),
+	ACCEL("nvlink_recovery_successful", 64, PER_H, 1, 10,
+	      "nvlink_recovery_successful",
+	      "supernode_gpu_nvlink_recovery_successful_total",
+	      "NVLink 5 link recoveries that worked, all links (field 213)."),
+	ACCEL("nvlink_recovery_failed", 64, COUNT, NONE, 1,
+	      "nvlink_recovery_failed",
+	      "supernode_gpu_nvlink_recovery_failed_total",
+	      "NVLink 5 link recoveries that failed, all links (field 214)."),
+	ACCEL("nvlink_symbol_errors", 64, PER_H, 10, 120,
+	      "nvlink_symbol_errors",
+	      "supernode_gpu_nvlink_symbol_errors_total",
+	      "NVLink 5 symbol errors, all links (NVML field 221)."),
+	ACCEL("nvlink_effective_errors", 64, PER_TB, 1, 8,
+	      "nvlink_effective_errors",
+	      "supernode_gpu_nvlink_effective_errors_total",
+	      "NVLink 5 errors after FEC, all links (NVML field 219)."),
+	PORT_ERR("local_ack_timeout_err", ROCE, 64, PER_H, 100, 100000,
 		 "supernode_port_local_ack_timeout_err_total"),
-	PORT_ERR("rnr_nak_retry_err", ROCE, 64, 100, 100000,
+	PORT_ERR("rnr_nak_retry_err", ROCE, 64, PER_H, 100, 100000,
 		 "supernode_port_rnr_nak_retry_err_total"),
-	PORT_ERR("packet_seq_err", ROCE, 64, 100, 100000,
+	PORT_ERR("packet_seq_err", ROCE, 64, PER_H, 100, 100000,
 		 "supernode_port_packet_seq_err_total"),
-	PORT_ERR("out_of_sequence", ROCE, 64, 1000, NONE,
+	PORT_ERR("out_of_sequence", ROCE, 64, PER_H, 1000, NONE,
 		 "supernode_port_out_of_sequence_total"),
-	PORT_ERR("out_of_buffer", ROCE, 64, NONE, NONE,
+	PORT_ERR("out_of_buffer", ROCE, 64, PER_H, NONE, NONE,
 		 "supernode_port_out_of_buffer_total"),
 	PORT_TRAFFIC("np_cnp_sent", ROCE, 64, false, 1, NULL, true,
 		     "supernode_port_np_cnp_sent_total"),
@@ -184,4 +268,9 @@ bool sn_counter_is_error(const char *name)
 	const struct sn_counter *c = sn_counter_find(name);
 
 	return !c || c->kind == SN_COUNTER_ERROR;
+}
+
+const char *sn_rate_unit_name(enum sn_rate_unit u)
+{
+	return u == SN_UNIT_PER_HOUR ? "/h" : u == SN_UNIT_PER_TB ? "/TB" : "";
 }

@@ -44,6 +44,30 @@ enum sn_counter_kind {
 #define SN_COUNTER_NO_LIMIT (-1)
 
 /*
+ * The unit of a threshold (config: "crit: 1", "warn: 10/h", "crit: 100/TB").
+ *  - SN_UNIT_COUNT: events per job, an absolute floor: only for events that
+ *    are fatal on their first step (a link that went down, an uncorrectable
+ *    ECC error, a failed link recovery);
+ *  - SN_UNIT_PER_HOUR: events per hour of the job (error counters);
+ *  - SN_UNIT_PER_TB: events per TB (10^12 bytes) the device moved, sent
+ *    plus received (errors that grow with traffic: CRC, receive errors).
+ * How a rate is taken over a short job: records/sn_rate.h.
+ */
+enum sn_rate_unit {
+	SN_UNIT_COUNT = 0,
+	SN_UNIT_PER_HOUR,
+	SN_UNIT_PER_TB,
+};
+
+/*
+ * SN_COUNTER_NVLINK4_VERSION - NVML's nvmlNvlinkVersion_t code of NVLink
+ * 4.0 (NVML_NVLINK_VERSION_4_0 = 6: Hopper, H100/H200); 5.0 (Blackwell) is
+ * 7.  A row with legacy_nvlink is judged only on a GPU whose NVLink version
+ * is below this (or unknown), and recorded as information from it on.
+ */
+#define SN_COUNTER_NVLINK4_VERSION 6
+
+/*
  * struct sn_counter - one counter.  Static, read-only.
  * @name:        as sysfs names it, or the accelerator delta's name; the
  *               name a threshold takes ("symbol_error", "ecc_uncorrected")
@@ -56,8 +80,15 @@ enum sn_counter_kind {
  * @wide:        the 64-bit form a port may have beside it (counters_ext/),
  *               the one to use when present; NULL if none
  * @judged:      a threshold may name it (the config refuses other names)
- * @warn, @crit: default per-job limits on the delta (SN_COUNTER_NO_LIMIT:
- *               none; neither: judged only when the config gives a limit)
+ * @unit:        the unit of its default limits, and the only unit in which
+ *               the config may give a bare number (SN_UNIT_COUNT); a rate
+ *               row's bare number is refused (config_epilog.c)
+ * @warn, @crit: default limits in @unit (SN_COUNTER_NO_LIMIT: none;
+ *               neither: judged only when the config gives a limit)
+ * @legacy_nvlink: SN_COUNTER_ACCEL only: a legacy per-link NVLink counter
+ *               (nvmlDeviceGetNvLinkErrorCounter), judged below NVLink 4.0
+ *               only: from Hopper on it counts corrected events and is
+ *               recorded as information (SN_COUNTER_NVLINK4_VERSION)
  * @prom:        its Prometheus family in supernode.prom
  * @key:         SN_COUNTER_ACCEL only: its key in the snapshot's device
  *               object, or in each of its "nvlink" link objects
@@ -74,7 +105,9 @@ struct sn_counter {
 	unsigned word_bytes;
 	const char *wide;
 	bool judged;
-	int64_t warn, crit;
+	enum sn_rate_unit unit;
+	double warn, crit;
+	bool legacy_nvlink;
 	const char *prom;
 	const char *key;
 	bool per_link;
@@ -107,5 +140,8 @@ const char *sn_counter_wide(const char *name);
 
 /* sn_counter_is_error - true unless the row says traffic (unknown: error). */
 bool sn_counter_is_error(const char *name);
+
+/* sn_rate_unit_name - "" (count), "/h", "/TB". Static. */
+const char *sn_rate_unit_name(enum sn_rate_unit u);
 
 #endif

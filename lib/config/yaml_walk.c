@@ -11,7 +11,7 @@
 int yaml_walk_fail(struct yaml_walk *w, yaml_node_t *node, const char *path,
 		   const char *fmt, ...)
 {
-	char detail[768];
+	char detail[SN_ERROR_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);

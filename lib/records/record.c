@@ -10,9 +10,11 @@
 
 #include "records/sn_baseline.h"
 #include "records/sn_delta.h"
+#include "records/sn_rate.h"
 #include "drain/sn_drain.h"
 #include "util/sn_file.h"
 #include "inventory/sn_kmsg.h"
+#include "inventory/sn_nvml.h"
 #include "records/sn_record.h"
 #include "util/sn_safedir.h"
 
@@ -26,7 +28,8 @@ struct build {
 	enum sn_baseline_status status; /* as judged here */
 	int64_t start;			/* baseline time */
 	json_object *verdicts;
-	int bad; /* out of memory somewhere */
+	json_object *info; /* legacy_info()'s, for the GPU being built */
+	int bad;	   /* out of memory somewhere */
 };
 
 static int put(json_object *obj, const char *key, json_object *val)
@@ -231,26 +234,33 @@ static size_t keys_union(const json_object *a, const json_object *b,
 	return u;
 }
 
-static const char *grade_of(const struct sn_threshold *t, uint64_t v)
+/* A limit as JSON: a whole number as an integer, else a double. */
+static json_object *limit_json(bool has, double v)
 {
-	if (t->has_crit && v >= t->crit)
-		return "CRIT";
-	if (t->has_warn && v >= t->warn)
-		return "WARN";
-	return "OK";
+	if (!has)
+		return NULL;
+	if (v == (double)(int64_t)v)
+		return json_object_new_int64((int64_t)v);
+	return json_object_new_double(v);
 }
 
-static json_object *limit_json(bool has, uint64_t v)
+static int64_t duration(const struct build *b);
+
+static const char *unit_text(enum sn_rate_unit u)
 {
-	return has ? json_object_new_uint64(v) : NULL;
+	return u == SN_UNIT_COUNT ? "count" : sn_rate_unit_name(u);
 }
 
-/* A verdict for a known delta of a counter that has a threshold. */
+/*
+ * A verdict for a known delta v of a counter that has a threshold, judged
+ * in the threshold's unit over this job (bytes: what the device moved).
+ */
 static void judge(struct build *b, const char *counter, const char *device,
-		  uint64_t v)
+		  uint64_t v, uint64_t bytes)
 {
 	const struct sn_threshold *t =
 		sn_threshold_find(&b->cfg->epilog, counter);
+	struct sn_rate r;
 	json_object *o;
 
 	if (!t)
@@ -259,20 +269,33 @@ static void judge(struct build *b, const char *counter, const char *device,
 		b->bad = 1;
 		return;
 	}
+	r = sn_rate_of(t->unit, v, duration(b), bytes);
 	b->bad |= put(o, "counter", json_object_new_string(counter));
 	b->bad |= put(o, "device", json_object_new_string(device));
 	b->bad |= put(o, "delta", json_object_new_uint64(v));
+	b->bad |= put(o, "unit", json_object_new_string(unit_text(t->unit)));
+	b->bad |= put(o, "rate", json_object_new_double(r.value));
+	b->bad |= put(o, "over",
+		      t->unit == SN_UNIT_COUNT ?
+			      NULL :
+			      json_object_new_double(r.over));
+	b->bad |= put(o, "actual",
+		      t->unit == SN_UNIT_COUNT ?
+			      NULL :
+			      json_object_new_double(r.actual));
 	b->bad |= put(o, "warn", limit_json(t->has_warn, t->warn));
 	b->bad |= put(o, "crit", limit_json(t->has_crit, t->crit));
-	b->bad |= put(o, "grade", json_object_new_string(grade_of(t, v)));
+	b->bad |= put(o, "grade",
+		      json_object_new_string(sn_rate_grade(t, r.value)));
 	b->bad |= append(b->verdicts, o);
 }
 
-/* Put one delta into deltas/unknown (and judge it when known). */
+/* Put one delta into deltas/unknown; judged later (judge_all). */
 static void add_delta(struct build *b, json_object *deltas,
 		      json_object *unknown, const char *name,
 		      const char *device, struct sn_delta d)
 {
+	(void)device;
 	if (json_object_object_get_ex(deltas, name, NULL))
 		return; /* counters/ wins over hw_counters/ */
 	if (!d.known) {
@@ -282,7 +305,18 @@ static void add_delta(struct build *b, json_object *deltas,
 		return;
 	}
 	b->bad |= put(deltas, name, json_object_new_uint64(d.value));
-	judge(b, name, device, d.value);
+}
+
+/* Judge every known delta of a device, in the order they were added. */
+static void judge_all(struct build *b, json_object *deltas, const char *device,
+		      uint64_t bytes)
+{
+	json_object_object_foreach(deltas, name, val)
+	{
+		if (val && json_object_is_type(val, json_type_int))
+			judge(b, name, device,
+			      sn_sample_get(deltas, name).value, bytes);
+	}
 }
 
 static struct sn_delta no_baseline(const struct build *b)
@@ -385,7 +419,9 @@ static json_object *gbps(const struct build *b, bool known, uint64_t bytes)
 	return json_object_new_double((double)bytes * 8.0 / (double)secs / 1e9);
 }
 
-static void port_traffic(struct build *b, json_object *o, json_object *deltas)
+/* The traffic fields of a port; returns the bytes it moved (known ones). */
+static uint64_t port_traffic(struct build *b, json_object *o,
+			     json_object *deltas)
 {
 	uint64_t tx, rx, n;
 	bool ktx, krx, k;
@@ -400,6 +436,9 @@ static void port_traffic(struct build *b, json_object *o, json_object *deltas)
 		      moved(deltas, "port_rcv_packets", &n, &k));
 	b->bad |= put(o, "mean_tx_gbps", gbps(b, ktx, tx));
 	b->bad |= put(o, "mean_rx_gbps", gbps(b, krx, rx));
+	tx = ktx ? tx : 0;
+	rx = krx ? rx : 0;
+	return tx > UINT64_MAX - rx ? UINT64_MAX : tx + rx;
 }
 
 static json_object *link_layer(const json_object *sp, const json_object *ep)
@@ -439,7 +478,7 @@ static json_object *port_entry(struct build *b, const char *key,
 	port_group(b, sp, ep, "hw_counters", key, deltas, unknown);
 	b->bad |= put(o, "deltas", json_object_get(deltas));
 	b->bad |= put(o, "unknown", unknown);
-	port_traffic(b, o, deltas);
+	judge_all(b, deltas, key, port_traffic(b, o, deltas));
 	json_object_put(deltas);
 	return o;
 oom:
@@ -489,6 +528,134 @@ static json_object *accel_devices(const json_object *snap)
 			   "devices", json_type_object);
 }
 
+/*
+ * A GPU whose NVML recovery action (field NVML_FI_DEV_GET_GPU_RECOVERY_ACTION
+ * in the end snapshot) is not NONE: a CRIT verdict naming the action
+ * (counter "recovery_action", "delta" the action's code, "action" its
+ * name).  Absent or null (a driver before r570, a lost GPU): nothing.
+ */
+static void recovery_verdict(struct build *b, const char *bus,
+			     const json_object *ed)
+{
+	struct sn_sample a = sn_sample_get(ed, "recovery_action");
+	json_object *o;
+
+	if (a.state != SN_SAMPLE_OK ||
+	    a.value == SN_NVML_GPU_RECOVERY_ACTION_NONE)
+		return;
+	if (!(o = json_object_new_object())) {
+		b->bad = 1;
+		return;
+	}
+	b->bad |= put(o, "counter", json_object_new_string("recovery_action"));
+	b->bad |= put(o, "device", json_object_new_string(bus));
+	b->bad |= put(o, "delta", json_object_new_uint64(a.value));
+	b->bad |= put(o, "unit", json_object_new_string("state"));
+	b->bad |= put(o, "warn", NULL);
+	b->bad |= put(o, "crit", NULL);
+	b->bad |= put(o, "grade", json_object_new_string("CRIT"));
+	b->bad |= put(
+		o, "action",
+		json_object_new_string(sn_nvml_recovery_action_name(a.value)));
+	b->bad |= append(b->verdicts, o);
+}
+
+/*
+ * The NVLink data a GPU moved during the job, in bytes (the KiB of the
+ * nvlink_data_{tx,rx}_kib field values, sent plus received); 0 when not
+ * known.  *known says whether it was.
+ */
+static uint64_t nvlink_bytes(const struct build *b, const json_object *sd,
+			     const json_object *ed, bool *known)
+{
+	static const char *const keys[2] = { "nvlink_data_tx_kib",
+					     "nvlink_data_rx_kib" };
+	uint64_t sum = 0;
+
+	*known = !b->why_no_baseline;
+	for (int i = 0; i < 2 && *known; i++) {
+		struct sn_delta d = sn_delta_rule(keys[i],
+						  sn_sample_get(sd, keys[i]),
+						  sn_sample_get(ed, keys[i]));
+
+		if (!d.known || d.value > (UINT64_MAX - sum) / 1024)
+			*known = false;
+		else
+			sum += d.value * 1024;
+	}
+	return *known ? sum : 0;
+}
+
+/* The GPU's NVLink version (nvmlNvlinkVersion_t), -1 when not known. */
+static int64_t nvlink_version(const json_object *sd, const json_object *ed)
+{
+	json_object *v = sn_json_get(ed, "nvlink_version", json_type_int);
+
+	if (!v)
+		v = sn_json_get(sd, "nvlink_version", json_type_int);
+	return v ? json_object_get_int64(v) : -1;
+}
+
+/*
+ * Move the legacy NVLink counters of a GPU of NVLink 4.0 or later out of
+ * judgement: they count corrected events there (sn_counters.h), so they
+ * stay in "deltas" and are named in "information" with the reason.
+ */
+static json_object *legacy_info(struct build *b, json_object *deltas,
+				int64_t version)
+{
+	json_object *info = json_object_new_object(), *judged;
+	char why[128];
+
+	judged = json_object_new_object();
+	if (!info || !judged) {
+		json_object_put(info);
+		json_object_put(judged);
+		b->bad = 1;
+		return NULL;
+	}
+	snprintf(
+		why, sizeof(why),
+		"legacy NVLink counter on NVLink version %lld (4.0 or later, Hopper on): counts corrected events, not judged",
+		(long long)version);
+	json_object_object_foreach(deltas, name, val)
+	{
+		const struct sn_counter *c = sn_counter_find(name);
+
+		if (c && c->legacy_nvlink &&
+		    version >= SN_COUNTER_NVLINK4_VERSION)
+			b->bad |= put(info, name, json_object_new_string(why));
+		else
+			b->bad |= put(judged, name, json_object_get(val));
+	}
+	b->info = info;
+	return judged;
+}
+
+static void accel_judge(struct build *b, json_object *o, const char *bus,
+			json_object *deltas, const json_object *sd,
+			const json_object *ed)
+{
+	int64_t version = nvlink_version(sd, ed);
+	uint64_t bytes;
+	json_object *judged;
+	bool known;
+
+	bytes = nvlink_bytes(b, sd, ed, &known);
+	b->bad |= put(o, "nvlink_version",
+		      version >= 0 ? json_object_new_int64(version) : NULL);
+	b->bad |= put(o, "nvlink_bytes",
+		      known ? json_object_new_uint64(bytes) : NULL);
+	b->info = NULL;
+	judged = legacy_info(b, deltas, version);
+	b->bad |= put(o, "information",
+		      b->info ? b->info : json_object_new_object());
+	if (judged)
+		judge_all(b, judged, bus, bytes);
+	json_object_put(judged);
+	recovery_verdict(b, bus, ed);
+}
+
 static json_object *accel_entry(struct build *b, const char *bus,
 				const json_object *sd, const json_object *ed)
 {
@@ -519,8 +686,10 @@ static json_object *accel_entry(struct build *b, const char *bus,
 				  sn_delta_plausible(name, d, duration(b),
 						     SN_ACCEL_MAX_GBPS));
 	}
-	b->bad |= put(o, "deltas", deltas);
+	b->bad |= put(o, "deltas", json_object_get(deltas));
 	b->bad |= put(o, "unknown", unknown);
+	accel_judge(b, o, bus, deltas, b->why_no_baseline ? NULL : sd, ed);
+	json_object_put(deltas);
 	return o;
 oom:
 	json_object_put(o);
@@ -880,6 +1049,16 @@ static uint64_t u64_of(const json_object *o, const char *key)
 	return v ? sn_sample_get(o, key).value : 0;
 }
 
+/* A number member (integer or double) as a double; 0 when absent. */
+static double num_of(const json_object *o, const char *key)
+{
+	json_object *v = sn_json_get(o, key, json_type_double);
+
+	if (!v)
+		v = sn_json_get(o, key, json_type_int);
+	return v ? json_object_get_double(v) : 0;
+}
+
 static const char *str_of(const json_object *o, const char *key)
 {
 	json_object *v = sn_json_get(o, key, json_type_string);
@@ -897,24 +1076,61 @@ static bool is_xid(const json_object *v)
 	return !strcmp(str_of(v, "counter"), "xid");
 }
 
-/* a worse than b: Xid first, then larger delta / crit. */
+static bool is_recovery(const json_object *v)
+{
+	return !strcmp(str_of(v, "counter"), "recovery_action");
+}
+
+/* How far over its crit limit a counter verdict is (rate / crit). */
+static double over_crit(const json_object *v)
+{
+	double crit = num_of(v, "crit");
+	double rate = sn_json_get(v, "rate", json_type_double) ?
+			      num_of(v, "rate") :
+			      num_of(v, "delta");
+
+	return crit > 0 ? rate / crit : rate;
+}
+
+/* a worse than b: Xid first, then a recovery action, then rate / crit. */
 static bool worse(const json_object *a, const json_object *b)
 {
-	unsigned __int128 l, r;
-
 	if (is_xid(a) != is_xid(b))
 		return is_xid(a);
 	if (is_xid(a))
 		return false;
-	l = (unsigned __int128)u64_of(a, "delta") * u64_of(b, "crit");
-	r = (unsigned __int128)u64_of(b, "delta") * u64_of(a, "crit");
-	return l > r;
+	if (is_recovery(a) != is_recovery(b))
+		return is_recovery(a);
+	if (is_recovery(a))
+		return false;
+	return over_crit(a) > over_crit(b);
+}
+
+/* "+12 in 30 s = 12/h (crit 10/h)", "+2 (crit 1)". */
+static void format_counter(const json_object *v, char *buf, size_t size)
+{
+	const char *unit = str_of(v, "unit");
+	struct sn_rate r = { .unit = SN_UNIT_COUNT };
+	char what[96];
+	int64_t secs;
+
+	if (!strcmp(unit, "/h"))
+		r.unit = SN_UNIT_PER_HOUR;
+	else if (!strcmp(unit, "/TB"))
+		r.unit = SN_UNIT_PER_TB;
+	r.value = num_of(v, "rate");
+	r.over = num_of(v, "over");
+	r.actual = num_of(v, "actual");
+	secs = (int64_t)(r.actual * 3600.0 + 0.5);
+	sn_rate_format(&r, u64_of(v, "delta"), secs, what, sizeof(what));
+	snprintf(buf, size, "%s (crit %g%s)", what, num_of(v, "crit"),
+		 r.unit == SN_UNIT_COUNT ? "" : sn_rate_unit_name(r.unit));
 }
 
 static void format_reason(const json_object *v, const char *tag, char *buf,
 			  size_t size)
 {
-	char counter[64];
+	char counter[64], what[128];
 	size_t i;
 
 	if (is_xid(v)) {
@@ -924,12 +1140,17 @@ static void format_reason(const json_object *v, const char *tag, char *buf,
 			 str_of(v, "device"), str_of(v, "meaning"));
 		return;
 	}
+	if (is_recovery(v)) {
+		snprintf(buf, size, "%s GPU_RECOVERY_ACTION %s %s", tag,
+			 str_of(v, "device"), str_of(v, "action"));
+		return;
+	}
 	snprintf(counter, sizeof(counter), "%s", str_of(v, "counter"));
 	for (i = 0; counter[i]; i++)
 		counter[i] = (char)toupper((unsigned char)counter[i]);
-	snprintf(buf, size, "%s EPILOG_%s %s +%llu (crit %llu)", tag, counter,
-		 str_of(v, "device"), (unsigned long long)u64_of(v, "delta"),
-		 (unsigned long long)u64_of(v, "crit"));
+	format_counter(v, what, sizeof(what));
+	snprintf(buf, size, "%s EPILOG_%s %s %s", tag, counter,
+		 str_of(v, "device"), what);
 }
 
 size_t sn_record_drain_reason(const json_object *record, const char *tag,

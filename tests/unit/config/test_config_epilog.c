@@ -96,7 +96,10 @@ static void test_dirs_newline(void **state)
 	"unicast_xmit_packets, unicast_rcv_packets, multicast_xmit_packets, " \
 	"multicast_rcv_packets, ecc_uncorrected, "                            \
 	"ecc_corrected, pcie_replay, nvlink_replay, nvlink_recovery, "        \
-	"nvlink_crc_flit, nvlink_crc_data, local_ack_timeout_err, "           \
+	"nvlink_crc_flit, nvlink_crc_data, nvlink_dl_replay, "                \
+	"nvlink_dl_recovery, nvlink_dl_crc, nvlink_recovery_successful, "     \
+	"nvlink_recovery_failed, nvlink_symbol_errors, "                      \
+	"nvlink_effective_errors, local_ack_timeout_err, "                    \
 	"rnr_nak_retry_err, packet_seq_err, out_of_sequence, out_of_buffer, " \
 	"np_cnp_sent, np_ecn_marked_roce_packets"
 
@@ -124,28 +127,74 @@ static void test_thresholds(void **state)
 	(void)state;
 	cfg = load_ok(HEAD);
 	assert_int_equal(cfg->epilog.n_thresholds,
-			 20); /* those with a default */
+			 26); /* those with a default */
 	t = sn_threshold_find(&cfg->epilog, "symbol_error");
 	assert_non_null(t);
 	assert_true(t->has_warn && t->has_crit);
-	assert_int_equal(t->warn, 10);
-	assert_int_equal(t->crit, 10000);
+	assert_int_equal(t->unit, SN_UNIT_PER_HOUR);
+	assert_true(t->warn == 10 && t->crit == 120);
+	t = sn_threshold_find(&cfg->epilog, "link_downed");
+	assert_int_equal(t->unit, SN_UNIT_COUNT);
+	assert_true(!t->has_warn && t->crit == 1);
+	t = sn_threshold_find(&cfg->epilog, "nvlink_dl_crc");
+	assert_int_equal(t->unit, SN_UNIT_PER_TB);
+	assert_true(t->warn == 10 && t->crit == 100);
+	/* Corrected events: information unless the config asks. */
+	assert_null(sn_threshold_find(&cfg->epilog, "ecc_corrected"));
 	assert_null(sn_threshold_find(&cfg->epilog, "port_xmit_wait"));
 	assert_null(sn_threshold_find(&cfg->epilog, "np_cnp_sent"));
 	sn_config_free(cfg);
 
 	cfg = load_ok(HEAD "epilog:\n  thresholds:\n"
-			   "    symbol_error: {crit: 5}\n"
-			   "    np_cnp_sent: {warn: 3}\n");
-	assert_int_equal(cfg->epilog.n_thresholds, 21);
+			   "    symbol_error: {crit: 5/h}\n"
+			   "    np_cnp_sent: {warn: 3/TB}\n"
+			   "    port_rcv_errors: {warn: 2.5/h, crit: 40/h}\n"
+			   "    link_downed: {crit: 2}\n"
+			   "    ecc_uncorrected: {crit: 1/h}\n");
+	assert_int_equal(cfg->epilog.n_thresholds, 27);
 	t = sn_threshold_find(&cfg->epilog, "symbol_error");
 	assert_false(t->has_warn);
-	assert_int_equal(t->crit, 5);
+	assert_true(t->crit == 5);
+	assert_int_equal(t->unit, SN_UNIT_PER_HOUR);
 	t = sn_threshold_find(&cfg->epilog, "np_cnp_sent");
 	assert_non_null(t);
-	assert_int_equal(t->warn, 3);
+	assert_true(t->warn == 3);
+	assert_int_equal(t->unit, SN_UNIT_PER_TB);
 	assert_false(t->has_crit);
+	t = sn_threshold_find(&cfg->epilog, "port_rcv_errors");
+	assert_true(t->warn == 2.5 && t->crit == 40);
+	assert_int_equal(t->unit, SN_UNIT_PER_HOUR);
+	t = sn_threshold_find(&cfg->epilog, "link_downed");
+	assert_true(t->crit == 2);
+	assert_int_equal(t->unit, SN_UNIT_COUNT);
+	t = sn_threshold_find(&cfg->epilog, "ecc_uncorrected");
+	assert_int_equal(t->unit, SN_UNIT_PER_HOUR);
 	sn_config_free(cfg);
+}
+
+/*
+ * The per-job form of before issue 12 on a rate counter is refused with
+ * file, line, key and how to write it now; malformed limits too.
+ */
+static void test_threshold_units(void **state)
+{
+	(void)state;
+	REFUSED("epilog:\n  thresholds:\n    symbol_error: {warn: 10, crit: 10000}\n",
+		"t.yaml:6:26: epilog.thresholds.symbol_error.warn: a bare number (a count per job) is no longer a limit of symbol_error: its limits are rates; write 10/h (per hour of the job), e.g. symbol_error: {warn: 10/h, crit: 120/h}");
+	REFUSED("epilog:\n  thresholds:\n    nvlink_dl_crc: {crit: 100}\n",
+		"t.yaml:6:27: epilog.thresholds.nvlink_dl_crc.crit: a bare number (a count per job) is no longer a limit of nvlink_dl_crc: its limits are rates; write 100/TB (per TB moved), e.g. nvlink_dl_crc: {warn: 10/h, crit: 120/h}");
+	REFUSED("epilog:\n  thresholds:\n    symbol_error: {warn: 10/h, crit: 100/TB}\n",
+		"t.yaml:6:38: epilog.thresholds.symbol_error.crit: warn and crit of symbol_error must use the same unit (\"/h\" and \"/TB\")");
+	REFUSED("epilog:\n  thresholds:\n    symbol_error: {warn: 10/s}\n",
+		"t.yaml:6:26: epilog.thresholds.symbol_error.warn: \"10/s\" is not a limit: write N/h (per hour of the job), N/TB (per TB moved) or, for a count per job, N (N a number above 0, at most 1e12)");
+	REFUSED("epilog:\n  thresholds:\n    symbol_error: {warn: 0/h}\n",
+		"t.yaml:6:26: epilog.thresholds.symbol_error.warn: \"0/h\" is not a limit: write N/h (per hour of the job), N/TB (per TB moved) or, for a count per job, N (N a number above 0, at most 1e12)");
+	REFUSED("epilog:\n  thresholds:\n    symbol_error: {warn: -3/h}\n",
+		"t.yaml:6:26: epilog.thresholds.symbol_error.warn: \"-3/h\" is not a limit: write N/h (per hour of the job), N/TB (per TB moved) or, for a count per job, N (N a number above 0, at most 1e12)");
+	REFUSED("epilog:\n  thresholds:\n    symbol_error: {warn: 1e3/h}\n",
+		"t.yaml:6:26: epilog.thresholds.symbol_error.warn: \"1e3/h\" is not a limit: write N/h (per hour of the job), N/TB (per TB moved) or, for a count per job, N (N a number above 0, at most 1e12)");
+	REFUSED("epilog:\n  thresholds:\n    symbol_error: {warn: 20/h, crit: 10/h}\n",
+		"t.yaml:6:19: epilog.thresholds.symbol_error: warn 20/h is above crit 10/h");
 }
 
 /* Every accelerator counter the epilog computes takes a threshold. */
@@ -163,14 +212,13 @@ static void test_accel_names_allowed(void **state)
 			continue;
 		n++;
 		snprintf(yaml, sizeof(yaml),
-			 HEAD "epilog:\n  thresholds:\n    %s: {warn: 7}\n",
+			 HEAD "epilog:\n  thresholds:\n    %s: {warn: 7/h}\n",
 			 name);
 		cfg = load_ok(yaml);
-		assert_int_equal(sn_threshold_find(&cfg->epilog, name)->warn,
-				 7);
+		assert_true(sn_threshold_find(&cfg->epilog, name)->warn == 7);
 		sn_config_free(cfg);
 	}
-	assert_int_equal(n, 7);
+	assert_int_equal(n, 14);
 }
 
 int main(void)
@@ -181,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_dirs_newline),
 		cmocka_unit_test(test_threshold_names),
 		cmocka_unit_test(test_thresholds),
+		cmocka_unit_test(test_threshold_units),
 		cmocka_unit_test(test_accel_names_allowed),
 	};
 

@@ -36,8 +36,8 @@ static void test_rows(void **state)
 	assert_int_equal(c->word_bytes, 1);
 	assert_null(c->wide);
 	assert_true(c->judged);
-	assert_int_equal(c->warn, 10);
-	assert_int_equal(c->crit, 10000);
+	assert_int_equal(c->unit, SN_UNIT_PER_HOUR);
+	assert_true(c->warn == 10 && c->crit == 120);
 	assert_string_equal(c->prom, "supernode_port_symbol_error_total");
 
 	c = row("port_xmit_data");
@@ -58,6 +58,7 @@ static void test_rows(void **state)
 
 	c = row("local_link_integrity_errors");
 	assert_int_equal(c->bits, 4);
+	assert_int_equal(c->unit, SN_UNIT_COUNT);
 	assert_int_equal(c->warn, SN_COUNTER_NO_LIMIT);
 	assert_int_equal(c->crit, 1);
 
@@ -83,9 +84,34 @@ static void test_rows(void **state)
 
 	c = row("nvlink_recovery");
 	assert_true(c->per_link);
+	assert_true(c->legacy_nvlink);
 	assert_string_equal(c->key, "recovery");
-	assert_int_equal(c->warn, 1);
-	assert_int_equal(c->crit, 100);
+	assert_int_equal(c->unit, SN_UNIT_PER_HOUR);
+	assert_int_equal(c->warn, SN_COUNTER_NO_LIMIT);
+	assert_true(c->crit == 1);
+
+	c = row("nvlink_crc_data");
+	assert_true(c->legacy_nvlink);
+	assert_int_equal(c->unit, SN_UNIT_PER_TB);
+
+	c = row("nvlink_dl_crc");
+	assert_false(c->per_link);
+	assert_false(c->legacy_nvlink);
+	assert_string_equal(c->key, "nvlink_dl_crc");
+	assert_int_equal(c->unit, SN_UNIT_PER_TB);
+	assert_true(c->warn == 10 && c->crit == 100);
+
+	c = row("nvlink_recovery_failed");
+	assert_int_equal(c->unit, SN_UNIT_COUNT);
+	assert_true(c->crit == 1);
+
+	c = row("ecc_corrected");
+	assert_true(c->judged); /* takes a limit when the config gives one */
+	assert_true(c->warn < 0 && c->crit < 0);
+
+	assert_string_equal(sn_rate_unit_name(SN_UNIT_COUNT), "");
+	assert_string_equal(sn_rate_unit_name(SN_UNIT_PER_HOUR), "/h");
+	assert_string_equal(sn_rate_unit_name(SN_UNIT_PER_TB), "/TB");
 
 	assert_null(sn_counter_find("Symbol_Error"));
 	assert_null(sn_counter_find("no_such_counter"));
@@ -102,7 +128,7 @@ static void test_table(void **state)
 	size_t judged = 0, accel = 0;
 
 	(void)state;
-	assert_int_equal(sn_counters_count, 44);
+	assert_int_equal(sn_counters_count, 51);
 	for (size_t i = 0; i < sn_counters_count; i++) {
 		const struct sn_counter *c = &sn_counters[i];
 		unsigned b = c->bits;
@@ -119,14 +145,19 @@ static void test_table(void **state)
 			assert_true(c->warn <= c->crit);
 		if (!c->judged)
 			assert_true(c->warn < 0 && c->crit < 0);
+		/* Only events fatal on their first step keep a count. */
+		if (c->unit == SN_UNIT_COUNT)
+			assert_true(c->warn < 0 && c->crit == 1);
+		if (c->legacy_nvlink)
+			assert_true(c->per_link);
 		assert_int_equal(c->key != NULL, c->source == SN_COUNTER_ACCEL);
 		assert_int_equal(c->help != NULL,
 				 c->source == SN_COUNTER_ACCEL);
 		judged += c->judged;
 		accel += c->source == SN_COUNTER_ACCEL;
 	}
-	assert_int_equal(judged, 35);
-	assert_int_equal(accel, 7);
+	assert_int_equal(judged, 42);
+	assert_int_equal(accel, 14);
 }
 
 /* The config's defaults are the table's, for every row. */
@@ -152,8 +183,9 @@ static void test_config_defaults(void **state)
 		assert_non_null(t);
 		assert_int_equal(t->has_warn, c->warn >= 0);
 		assert_int_equal(t->has_crit, c->crit >= 0);
-		assert_int_equal(t->warn, c->warn >= 0 ? c->warn : 0);
-		assert_int_equal(t->crit, c->crit >= 0 ? c->crit : 0);
+		assert_int_equal(t->unit, c->unit);
+		assert_true(t->warn == (c->warn >= 0 ? c->warn : 0));
+		assert_true(t->crit == (c->crit >= 0 ? c->crit : 0));
 	}
 	assert_int_equal(sn_threshold_find(&cfg->epilog, "link_downed")->crit,
 			 1);
