@@ -23,6 +23,7 @@
 
 #include "sb_backend.h"
 #include "sb_prom.h"
+#include "sb_mode.h"
 
 #ifdef SB_HAVE_CONFIG
 #include "config/sn_config.h"
@@ -43,6 +44,11 @@ static void usage(FILE *f)
 	      "         [--groups supernode] [--id-file PATH]\n"
 	      "         [--config supernode.yaml] [--min-fraction F]\n"
 	      "         [--prom FILE.prom] [--one-rank]\n"
+	      "       supernode-bench --diagnose [--drain] [--slow-fraction F]\n"
+	      "         [--max-drain-fraction F] [-e SIZE] [--json FILE]\n"
+	      "       supernode-bench --duration T [--interval T] [--op-timeout T]\n"
+	      "         [--soak-fraction F] [--mem-growth MIB] [--json FILE.jsonl]\n"
+	      "         [--plot FILE.svg] (T: 90, 20s, 10m, 24h)\n"
 	      "  SIZE: bytes with K, M, G or T (powers of 1024); OP: allreduce,\n"
 	      "  allgather, reducescatter, alltoall, broadcast, sendrecv.\n"
 	      "  Times in us, bandwidths in GB/s (1e9 B/s) as nccl-tests.\n"
@@ -50,7 +56,9 @@ static void usage(FILE *f)
 	      "  F (default bench.min_fraction, 0.8) x bench.rated_busbw_gbps of\n"
 	      "  --config (default: next to $SLURM_CONF), else none.\n"
 	      "  Exit: 0 pass, 1 fail (wrong elements or busbw of the largest\n"
-	      "  size below the threshold), 2 usage, 3 could not run.\n",
+	      "  size below the threshold), 2 usage, 3 could not run;\n"
+	      "  --duration: 4 busbw drop, 5 memory growth, 6 hang;\n"
+	      "  --diagnose: 1 slow pairs or nodes, 7 shared fault (breaker).\n",
 	      f);
 }
 
@@ -61,6 +69,9 @@ static struct {
 	char desc[1200];     /* "--min-busbw 100.00 GB/s", "0.80 x rated ..." */
 	char note[1200];     /* why there is none; printed at the end */
 } thr;
+
+/* --diagnose and the soak (sb_mode.h). */
+static struct sb_mode mode;
 
 static int bad(const char *opt, const char *val)
 {
@@ -110,6 +121,7 @@ static const struct option longopts[] = {
 	{ "prom", required_argument, NULL, 'R' },
 	{ "one-rank", no_argument, NULL, '1' },
 	{ "help", no_argument, NULL, 'h' },
+	SB_MODE_LONGOPTS,
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -191,6 +203,8 @@ static int parse_one(int c, char *arg, struct sb_opts *o, const char **backend)
 		usage(stdout);
 		return 1;
 	default:
+		if (sb_mode_parse(c, arg, &mode) == 0)
+			return 0;
 		usage(stderr);
 		return -1;
 	}
@@ -211,6 +225,8 @@ static int parse_args(int argc, char **argv, struct sb_opts *o,
 	for (int i = 0; i < SB_NOPS; i++)
 		o->ops[i] = true;
 	*backend = "mpi";
+	sb_mode_defaults(&mode);
+	mode.o = o;
 	while ((c = getopt_long(argc, argv, "b:e:f:w:n:c:o:g:h", longopts,
 				NULL)) != -1)
 		if ((rc = parse_one(c, optarg, o, backend)))
@@ -234,6 +250,9 @@ static int parse_args(int argc, char **argv, struct sb_opts *o,
 			"--min-busbw and --min-fraction exclude each other\n");
 		return -1;
 	}
+	mode.config = thr.config;
+	if (sb_mode_check(&mode, o, *backend))
+		return -1;
 	if (o->ngpus > 1 && strcmp(*backend, "nccl")) {
 		fprintf(stderr, SB_PREFIX "-g needs --backend nccl\n");
 		return -1;
@@ -590,7 +609,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, SB_PREFIX "--groups supernode needs MPI\n");
 		return EXIT_USAGE;
 	}
-	rc = run_all(&run, world, backend, &o);
+	if (sb_mode_on(&mode))
+		rc = sb_mode_run(world, backend, &mode);
+	else
+		rc = run_all(&run, world, backend, &o);
 	for (size_t i = 0; i < run.nres; i++)
 		free(run.res[i].rows);
 	if (run.print && thr.note[0])
@@ -603,6 +625,8 @@ int main(int argc, char **argv)
 		sb_mpi_fini();
 	}
 #endif
+	if (sb_mode_on(&mode))
+		return rc;
 	if (rc)
 		return EXIT_ERROR;
 	return run.pass ? EXIT_PASS : EXIT_FAILED;

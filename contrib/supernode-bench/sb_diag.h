@@ -84,6 +84,8 @@ struct sb_diag {
 };
 
 double sb_median(const double *v, size_t n);
+int sb_round_partner(int n, int r, int rank);
+int sb_rounds(int n);
 int sb_diag_pairs(struct sb_diag *d);
 int sb_bisect_run(int nranks, double fraction, sb_bisect_measure_fn measure,
 		  void *arg, struct sb_bisect *out);

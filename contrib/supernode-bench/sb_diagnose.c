@@ -314,3 +314,32 @@ int sb_diag_reason(const struct sb_diag *d, int node, char *buf, size_t size)
 		d->rank_busbw[r], s->busbw[s->chosen], s->busbw[!s->chosen]);
 	return 0;
 }
+
+/* Rank at position @pos of round @r's circle of @m slots. */
+static int circle_rank(int m, int r, int pos)
+{
+	return pos ? 1 + (pos - 1 + r) % (m - 1) : 0;
+}
+
+/**
+ * sb_round_partner - the pairwise test's schedule (the circle method):
+ * in round @r (0 <= r < sb_rounds(@n)) every rank of @n meets one other,
+ * and over the rounds every pair meets exactly once.  Returns @rank's
+ * partner in round @r, or -1 when it sits this round out (odd @n).
+ */
+int sb_round_partner(int n, int r, int rank)
+{
+	int m = n + (n & 1), pos, other;
+
+	if (n < 2 || rank < 0 || rank >= n || r < 0 || r >= m - 1)
+		return -1;
+	pos = rank ? ((rank - 1 - r) % (m - 1) + (m - 1)) % (m - 1) + 1 : 0;
+	other = circle_rank(m, r, m - 1 - pos);
+	return other < n ? other : -1;
+}
+
+/** sb_rounds - rounds of the pairwise test for @n ranks (n - 1, or n). */
+int sb_rounds(int n)
+{
+	return n < 2 ? 0 : n + (n & 1) - 1;
+}

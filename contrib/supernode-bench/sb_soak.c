@@ -330,10 +330,13 @@ static void summary_text(FILE *f, const struct sb_soak_series *s,
 			st.max, st.last);
 	}
 	if (s->n)
-		fprintf(f,
-			"#   host memory %.1f -> %.1f MiB; device memory %.1f -> %.1f MiB\n",
-			s->host_mib[0], s->host_mib[s->n - 1], s->dev_mib[0],
+		fprintf(f, "#   host memory %.1f -> %.1f MiB", s->host_mib[0],
+			s->host_mib[s->n - 1]);
+	if (s->n && isfinite(s->dev_mib[0]))
+		fprintf(f, "; device memory %.1f -> %.1f MiB", s->dev_mib[0],
 			s->dev_mib[s->n - 1]);
+	if (s->n)
+		fprintf(f, "\n");
 	if (s->flags & SB_FLAG_BUSBW_DROP)
 		fprintf(f,
 			"# FLAG busbw_drop: %s below %.2f x its first window from window %lld\n",
@@ -361,4 +364,47 @@ void sb_soak_write_summary(FILE *f, const struct sb_soak_series *s,
 	else
 		summary_text(f, s, ops, o);
 	fflush(f);
+}
+
+/* A number >= 0 up to @sep (':' or '\0'); *@s moves past it. */
+static int knob_field(const char **s, double max, double *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**s))
+		return -1;
+	errno = 0;
+	*v = strtod(*s, &end);
+	if (errno || !isfinite(*v) || *v > max || (*end && *end != ':'))
+		return -1;
+	*s = *end ? end + 1 : end;
+	return 0;
+}
+
+/**
+ * sb_knob_parse - the test-only knob "RANK:US[:AFTER_S[:LEAK_MIB]]"
+ * (SB_KNOB_ENV): RANK up to 65535, US up to 1e9 (1000 s), AFTER_S up to
+ * SB_SOAK_MAX_SECONDS, LEAK_MIB up to 4096.  NULL or "": off, 0.
+ * Returns 0, or -1 (k->on false) on anything else.
+ */
+int sb_knob_parse(const char *s, struct sb_knob *k)
+{
+	double v[4] = { 0, 0, 0, 0 };
+	static const double max[4] = { 65535, 1e9, SB_SOAK_MAX_SECONDS, 4096 };
+	int i;
+
+	memset(k, 0, sizeof(*k));
+	if (!s || !*s)
+		return 0;
+	for (i = 0; i < 4 && *s; i++)
+		if (knob_field(&s, max[i], &v[i]))
+			return -1;
+	if (i < 2 || *s || v[0] != (int)v[0])
+		return -1;
+	*k = (struct sb_knob){ .on = true,
+			       .rank = (int)v[0],
+			       .us = v[1],
+			       .after_s = v[2],
+			       .leak_mib = v[3] };
+	return 0;
 }

@@ -54,6 +54,18 @@ struct sb_soak_opts {
 	double mem_growth_mib; /* memory growth flag above this */
 };
 
+/* The test-only knob's variable. */
+#define SB_KNOB_ENV "SUPERNODE_BENCH_TEST_SLOW"
+
+/** The test-only knob, parsed. */
+struct sb_knob {
+	bool on;
+	int rank;	 /* world rank that is slowed */
+	double us;	 /* µs of sleep before each operation */
+	double after_s;	 /* from this many seconds after the start */
+	double leak_mib; /* MiB leaked per soak window */
+};
+
 /** The time series, one entry per window; arrays grow as windows come. */
 struct sb_soak_series {
 	size_t n, cap;
@@ -68,6 +80,7 @@ struct sb_soak_series {
 };
 
 int sb_parse_duration(const char *s, double *seconds);
+int sb_knob_parse(const char *s, struct sb_knob *k);
 bool sb_soak_busbw_drop(const double *bw, size_t n, double fraction,
 			size_t *at);
 bool sb_soak_mem_growth(const double *mib, size_t n, double limit_mib);

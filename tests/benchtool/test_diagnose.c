@@ -350,6 +350,40 @@ static void test_writers(void **state)
 	sb_diag_free(&d);
 }
 
+/* Every pair meets exactly once; partners agree; nobody meets itself. */
+static void test_rounds(void **state)
+{
+	(void)state;
+	assert_int_equal(sb_rounds(8), 7);
+	assert_int_equal(sb_rounds(7), 7);
+	assert_int_equal(sb_rounds(1), 0);
+	for (int n = 2; n <= 33; n++) {
+		int met[33][33] = { { 0 } };
+
+		for (int r = 0; r < sb_rounds(n); r++) {
+			int idle = 0;
+
+			for (int i = 0; i < n; i++) {
+				int p = sb_round_partner(n, r, i);
+
+				if (p < 0) {
+					idle++;
+					continue;
+				}
+				assert_int_not_equal(p, i);
+				assert_int_equal(sb_round_partner(n, r, p), i);
+				met[i][p]++;
+			}
+			assert_int_equal(idle, n & 1);
+		}
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n; j++)
+				assert_int_equal(met[i][j], i != j);
+	}
+	assert_int_equal(sb_round_partner(4, 3, 0), -1);
+	assert_int_equal(sb_round_partner(4, 0, 4), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_alloc_bounds),
 		cmocka_unit_test(test_name_clean),
 		cmocka_unit_test(test_writers),
+		cmocka_unit_test(test_rounds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
