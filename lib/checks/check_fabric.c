@@ -161,8 +161,8 @@ static bool judge_answer(struct fabric_run *r, const struct sn_nvml_fabric *f,
 	else if (f->state == SN_NVML_FABRIC_STATE_IN_PROGRESS)
 		sn_results_add(r->out, SN_UNKNOWN, CHECK_FABRIC,
 			       "FABRIC_IN_PROGRESS", gpu, "state COMPLETED",
-			       "still registering after %us",
-			       r->ctx->cfg->prolog.check_timeout_s * 3 / 4);
+			       "still registering after %u ms",
+			       r->ctx->cfg->prolog.check_timeout_s * 750);
 	else if (f->state != SN_NVML_FABRIC_STATE_COMPLETED)
 		sn_results_add(r->out, SN_CRIT, CHECK_FABRIC,
 			       "FABRIC_NOT_STARTED", gpu, "state COMPLETED",
@@ -287,10 +287,24 @@ static void judge_identity(const struct sn_supernode *sn,
 /* One node-level verdict when the GPUs answered but disagree. */
 static void judge_split(struct fabric_run *r, const struct sn_identity *id)
 {
-	if (id->kind == SN_IDENTITY_ERROR &&
-	    !strncmp(id->why, "GPUs in two", 11))
+	char a[SN_NVML_FABRIC_UUID_STR], b[SN_NVML_FABRIC_UUID_STR];
+	char want[SN_VALUE_MAX];
+
+	if (id->kind != SN_IDENTITY_ERROR ||
+	    strncmp(id->why, "GPUs in two", 11))
+		return;
+	sn_nvml_fabric_uuid_format(&r->f[0], a, sizeof(a));
+	for (unsigned int i = 1; i < r->count; i++) {
+		sn_nvml_fabric_uuid_format(&r->f[i], b, sizeof(b));
+		if (!strcmp(a, b) && r->f[i].clique_id == r->f[0].clique_id)
+			continue;
+		snprintf(want, sizeof(want), "one domain: gpu0's %s/%u", a,
+			 r->f[0].clique_id);
 		sn_results_add(r->out, SN_CRIT, CHECK_FABRIC, "FABRIC_SPLIT",
-			       "node", "one NVLink domain", "%s", id->why);
+			       "node", want, "gpu%u in %s/%u", i, b,
+			       r->f[i].clique_id);
+		return;
+	}
 }
 
 static void fabric_gate(const struct sn_check_ctx *ctx,
