@@ -91,7 +91,8 @@
  *    1000/TB (bad packets received, counted per packet: they grow with
  *    what the port receives).
  *
- * Information, never a verdict by default: ecc_corrected (corrected
+ * Information, never a verdict by default: nvlink_ecc_data (legacy type
+ * 4, corrections of the data ECC of NVLink 3.0 and later), ecc_corrected (corrected
  * events: DCGM judges memory on uncorrected errors only, its SBE limit
  * DCGM_LIMIT_MAX_SBE_RATE being a "dummy value"), and the legacy per-link
  * NVLink counters from NVLink 4.0 on (legacy_nvlink): on a healthy H200
@@ -165,6 +166,9 @@ const struct sn_counter sn_counters[] = {
 	NVLINK_LEGACY("nvlink_crc_data", PER_TB, 10, 100, "crc_data",
 		      "supernode_gpu_nvlink_crc_data_errors_total",
 		      "NVLink data CRC errors per link (NVML)."),
+	NVLINK_LEGACY("nvlink_ecc_data", PER_TB, NONE, NONE, "ecc_data",
+		      "supernode_gpu_nvlink_ecc_data_corrected_total",
+		      "NVLink data ECC corrections per link (NVML)."),
 	ACCEL("nvlink_dl_replay", 64, PER_H, 1, 10, "nvlink_dl_replay",
 	      "supernode_gpu_nvlink_dl_replay_errors_total",
 	      "NVLink data link replays, all links (NVML field 161)."),

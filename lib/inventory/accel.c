@@ -389,10 +389,7 @@ static int link_json(json_object *links, unsigned int n,
 		     const struct sn_nvml_link *l)
 {
 	static const char *const names[SN_NVLINK_ERR_COUNT] = {
-		"replay",
-		"recovery",
-		"crc_flit",
-		"crc_data",
+		"replay", "recovery", "crc_flit", "crc_data", "ecc_data",
 	};
 	json_object *o = json_object_new_object();
 	char key[16];

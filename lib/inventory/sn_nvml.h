@@ -117,7 +117,9 @@ enum sn_nvlink_counter {
 	SN_NVLINK_ERR_RECOVERY = 1, /* data link transmit recovery */
 	SN_NVLINK_ERR_CRC_FLIT = 2, /* receive flow-control digit CRC */
 	SN_NVLINK_ERR_CRC_DATA = 3, /* receive data CRC */
-	SN_NVLINK_ERR_COUNT = 4,
+	SN_NVLINK_ERR_ECC_DATA =
+		4, /* receive data ECC: corrected (NVLink 3+) */
+	SN_NVLINK_ERR_COUNT = 5,
 };
 
 /* One unsigned NVML value and the code its query returned. */
