@@ -7,6 +7,8 @@
  *                                         drain and exit 2 on a CRIT
  *   supernode-prolog --check [--json]     print every check; drains nothing
  *   supernode-prolog --learn              print this node's manifest (node:)
+ *   supernode-prolog --identity [--json]  print the supernode the hardware
+ *                                         puts this node in
  *   supernode-prolog --controller         as PrologSlurmctld: is the job's
  *                                         allocation N whole supernodes?
  *                                         (also when SLURM_SCRIPT_CONTEXT is
@@ -26,13 +28,16 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [--config PATH] [--node NAME] [--check [--json] | --learn]\n"
+		"usage: %s [--config PATH] [--node NAME] [--check [--json] | --learn |\n"
+		"          --identity [--json]]\n"
 		"       %s [--config PATH] --controller\n"
 		"  (no mode)   run as slurmd's Prolog=: check this node, save the job's\n"
 		"              baseline, drain the node and exit 2 on a failed check\n"
 		"  --check     print every check as a table; drains nothing\n"
-		"  --json      with --check: print JSON instead\n"
+		"  --json      with --check or --identity: print JSON instead\n"
 		"  --learn     print the node: manifest of this node (for supernode.yaml)\n"
+		"  --identity  print which supernode the hardware puts this node in (NVLink\n"
+		"              domain, Ascend super pod) and the configured one\n"
 		"  --controller  run as slurmctld's PrologSlurmctld (also chosen by\n"
 		"              SLURM_SCRIPT_CONTEXT=prolog_slurmctld): exit 2, so Slurm\n"
 		"              requeues the job, unless SLURM_JOB_NODELIST is exactly\n"
@@ -52,6 +57,7 @@ static int args_parse(int argc, char **argv, struct sn_prolog_args *a)
 		{ "check", no_argument, NULL, 'k' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "learn", no_argument, NULL, 'l' },
+		{ "identity", no_argument, NULL, 'i' },
 		{ "controller", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -83,6 +89,9 @@ static int args_parse(int argc, char **argv, struct sn_prolog_args *a)
 		case 'C':
 			a->controller = true;
 			break;
+		case 'i':
+			a->identity = true;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(SN_EXIT_OK);
@@ -95,19 +104,21 @@ static int args_parse(int argc, char **argv, struct sn_prolog_args *a)
 			SN_PROLOG_NAME, argv[optind]);
 		return -1;
 	}
-	if ((a->json && !a->check) || (a->check && a->learn)) {
+	if ((a->json && !a->check && !a->identity) ||
+	    (a->check + a->learn + a->identity > 1)) {
 		fprintf(stderr,
-			"%s: --json goes with --check; --check and --learn exclude each other\n",
+			"%s: --json goes with --check or --identity; --check, --learn and --identity exclude each other\n",
 			SN_PROLOG_NAME);
 		return -1;
 	}
-	if (a->controller && (a->check || a->learn || a->node)) {
+	if (a->controller && (a->check || a->learn || a->identity || a->node)) {
 		fprintf(stderr, "%s: --controller takes only --config\n",
 			SN_PROLOG_NAME);
 		return -1;
 	}
 	/* PrologSlurmctld= takes no arguments: slurmctld's context says it. */
-	if (!a->check && !a->learn && sn_prolog_controller_context())
+	if (!a->check && !a->learn && !a->identity &&
+	    sn_prolog_controller_context())
 		a->controller = true;
 	if (!a->node && !a->controller)
 		a->node = getenv("SLURMD_NODENAME");
@@ -142,7 +153,9 @@ int main(int argc, char **argv)
 		sn_log(LOG_ERR,
 		       "config not loaded, nothing checked or drained: %s",
 		       err.msg);
-		return (args.check || args.learn) ? SN_EXIT_USAGE : SN_EXIT_OK;
+		return (args.check || args.learn || args.identity) ?
+			       SN_EXIT_USAGE :
+			       SN_EXIT_OK;
 	}
 	if (args.controller)
 		rc = sn_prolog_controller(&args, cfg);
@@ -150,6 +163,8 @@ int main(int argc, char **argv)
 		rc = sn_prolog_check(&args, cfg);
 	else if (args.learn)
 		rc = sn_prolog_learn(&args, cfg);
+	else if (args.identity)
+		rc = sn_prolog_identity(&args, cfg);
 	else
 		rc = sn_prolog_run(&args, cfg);
 	sn_config_free(cfg);

@@ -26,6 +26,7 @@ struct sn_prolog_args {
 	bool check;	    /* --check: print every check, drain nothing */
 	bool json;	    /* --json: the same as JSON */
 	bool learn;	    /* --learn: print this node's manifest */
+	bool identity;	    /* --identity: print the hardware's supernode */
 	bool controller; /* --controller (or SLURM_SCRIPT_CONTEXT=prolog_slurmctld) */
 };
 
@@ -34,6 +35,14 @@ int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg);
 
 /* check_mode.c: --check / --json. */
 int sn_prolog_check(const struct sn_prolog_args *args, struct sn_config *cfg);
+
+/*
+ * identity.c: --identity [--json]: the node's hardware identity and its
+ * configured supernode; exit SN_EXIT_UNKNOWN when the hardware could not
+ * tell, else SN_EXIT_OK.
+ */
+int sn_prolog_identity(const struct sn_prolog_args *args,
+		       struct sn_config *cfg);
 
 /* learn.c: --learn. */
 int sn_prolog_learn(const struct sn_prolog_args *args, struct sn_config *cfg);

@@ -281,5 +281,31 @@ fi
 rc=$?
 assert_eq "--check against the learned manifest: exit (all OK)" 0 "$rc"
 
+# ---- --identity (issue 12 item 3) ----------------------------------------
+FABRIC=$FIXTURES/nvidia/fabric-h200x2.json
+DOM_A=$FIXTURES/accel/fabric-nvl72-domain-a.json
+DOM_B=$FIXTURES/accel/fabric-nvl72-domain-b.json
+KEY_A=nvlink:3f2a9c4e-5b1d-4e8a-9f07-6c2b1d0e4a11/32766
+printf 'supernodes:\n  - name: sn01\n    nodes: n[1-2]\n    identity: %s\nnode:\n  accelerators:\n    vendor: nvidia\n    count: 4\n    nvlink_domain: true\npaths:\n  nvml: %s\n' \
+	"$KEY_A" "$FAKE_NVML" >"$W/id.yaml"
+out=$(SN_FAKE_NVML_FIXTURE=$DOM_A "$PROLOG" --config "$W/id.yaml" --node n1 --identity --json 2>"$W/err"); rc=$?
+assert_eq "--identity --json domain A: exit" 0 "$rc"
+assert_eq "--identity --json domain A: identity" "$KEY_A" "$(json '["identity"]' <<<"$out")"
+assert_eq "--identity --json domain A: supernode, expected" "sn01 $KEY_A" \
+	"$(json '["supernode"]' <<<"$out") $(json '["expected"]' <<<"$out")"
+out=$(SN_FAKE_NVML_FIXTURE=$FABRIC "$PROLOG" --config "$W/id.yaml" --node n1 --identity 2>"$W/err"); rc=$?
+assert_eq "--identity HGX H200: exit" 0 "$rc"
+assert_eq "--identity HGX H200: text" "identity   none: cluster UUID is zero on every GPU: no multi-node NVLink domain" \
+	"$(sed -n 2p <<<"$out")"
+out=$(SN_FAKE_NVML_FIXTURE=$DOM_B "$PROLOG" --config "$W/id.yaml" --node n1 --check --json 2>"$W/err"); rc=$?
+assert_eq "--check in another domain: exit" 2 "$rc"
+assert_contains "--check in another domain: SUPERNODE_MISMATCH" '"code":"SUPERNODE_MISMATCH"' "$(tr -d ' ' <<<"$out")"
+out=$(SN_FAKE_NVML_FIXTURE=$FABRIC "$PROLOG" --config "$W/id.yaml" --node n1 --check --json 2>"$W/err"); rc=$?
+assert_contains "--check HGX H200 with a domain asked for: FABRIC_NO_DOMAIN" '"code":"FABRIC_NO_DOMAIN"' "$(tr -d ' ' <<<"$out")"
+"$PROLOG" --config "$W/id.yaml" --identity --learn >/dev/null 2>"$W/err"; rc=$?
+assert_eq "--identity with --learn: usage" 4 "$rc"
+"$PROLOG" --config "$W/id.yaml" --identity --controller >/dev/null 2>"$W/err"; rc=$?
+assert_eq "--identity with --controller: usage" 4 "$rc"
+
 echo "$CHECKS checks, $FAILS failed"
 ((FAILS == 0))
