@@ -521,6 +521,37 @@ static void judge_nvlink(struct nv_run *r, unsigned int i,
 	r->gpu_bad = true;
 }
 
+/*
+ * NVML's recovery action for the GPU (field NVML_FI_DEV_GET_GPU_RECOVERY_ACTION,
+ * drivers r570 and later): anything but NONE is CRIT GPU_RECOVERY_ACTION
+ * naming the action (GPU reset, node reboot, drain peer-to-peer traffic,
+ * drain and reset, recover the IMEX domain).  A driver or GPU without the
+ * field says nothing; another failure is UNKNOWN NVML_QUERY.
+ */
+static void judge_recovery(struct nv_run *r, const struct sn_nvml_gpu *g,
+			   const char *label)
+{
+	struct sn_nvml_field f = {
+		.id = SN_NVML_FI_DEV_GET_GPU_RECOVERY_ACTION
+	};
+
+	if (g->lost_call)
+		return;
+	sn_nvml_field_values(r->nvml, g->index, &f, 1);
+	if (rc_skips(f.rc))
+		return;
+	if (f.rc != SN_NVML_SUCCESS) {
+		query_unknown(r, label, "nvmlDeviceGetFieldValues", f.rc);
+		return;
+	}
+	if (f.u == SN_NVML_GPU_RECOVERY_ACTION_NONE)
+		return;
+	sn_results_add(r->out, SN_CRIT, CHECK_GPU, "GPU_RECOVERY_ACTION", label,
+		       "recovery action none", "%s (NVML action %llu)",
+		       sn_nvml_recovery_action_name(f.u), f.u);
+	r->gpu_bad = true;
+}
+
 static void judge_ok(struct nv_run *r, const struct sn_nvml_gpu *g,
 		     const char *label)
 {
@@ -549,6 +580,7 @@ static void judge_gpu(struct nv_run *r, unsigned int i)
 	if (judge_handle(r, i, label))
 		return;
 	judge_health(r, g, label);
+	judge_recovery(r, g, label);
 	judge_width(r, g, label);
 	judge_speed(r, g, label);
 	judge_nvlink(r, i, g, label);

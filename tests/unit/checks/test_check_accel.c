@@ -875,6 +875,75 @@ static void test_case12_remap_pending(void **state)
 	sn_results_free(&r);
 }
 
+/* Set NVML field name of GPU gpu (the fake's nvml_field_values). */
+static void set_field(json_object *root, size_t gpu, const char *name,
+		      int64_t v)
+{
+	json_object *fv = NULL, *g = gpu_obj(root, gpu);
+
+	if (!json_object_object_get_ex(g, "nvml_field_values", &fv)) {
+		fv = json_object_new_object();
+		json_object_object_add(g, "nvml_field_values", fv);
+	}
+	set_int(fv, name, v);
+}
+
+/*
+ * Issue 12: NVML's GPU recovery action other than NONE is CRIT naming it;
+ * NONE, and a driver without the field (the fixtures), say nothing.
+ */
+static void test_recovery_action(void **state)
+{
+	static const struct {
+		int64_t action;
+		const char *found;
+	} cases[] = {
+		{ 1, "GPU reset (NVML action 1)" },
+		{ 2, "node reboot (NVML action 2)" },
+		{ 3, "drain peer-to-peer traffic (NVML action 3)" },
+		{ 4, "drain and reset (NVML action 4)" },
+		{ 5, "recover the IMEX domain (NVML action 5)" },
+		{ 9, "unknown action (NVML action 9)" },
+	};
+	const struct sn_result *x;
+	struct sn_results r;
+
+	(void)state;
+	nvidia_tree(bus4, 4, "0x2330");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_object *root = fixture_load(SYNTH);
+
+		set_field(root, 0, "NVML_FI_DEV_GET_GPU_RECOVERY_ACTION", 0);
+		set_field(root, 2, "NVML_FI_DEV_GET_GPU_RECOVERY_ACTION",
+			  cases[i].action);
+		fixture_use(root);
+		run_fake(NV4, &r);
+		x = expect(&r, SN_CRIT, "GPU_RECOVERY_ACTION",
+			   "gpu2 0000:52:00.0");
+		assert_string_equal(x->expected, "recovery action none");
+		assert_string_equal(x->found, cases[i].found);
+		assert_int_equal(count_code(&r, "GPU_RECOVERY_ACTION"), 1);
+		assert_int_equal(count_code(&r, "OK"), 3);
+		sn_results_free(&r);
+	}
+	/* An error in the field itself: the tool could not tell. */
+	{
+		json_object *root = fixture_load(SYNTH), *fv;
+
+		set_field(root, 1, "NVML_FI_DEV_GET_GPU_RECOVERY_ACTION", 0);
+		assert_true(json_object_object_get_ex(
+			gpu_obj(root, 1), "nvml_field_values", &fv));
+		set_error(fv, "NVML_FI_DEV_GET_GPU_RECOVERY_ACTION",
+			  "Unknown Error");
+		fixture_use(root);
+		run_fake(NV4, &r);
+		x = expect(&r, SN_UNKNOWN, "NVML_QUERY", "gpu1 0000:43:00.0");
+		assert_string_equal(x->found,
+				    "nvmlDeviceGetFieldValues: Unknown Error");
+		sn_results_free(&r);
+	}
+}
+
 static void test_case12_remap_failure(void **state)
 {
 	const struct sn_result *x;
@@ -1441,6 +1510,7 @@ int main(void)
 		TT(test_old_library_without_optional_functions),
 		TT(test_old_library_nothing_asked),
 		TT(test_case12_remap_pending),
+		TT(test_recovery_action),
 		TT(test_case12_remap_failure),
 		TT(test_case12_remap_not_supported),
 		TT(test_retired_pages_and_ecc),
