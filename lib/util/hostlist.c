@@ -300,3 +300,51 @@ fail:
 	sn_names_free(out);
 	return -1;
 }
+
+/* Grow buf until the ranged string fits (slurm_hostlist_ranged_string). */
+static char *ranged(sn_slurm_hostlist hl, struct sn_error *err)
+{
+	size_t size = 256;
+	char *buf = NULL;
+
+	for (; size <= SN_HOSTLIST_STRING_MAX; size *= 4) {
+		free(buf);
+		if (!(buf = malloc(size))) {
+			sn_error_set(err, "out of memory");
+			return NULL;
+		}
+		if (slurm_hostlist_ranged_string(hl, size, buf) >= 0)
+			return buf;
+	}
+	free(buf);
+	sn_error_set(err, "hostlist longer than %d bytes",
+		     SN_HOSTLIST_STRING_MAX);
+	return NULL;
+}
+
+char *sn_hostlist_compress(char *const *names, size_t n, struct sn_error *err)
+{
+	sn_slurm_hostlist hl = NULL;
+	char *out = NULL;
+
+	if (!n) {
+		sn_error_set(err, "empty nodelist");
+		return NULL;
+	}
+	if (!(hl = slurm_hostlist_create(names[0]))) {
+		sn_error_set(err, "cannot make a hostlist of '%.200s'",
+			     names[0]);
+		return NULL;
+	}
+	for (size_t i = 1; i < n; i++)
+		if (!slurm_hostlist_push_host(hl, names[i])) {
+			sn_error_set(err, "cannot add '%.200s' to a hostlist",
+				     names[i]);
+			goto out;
+		}
+	slurm_hostlist_uniq(hl);
+	out = ranged(hl, err);
+out:
+	slurm_hostlist_destroy(hl);
+	return out;
+}

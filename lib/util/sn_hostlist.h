@@ -49,4 +49,15 @@ int sn_hostlist_expand(const char *expr, size_t max, struct sn_names *out,
 /* sn_names_free - release what sn_hostlist_expand filled; NULL-safe. */
 void sn_names_free(struct sn_names *names);
 
+/* The longest hostlist expression sn_hostlist_compress writes, bytes. */
+#define SN_HOSTLIST_STRING_MAX (1 << 20)
+
+/*
+ * sn_hostlist_compress - n host names (n >= 1, each a plain name) as one
+ * Slurm hostlist expression, sorted and without duplicates ("a[1-2],b3"),
+ * by Slurm's own code (slurm_hostlist_uniq, _ranged_string).  Returns a
+ * malloc()ed string (caller frees), or NULL with err set.
+ */
+char *sn_hostlist_compress(char *const *names, size_t n, struct sn_error *err);
+
 #endif

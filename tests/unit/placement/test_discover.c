@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * supernodectl discover's grouping (lib/placement/discover.c): two NVL72
+ * domains with the same sentinel clique, a node in no domain, a node that
+ * could not tell, one that was not asked, duplicate and bad lines, names
+ * from the config, unequal sizes, and the printed section (which loads
+ * back as a config).
+ */
+#include "unit.h"
+
+#include "placement/sn_discover.h"
+
+#define A "nvlink:3f2a9c4e-5b1d-4e8a-9f07-6c2b1d0e4a11/32766"
+#define B "nvlink:b81e07d2-9a44-4c3f-8e15-2d6f0a9b7c52/32766"
+
+static char line[1024];
+
+static const char *answer(const char *node, const char *kind,
+			  const char *identity, const char *why)
+{
+	snprintf(
+		line, sizeof(line),
+		"{\"node\":\"%s\",\"kind\":\"%s\",\"identity\":%s%s%s,"
+		"\"why\":%s%s%s,\"devices\":4,\"supernode\":null,\"expected\":null}",
+		node, kind, identity ? "\"" : "", identity ? identity : "null",
+		identity ? "\"" : "", why ? "\"" : "", why ? why : "null",
+		why ? "\"" : "");
+	return line;
+}
+
+static void add(struct sn_discover *d, const char *node, const char *kind,
+		const char *identity, const char *why)
+{
+	struct sn_error err;
+
+	if (sn_discover_add_line(d, answer(node, kind, identity, why), &err))
+		fail_msg("%s", err.msg);
+}
+
+/* Print into a string (caller frees). */
+static char *printed(const struct sn_discover *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	sn_discover_print(f, d);
+	fclose(f);
+	return buf;
+}
+
+static void test_two_domains(void **state)
+{
+	struct sn_discover d = { 0 };
+	struct sn_error err;
+	struct sn_config *cfg;
+	char *out;
+
+	(void)state;
+	add(&d, "snb2", "nvlink", B, NULL);
+	add(&d, "sna1", "nvlink", A, NULL);
+	add(&d, "snb1", "nvlink", B, NULL);
+	add(&d, "sna2", "nvlink", A, NULL);
+	add(&d, "sna2", "nvlink", B, NULL); /* a second answer: ignored */
+	add(&d, "snc1", "none", NULL,
+	    "cluster UUID is zero on every GPU: no multi-node NVLink domain");
+	add(&d, "snc2", "error", NULL,
+	    "gpu1: fabric registration not completed (state 2)");
+	assert_int_equal(sn_discover_add_missing(&d, "snd1", "not idle (alloc)",
+						 &err),
+			 0);
+	assert_int_equal(sn_discover_add_missing(&d, "sna1", "no answer", &err),
+			 0);
+	assert_int_equal(sn_discover_group(&d, NULL, &err), 0);
+	assert_int_equal(d.n_groups, 2);
+	assert_string_equal(d.groups[0].nodes, "sna[1-2]");
+	assert_string_equal(d.groups[0].identity, A);
+	assert_string_equal(d.groups[0].name, "sn01");
+	assert_string_equal(d.groups[1].nodes, "snb[1-2]");
+	assert_string_equal(d.groups[1].identity, B);
+	assert_string_equal(d.groups[1].name, "sn02");
+	assert_int_equal(sn_discover_unplaced(&d), 3);
+	out = printed(&d);
+	assert_string_equal(
+		out,
+		"# supernodectl discover: 7 nodes, 4 placed in 2 supernodes, 3 not placed\n"
+		"supernodes:\n"
+		"  - name: sn01\n    nodes: \"sna[1-2]\"\n    identity: " A "\n"
+		"  - name: sn02\n    nodes: \"snb[1-2]\"\n    identity: " B "\n"
+		"# topology.conf (TopologyPlugin=topology/block):\n"
+		"#   BlockName=sn01 Nodes=sna[1-2]\n"
+		"#   BlockName=sn02 Nodes=snb[1-2]\n"
+		"#   BlockSizes=2\n"
+		"# not placed (never guessed):\n"
+		"#   snc1: none: cluster UUID is zero on every GPU: no multi-node NVLink domain\n"
+		"#   snc2: error: gpu1: fabric registration not completed (state 2)\n"
+		"#   snd1: not idle (alloc)\n");
+	/* What it prints loads back as a config with the identities. */
+	cfg = sn_config_load_buffer("d.yaml", out, strlen(out), &err);
+	if (!cfg)
+		fail_msg("%s", err.msg);
+	assert_int_equal(cfg->n_supernodes, 2);
+	assert_string_equal(cfg->supernodes[1].identity, B);
+	sn_config_free(cfg);
+	free(out);
+	sn_discover_free(&d);
+}
+
+/* Names come from the config: the recorded identity, else the hostlist. */
+static void test_names_from_config(void **state)
+{
+	static const char yaml[] =
+		"supernodes:\n"
+		"  - name: rack7\n    nodes: snb[1-2]\n    identity: " A "\n"
+		"  - name: rack9\n    nodes: sna[1-2]\n"
+		"  - name: sn01\n    nodes: x[1-2]\n";
+	struct sn_discover d = { 0 };
+	struct sn_config *cfg;
+	struct sn_error err;
+
+	(void)state;
+	cfg = sn_config_load_buffer("t.yaml", yaml, strlen(yaml), &err);
+	assert_non_null(cfg);
+	add(&d, "sna1", "nvlink", A, NULL); /* rack7's identity, moved here */
+	add(&d, "sna2", "nvlink", A, NULL);
+	add(&d, "snb1", "nvlink", B, NULL);
+	add(&d, "snb2", "nvlink", B, NULL);
+	add(&d, "z1", "ascend", "ascend:7", NULL);
+	add(&d, "z2", "ascend", "ascend:7", NULL);
+	assert_int_equal(sn_discover_group(&d, cfg, &err), 0);
+	assert_int_equal(d.n_groups, 3);
+	assert_string_equal(d.groups[0].nodes, "sna[1-2]");
+	assert_string_equal(d.groups[0].name, "rack7");
+	/* snb[1-2] lie in rack7, which records another identity: numbered,
+	 * skipping sn01 (a configured name). */
+	assert_string_equal(d.groups[1].nodes, "snb[1-2]");
+	assert_string_equal(d.groups[1].name, "sn02");
+	assert_string_equal(d.groups[2].nodes, "z[1-2]");
+	assert_string_equal(d.groups[2].name, "sn03");
+	sn_config_free(cfg);
+	sn_discover_free(&d);
+}
+
+static void test_unequal_sizes(void **state)
+{
+	struct sn_discover d = { 0 };
+	struct sn_error err;
+	char *out;
+
+	(void)state;
+	add(&d, "a1", "nvlink", A, NULL);
+	add(&d, "a2", "nvlink", A, NULL);
+	add(&d, "a3", "nvlink", A, NULL);
+	add(&d, "b1", "nvlink", B, NULL);
+	assert_int_equal(sn_discover_group(&d, NULL, &err), 0);
+	out = printed(&d);
+	assert_contains(
+		out,
+		"# note: the supernodes differ in size (supernode.yaml needs them equal): sn01 3 sn02 1\n");
+	assert_not_contains(out, "BlockSizes");
+	free(out);
+	sn_discover_free(&d);
+}
+
+static void test_bad_lines(void **state)
+{
+	struct sn_discover d = { 0 };
+	struct sn_error err;
+	char big[SN_DISCOVER_LINE_MAX + 8];
+
+	(void)state;
+	assert_int_equal(sn_discover_add_line(&d, "srun: error: x", &err), -1);
+	assert_string_equal(err.msg,
+			    "not an --identity --json line: srun: error: x");
+	assert_int_equal(
+		sn_discover_add_line(&d, "{\"kind\":\"nvlink\"}", &err), -1);
+	assert_int_equal(
+		sn_discover_add_line(
+			&d, answer("n1", "nvlink", "nvlink:zz/1", NULL), &err),
+		-1);
+	assert_string_equal(err.msg, "n1: 'nvlink:zz/1' is not an identity");
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	assert_int_equal(sn_discover_add_line(&d, big, &err), -1);
+	assert_string_equal(err.msg, "line longer than 4096 bytes");
+	assert_int_equal(d.n_nodes, 0);
+	assert_int_equal(sn_discover_group(&d, NULL, &err), 0);
+	assert_int_equal(d.n_groups, 0);
+	sn_discover_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_two_domains),
+		cmocka_unit_test(test_names_from_config),
+		cmocka_unit_test(test_unequal_sizes),
+		cmocka_unit_test(test_bad_lines),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
