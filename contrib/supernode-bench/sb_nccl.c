@@ -48,6 +48,11 @@ struct nccl_api {
 	int (*send)(const void *, size_t, int, int, nccl_comm_t, cuda_stream_t);
 	int (*recv)(void *, size_t, int, int, nccl_comm_t, cuda_stream_t);
 	int (*destroy)(nccl_comm_t);
+	/* optional, as nccl-tests uses them when NCCL has them (NULL if not) */
+	int (*mem_alloc)(void **, size_t); /* ncclMemAlloc, NCCL >= 2.19 */
+	int (*mem_free)(void *);
+	int (*alltoall)(const void *, void *, size_t, int, nccl_comm_t,
+			cuda_stream_t); /* ncclAlltoAll, NCCL >= 2.28 */
 	const char *(*error)(int);
 	int (*version)(int *);
 	int (*set_device)(int);
@@ -118,6 +123,25 @@ static void *open_first(const char *env, const char *const *names)
 	return NULL;
 }
 
+/*
+ * What nccl-tests uses when NCCL has it: buffers from ncclMemAlloc (its
+ * AllocateBuffs since NCCL 2.19) and ncclAlltoAll (its alltoall since
+ * 2.28), so both tools measure the same thing.
+ */
+static void opt_syms(struct nccl_be *n)
+{
+	void *p[3] = { dlsym(n->lib_nccl, "ncclMemAlloc"),
+		       dlsym(n->lib_nccl, "ncclMemFree"),
+		       dlsym(n->lib_nccl, "ncclAlltoAll") };
+
+	if (p[0] && p[1]) {
+		memcpy(&n->api.mem_alloc, &p[0], sizeof(p[0]));
+		memcpy(&n->api.mem_free, &p[1], sizeof(p[1]));
+	}
+	if (p[2])
+		memcpy(&n->api.alltoall, &p[2], sizeof(p[2]));
+}
+
 static int load_api(struct nccl_be *n)
 {
 	static const char *const cudart[] = { "libcudart.so", "libcudart.so.13",
@@ -143,6 +167,7 @@ static int load_api(struct nccl_be *n)
 			dlerror());
 		return -1;
 	}
+	opt_syms(n);
 	return sym(n->lib_nccl, "ncclGetUniqueId", &a->get_id) |
 			       sym(n->lib_nccl, "ncclCommInitRank",
 				   &a->init_rank) |
@@ -359,6 +384,22 @@ static int first_device(int ngpus)
 	return 0;
 }
 
+/* A data buffer of @bytes: ncclMemAlloc when NCCL has it, else cudaMalloc. */
+static int buf_alloc(struct nccl_be *n, float **buf, size_t bytes)
+{
+	if (n->api.mem_alloc)
+		return NCCL_CHECK(n, n->api.mem_alloc((void **)buf, bytes));
+	return CUDA_CHECK(n, n->api.malloc((void **)buf, bytes));
+}
+
+static void buf_free(struct nccl_be *n, float *buf)
+{
+	if (buf && n->api.mem_free)
+		n->api.mem_free(buf);
+	else if (buf)
+		n->api.free(buf);
+}
+
 static int setup_gpus(struct nccl_be *n, struct sb_ctl *ctl, int ngpus,
 		      const nccl_id_t *id)
 {
@@ -383,8 +424,8 @@ static int setup_gpus(struct nccl_be *n, struct sb_ctl *ctl, int ngpus,
 		u->rank = ctl->prank * ngpus + g;
 		if (CUDA_CHECK(n, a->set_device(u->dev)) ||
 		    CUDA_CHECK(n, a->stream_create(&u->stream, 1)) ||
-		    CUDA_CHECK(n, a->malloc((void **)&u->send, bytes)) ||
-		    CUDA_CHECK(n, a->malloc((void **)&u->recv, bytes)) ||
+		    buf_alloc(n, &u->send, bytes) ||
+		    buf_alloc(n, &u->recv, bytes) ||
 		    CUDA_CHECK(n, a->malloc((void **)&u->scratch,
 					    16 * sizeof(double))))
 			return -1;
@@ -470,6 +511,9 @@ static int enqueue(struct nccl_be *n, int nranks, struct gpu *u, enum sb_op op,
 			       (u->rank + nranks - 1) % nranks, u->comm,
 			       u->stream);
 	case SB_ALLTOALL:
+		if (a->alltoall)
+			return a->alltoall(s, r, blk, NCCL_FLOAT, u->comm,
+					   u->stream);
 		for (int p = 0; p < nranks; p++)
 			if (a->send(s + p * blk, blk, NCCL_FLOAT, p, u->comm,
 				    u->stream) ||
@@ -577,8 +621,8 @@ static void nccl_fini(struct sb_backend *b)
 			sb_cuda_dev_fini(n->cu, &n->gpu[g].kern);
 		if (n->gpu[g].comm)
 			n->api.destroy(n->gpu[g].comm);
-		n->api.free(n->gpu[g].send);
-		n->api.free(n->gpu[g].recv);
+		buf_free(n, n->gpu[g].send);
+		buf_free(n, n->gpu[g].recv);
 		n->api.free(n->gpu[g].scratch);
 	}
 	sb_cuda_close(n->cu);
