@@ -236,6 +236,9 @@ static int parse_args(int argc, char **argv, struct sb_opts *o,
 			argv[optind]);
 		return -1;
 	}
+	mode.config = thr.config;
+	if (sb_mode_check(&mode, o, *backend))
+		return -1;
 	if (o->min_bytes > o->max_bytes) {
 		fprintf(stderr, SB_PREFIX "-b is larger than -e\n");
 		return -1;
@@ -250,9 +253,6 @@ static int parse_args(int argc, char **argv, struct sb_opts *o,
 			"--min-busbw and --min-fraction exclude each other\n");
 		return -1;
 	}
-	mode.config = thr.config;
-	if (sb_mode_check(&mode, o, *backend))
-		return -1;
 	if (o->ngpus > 1 && strcmp(*backend, "nccl")) {
 		fprintf(stderr, SB_PREFIX "-g needs --backend nccl\n");
 		return -1;

@@ -67,14 +67,28 @@ static void write_steps(FILE *f, const struct sb_diag *d)
 		fprintf(f, "# bisection names no rank\n");
 }
 
+/* The node's suspect ranks: " (rank 5: 7/7 pairs slow, its median 1.2)". */
+static void write_ranks(FILE *f, const struct sb_diag *d, int node)
+{
+	for (int r = 0; r < d->nranks; r++)
+		if (d->node_of[r] == node && d->rank_suspect[r])
+			fprintf(f,
+				" (rank %d: %d/%d pairs slow, its median %.3f GB/s)",
+				r, d->slow_count[r], d->pair_count[r],
+				d->rank_busbw[r]);
+}
+
 static void write_nodes(FILE *f, const struct sb_diag *d)
 {
 	for (int k = 0; k < d->nnodes; k++) {
 		if (!d->node_pairwise[k] && !d->node_bisect[k])
 			continue;
-		fprintf(f, "# node %s:%s%s -> %s\n", d->names[k],
-			d->node_pairwise[k] ? " pairwise" : "",
-			d->node_bisect[k] ? " bisection" : "",
+		fprintf(f, "# node %s:", d->names[k]);
+		if (d->node_pairwise[k]) {
+			fputs(" pairwise", f);
+			write_ranks(f, d, k);
+		}
+		fprintf(f, "%s -> %s\n", d->node_bisect[k] ? " bisection" : "",
 			d->node_confirmed[k] ? "CONFIRMED" :
 			d->verdict == SB_DIAG_SHARED ?
 					       "not drained (shared fault)" :
@@ -150,6 +164,18 @@ static void json_steps(FILE *f, const struct sb_diag *d)
 	fprintf(f, "], \"end\": [%d, %d]},\n", d->bisect.lo, d->bisect.hi - 1);
 }
 
+static void json_ranks(FILE *f, const struct sb_diag *d, int node)
+{
+	bool first = true;
+
+	for (int r = 0; r < d->nranks; r++) {
+		if (d->node_of[r] != node || !d->rank_suspect[r])
+			continue;
+		fprintf(f, "%s%d", first ? "" : ", ", r);
+		first = false;
+	}
+}
+
 static void json_nodes(FILE *f, const struct sb_diag *d)
 {
 	bool first = true;
@@ -158,9 +184,11 @@ static void json_nodes(FILE *f, const struct sb_diag *d)
 	for (int k = 0; k < d->nnodes; k++) {
 		if (!d->node_pairwise[k] && !d->node_bisect[k])
 			continue;
+		fprintf(f, "%s\n  {\"node\": \"%s\", \"suspect_ranks\": [",
+			first ? "" : ",", d->names[k]);
+		json_ranks(f, d, k);
 		fprintf(f,
-			"%s\n  {\"node\": \"%s\", \"pairwise\": %s, \"bisection\": %s, \"confirmed\": %s}",
-			first ? "" : ",", d->names[k],
+			"], \"pairwise\": %s, \"bisection\": %s, \"confirmed\": %s}",
 			d->node_pairwise[k] ? "true" : "false",
 			d->node_bisect[k] ? "true" : "false",
 			d->node_confirmed[k] ? "true" : "false");

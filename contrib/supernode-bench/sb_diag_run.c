@@ -110,10 +110,14 @@ static int measure_group(struct diag_run *x, int colour, enum sb_op op,
 	if (ctl->nprocs < 2) {
 		rc = 0;
 	} else if (!open_backend(x, ctl, &b)) {
-		rc = sb_measure(&b, &x->o, op, "diagnose", false, &r);
-		if (!rc && r.nrows)
-			*busbw = sb_row_busbw(&r.rows[0]);
-		free(r.rows);
+		/* the best of two: a scheduling hiccup is not a slow link */
+		rc = 0;
+		for (int k = 0; k < 2 && !rc; k++) {
+			rc = sb_measure(&b, &x->o, op, "diagnose", false, &r);
+			if (!rc && r.nrows)
+				*busbw = fmax(*busbw, sb_row_busbw(&r.rows[0]));
+			free(r.rows);
+		}
 		b.fini(&b);
 	}
 	sb_mpi_ctl_free(ctl);

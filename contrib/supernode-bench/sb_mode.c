@@ -94,10 +94,11 @@ static int refuse(const char *why)
 
 /**
  * sb_mode_check - what may not be combined, after parsing.  Defaults the
- * interval to a tenth of the duration (at least 1 s).  Returns 0, or -1
- * with the reason printed.
+ * interval to a tenth of the duration (at least 1 s); --diagnose measures
+ * one size, -e (o->min_bytes set to it).  Returns 0, or -1 with the
+ * reason printed.
  */
-int sb_mode_check(const struct sb_mode *m, const struct sb_opts *o,
+int sb_mode_check(const struct sb_mode *m, struct sb_opts *o,
 		  const char *backend)
 {
 	struct sb_mode *w = (struct sb_mode *)m;
@@ -118,6 +119,8 @@ int sb_mode_check(const struct sb_mode *m, const struct sb_opts *o,
 	if (m->soak.duration_s > 0 && !m->soak.interval_s)
 		w->soak.interval_s =
 			m->soak.duration_s >= 10 ? m->soak.duration_s / 10 : 1;
+	if (m->diagnose)
+		o->min_bytes = o->max_bytes;
 	if (m->soak.interval_s > m->soak.duration_s)
 		return refuse("--interval is longer than --duration");
 	return 0;

@@ -57,7 +57,7 @@ struct sb_mode {
 
 void sb_mode_defaults(struct sb_mode *m);
 int sb_mode_parse(int c, const char *arg, struct sb_mode *m);
-int sb_mode_check(const struct sb_mode *m, const struct sb_opts *o,
+int sb_mode_check(const struct sb_mode *m, struct sb_opts *o,
 		  const char *backend);
 bool sb_mode_on(const struct sb_mode *m);
 int sb_mode_run(struct sb_ctl *world, const char *backend,

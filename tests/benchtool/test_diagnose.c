@@ -332,7 +332,7 @@ static void test_writers(void **state)
 		"{\"ranks\": [0, 3], \"nodes\": [\"gpu01\", \"gpu04\"], \"busbw_gbps\": 1, \"x_median\": 0.1, \"test\": \"pairwise\"}"));
 	assert_non_null(strstr(
 		buf,
-		"{\"node\": \"gpu04\", \"pairwise\": true, \"bisection\": true, \"confirmed\": true}"));
+		"{\"node\": \"gpu04\", \"suspect_ranks\": [3], \"pairwise\": true, \"bisection\": true, \"confirmed\": true}"));
 	assert_non_null(strstr(buf, "\"end\": [2, 3]},"));
 	assert_non_null(strstr(buf, "\"verdict\": \"found\"}"));
 	free(buf);
@@ -340,8 +340,9 @@ static void test_writers(void **state)
 	m = open_memstream(&buf, &len);
 	sb_diag_write_table(m, &d, 1048576);
 	fclose(m);
-	assert_non_null(
-		strstr(buf, "# node gpu04: pairwise bisection -> CONFIRMED"));
+	assert_non_null(strstr(
+		buf,
+		"# node gpu04: pairwise (rank 3: 3/3 pairs slow, its median 1.000 GB/s) bisection -> CONFIRMED"));
 	assert_non_null(
 		strstr(buf, "# node gpu03: bisection -> not confirmed"));
 	assert_non_null(

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# supernode-bench --diagnose on the local cluster (issue 13 item 2): one
+# supernode of four nodes (--supernode=1), one MPI rank each under mpirun (as
+# test_bench.sh), the test-only knob SUPERNODE_BENCH_TEST_SLOW slowing one
+# rank by 50 ms per operation.  --diagnose must name that rank's node by
+# both tests, --drain must drain it (our tag, the precise reason) and no
+# other; a breaker below one node in four drains nothing (exit 7).
+source "$(dirname "$0")/lib.sh"
+BENCH=$BUILD/contrib/supernode-bench/supernode-bench
+[[ -x $BENCH ]] || { echo "SKIP: $BENCH not built"; exit 77; }
+command -v mpirun >/dev/null || { echo "SKIP: mpirun missing (openmpi-bin)"; exit 77; }
+cluster_up "it-bdiag-$$" --supernodes 1 --size 4
+export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_plm_slurm_args=--mpi=none
+# 4 ranks on 2 cores: ranks waiting for a message yield the core.
+export OMPI_MCA_mpi_yield_when_idle=1
+MPIRUN=(mpirun --allow-run-as-root --oversubscribe --map-by ppr:1:node -np 4)
+DIAG=(--backend mpi -e 256K -w 1 -n 4 --diagnose)
+
+reason() { scontrol show node "$1" | sed -n 's/^ *Reason=\(.*\) \[[^]]*\]$/\1/p'; }
+
+# Which node holds rank 2 inside such an allocation (allocation order).
+map=$(salloc --supernode=1 "${MPIRUN[@]}" bash -c 'echo "$OMPI_COMM_WORLD_RANK $SLURMD_NODENAME"' 2>&1)
+assert_eq "ranks with a node name" 4 "$(grep -cE '^[0-3] sna[1-4]$' <<<"$map" || true)"
+slow=$(awk '$1 == 2 { print $2 }' <<<"$map")
+
+# No knob: no node confirmed.  This host's 2 cores are shared by the four
+# ranks (and whatever else runs): a pair can be slowed by the scheduler
+# now and then, so a slow pair (exit 1) is possible, a node named by both
+# tests is not.
+rc=0
+out=$(salloc --supernode=1 "${MPIRUN[@]}" "$BENCH" "${DIAG[@]}" 2>&1) || rc=$?
+case $rc in
+0) assert_contains "no knob: exit 0, verdict" "# verdict: clean" "$out" ;;
+1) assert_contains "no knob: exit 1, verdict" "slow pair(s), no node named by both tests" "$out" ;;
+*) fail "no knob: exit code $rc: $out" ;;
+esac
+assert_eq "no knob: nodes confirmed" 0 "$(grep -c CONFIRMED <<<"$out" || true)"
+
+# Breaker: 1 slow node of 4 is more than 0.2 of them.
+rc=0
+out=$(salloc --supernode=1 "${MPIRUN[@]}" -x SUPERNODE_BENCH_TEST_SLOW=2:50000 \
+	"$BENCH" "${DIAG[@]}" --drain --max-drain-fraction 0.2 2>&1) || rc=$?
+assert_eq "breaker: exit code" 7 "$rc"
+assert_contains "breaker: verdict" "1 of 4 nodes look slow (more than 0.20 of them): probably a shared fault (switch), nothing drained" "$out"
+assert_contains "breaker: nothing drained" "# --drain: breaker tripped, nothing drained" "$out"
+assert_eq "breaker: $slow not drained" "" "$(reason "$slow")"
+
+# Rank 2 slowed: both tests name its node; --drain drains it alone.
+rc=0
+out=$(salloc --supernode=1 "${MPIRUN[@]}" -x SUPERNODE_BENCH_TEST_SLOW=2:50000 \
+	"$BENCH" "${DIAG[@]}" --drain --json diag.json 2>&1) || rc=$?
+assert_eq "slow rank 2: exit code" 1 "$rc"
+assert_contains "slow rank 2: node line" "# node $slow: pairwise (rank 2: 3/3 pairs slow" "$out"
+assert_contains "slow rank 2: confirmed" "bisection -> CONFIRMED" "$out"
+assert_eq "nodes confirmed" 1 "$(grep -c 'CONFIRMED' <<<"$out" || true)"
+assert_contains "slow rank 2: drained" "# drain $slow: drained (supernode: BENCH_SLOW rank 2: 3/3 sendrecv pairs < 0.50 x median" "$out"
+r=$(reason "$slow")
+assert_contains "scontrol reason of $slow" "supernode: BENCH_SLOW rank 2: 3/3 sendrecv pairs < 0.50 x median" "$r"
+assert_contains "scontrol reason: the bisection" "allreduce halves" "$r"
+assert_contains "$slow is draining" "DRAIN" "$(scontrol show node "$slow" | sed -n 's/^ *State=\([^ ]*\).*/\1/p')"
+for n in sna1 sna2 sna3 sna4; do
+	[[ $n == "$slow" ]] && continue
+	assert_eq "$n not drained" "" "$(reason "$n")"
+done
+if python3 -c '
+import json, sys
+d = json.load(open("diag.json"))
+n = [x for x in d["nodes"] if x["confirmed"]]
+sys.exit(not (d["verdict"] == "found" and len(n) == 1 and n[0]["node"] == sys.argv[1]
+              and n[0]["suspect_ranks"] == [2] and len(d["slow_pairs"]) == 3))' "$slow"; then
+	pass "diag.json: verdict found, $slow confirmed, 3 slow pairs"
+else
+	fail "diag.json: $(head -c 600 diag.json)"
+fi
+
+# Bad input.
+rc=0
+out=$("$BENCH" --drain 2>&1) || rc=$?
+assert_eq "--drain alone: exit code" 2 "$rc"
+assert_contains "--drain alone: message" "--drain needs --diagnose" "$out"
+rc=0
+out=$(SUPERNODE_BENCH_TEST_SLOW=x mpirun --allow-run-as-root -np 2 "$BENCH" "${DIAG[@]}" 2>&1) || rc=$?
+assert_eq "bad knob: exit code" 2 "$rc"
+assert_contains "bad knob: message" "SUPERNODE_BENCH_TEST_SLOW='x': want RANK:US[:AFTER_S[:LEAK_MIB]] (test only)" "$out"
+finish
