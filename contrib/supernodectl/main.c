@@ -8,6 +8,8 @@
  *   supernodectl [--config PATH] config validate [FILE]
  *   supernodectl [--config PATH] config check
  *   supernodectl [--config PATH] config slurm [--section S] [--topology T]
+ *   supernodectl [--config PATH] discover [--input FILE] [--prolog PATH]
+ *                                         [--timeout S]
  *
  * main() parses the global options and hands the rest to one command.
  * Exit 2 on a usage error (health: 4, as the prolog's --check).
@@ -25,6 +27,8 @@ static const struct snctl_cmd commands[] = {
 	{ "health", snctl_health, "health [--node NAME]" },
 	{ "config", snctl_config,
 	  "config validate [FILE] | config check | config slurm [--section nodes|topology|plugstack] [--topology tree|block|none]" },
+	{ "discover", snctl_discover,
+	  "discover [--input FILE|-] [--prolog PATH] [--timeout S]" },
 };
 
 void snctl_usage(FILE *f)
@@ -47,8 +51,14 @@ void snctl_usage(FILE *f)
 		"                      switch) match; one line per mismatch\n"
 		"  config slurm        print the matching NodeName ... Feature= lines,\n"
 		"                      topology.conf (tree or block) and the plugstack line\n"
+		"  discover            ask every idle node which supernode its hardware puts it\n"
+		"                      in (one srun step of supernode-prolog --identity --json,\n"
+		"                      or --input FILE of such lines) and print the matching\n"
+		"                      supernodes: section and topology/block lines; nodes it\n"
+		"                      cannot place are listed with the reason\n"
 		"  --config PATH       supernode.yaml (default: next to $SLURM_CONF, else %s)\n"
 		"exit: report 0 found, 1 no record; config 0 valid/matching, 1 invalid,\n"
+		"      discover 0 every node placed, 1 some not;\n"
 		"      mismatch or slurmctld not reachable; 2 usage;\n"
 		"      health 0 ok, 1 warn, 2 crit, 3 unknown, 4 usage/config\n",
 		SN_CONFIG_DEFAULT_PATH);

@@ -48,6 +48,7 @@ struct snctl_cmd {
 int snctl_report(const struct snctl_global *g, int argc, char **argv);
 int snctl_health(const struct snctl_global *g, int argc, char **argv);
 int snctl_config(const struct snctl_global *g, int argc, char **argv);
+int snctl_discover(const struct snctl_global *g, int argc, char **argv);
 
 /* main.c: the whole usage text to f. */
 void snctl_usage(FILE *f);

@@ -224,5 +224,31 @@ for args in "health extra" "health --bogus" "health --node" "health --node a/b";
 	assert_eq "health usage '$args': exit 4" 4 "$RC"
 done
 
+# ---- discover --input (issue 12 item 3) ----
+A=nvlink:3f2a9c4e-5b1d-4e8a-9f07-6c2b1d0e4a11/32766
+B=nvlink:b81e07d2-9a44-4c3f-8e15-2d6f0a9b7c52/32766
+{
+	for n in sna1 sna2 sna3; do printf '{"node":"%s","kind":"nvlink","identity":"%s","why":null}\n' $n $A; done
+	echo 'srun: error: a line that is not an answer'
+	for n in snb1 snb2; do printf '{"node":"%s","kind":"nvlink","identity":"%s","why":null}\n' $n $B; done
+	printf '{"node":"snb3","kind":"none","identity":null,"why":"cluster UUID is zero on every GPU: no multi-node NVLink domain"}\n'
+} >"$T/ids.txt"
+run "${C[@]}" discover --input "$T/ids.txt"
+assert_eq "discover: exit 1 (snb3 not placed)" 1 "$RC"
+assert_eq "discover: sn01 from the config's hostlist" "  - name: sn01|    nodes: \"sna[1-3]\"|    identity: $A" \
+	"$(grep -A2 'name: sn01' <<<"$OUT" | paste -sd'|')"
+assert_eq "discover: sn02" "  - name: sn02|    nodes: \"snb[1-2]\"|    identity: $B" \
+	"$(grep -A2 'name: sn02' <<<"$OUT" | paste -sd'|')"
+assert_eq "discover: snb3 not placed, with the reason" \
+	"#   snb3: none: cluster UUID is zero on every GPU: no multi-node NVLink domain" "$(tail -n1 <<<"$OUT")"
+assert_eq "discover: sizes differ" "# note: the supernodes differ in size (supernode.yaml needs them equal): sn01 3 sn02 2" \
+	"$(grep '^# note' <<<"$OUT")"
+assert_eq "discover: a line that is no JSON object is skipped quietly" "" "$ERR"
+printf '{"node":"x1","identity":"nvlink:bad/1"}\n' >"$T/bad-ids.txt"
+run "${C[@]}" discover --input "$T/bad-ids.txt"
+assert_eq "discover: a bad identity is named, no answers: exit 2" "2 supernodectl: $T/bad-ids.txt: ignored: x1: 'nvlink:bad/1' is not an identity" "$RC $ERR"
+run "${C[@]}" discover --timeout 0
+assert_eq "discover --timeout 0: usage" 2 "$RC"
+
 echo "$CHECKS checks, $FAILS failed"
 ((FAILS == 0))
