@@ -505,6 +505,13 @@ static int fields_json(struct sn_nvml *nvml, unsigned int index, json_object *o)
 		f[i] = (struct sn_nvml_field){ .id = gpu_fields[i].id,
 					       .scope = gpu_fields[i].scope };
 	sn_nvml_field_values(nvml, index, f, N_GPU_FIELDS);
+	if (f[0].rc != SN_NVML_SUCCESS) { /* gpu_fields[0]: the version */
+		unsigned int v = 0;
+
+		f[0].rc = sn_nvml_nvlink_version(nvml, index, 0, &v);
+		f[0].type = SN_NVML_VALUE_TYPE_UNSIGNED_INT;
+		f[0].u = v;
+	}
 	for (size_t i = 0; i < N_GPU_FIELDS; i++) {
 		if (f[i].rc == SN_NVML_ERROR_NOT_SUPPORTED ||
 		    f[i].rc == SN_NVML_ERROR_FUNCTION_NOT_FOUND)

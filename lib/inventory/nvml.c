@@ -99,6 +99,12 @@ struct sn_nvml {
 	 *	int valuesCount, nvmlFieldValue_t *values)
 	 */
 	sn_nvml_return_t (*field_values)(sn_nvml_device_t, int, void *);
+	/*
+	 * nvmlReturn_t nvmlDeviceGetNvLinkVersion(nvmlDevice_t device,
+	 *	unsigned int link, unsigned int *version)
+	 */
+	sn_nvml_return_t (*nvlink_version)(sn_nvml_device_t, unsigned int,
+					   unsigned int *);
 };
 
 /* Where dlsym puts each symbol; required ones fail sn_nvml_open. */
@@ -135,6 +141,7 @@ static const struct nvml_symbol nvml_symbols[] = {
 	SYM(nvlink_error, "nvmlDeviceGetNvLinkErrorCounter", 0),
 	SYM(fabric_info, "nvmlDeviceGetGpuFabricInfoV", 0),
 	SYM(field_values, "nvmlDeviceGetFieldValues", 0),
+	SYM(nvlink_version, "nvmlDeviceGetNvLinkVersion", 0),
 };
 
 #undef SYM
@@ -812,6 +819,22 @@ sn_nvml_return_t sn_nvml_field_values(struct sn_nvml *nvml, unsigned int index,
 	for (size_t i = 0; i < asked; i++)
 		field_take(&fields[i], &raw[i]);
 	return rc;
+}
+
+sn_nvml_return_t sn_nvml_nvlink_version(struct sn_nvml *nvml,
+					unsigned int index, unsigned int link,
+					unsigned int *version)
+{
+	sn_nvml_device_t dev = NULL;
+	sn_nvml_return_t rc;
+
+	*version = 0;
+	rc = nvml->handle(index, &dev);
+	if (rc != SN_NVML_SUCCESS)
+		return rc;
+	if (!nvml->nvlink_version)
+		return SN_NVML_ERROR_FUNCTION_NOT_FOUND;
+	return nvml->nvlink_version(dev, link, version);
 }
 
 const char *sn_nvml_recovery_action_name(unsigned long long action)

@@ -443,6 +443,16 @@ sn_nvml_return_t sn_nvml_field_values(struct sn_nvml *nvml, unsigned int index,
 				      struct sn_nvml_field *fields, size_t n);
 
 /*
+ * sn_nvml_nvlink_version - nvmlDeviceGetNvLinkVersion of GPU index's link
+ * into *version (nvmlNvlinkVersion_t: SN_NVML_NVLINK_VERSION_*; 0 on
+ * error).  The generation when the field NVML_FI_DEV_NVLINK_GET_VERSION
+ * does not answer.  Optional in the library (FUNCTION_NOT_FOUND).
+ */
+sn_nvml_return_t sn_nvml_nvlink_version(struct sn_nvml *nvml,
+					unsigned int index, unsigned int link,
+					unsigned int *version);
+
+/*
  * sn_nvml_recovery_action_name - "none", "GPU reset", "node reboot",
  * "drain peer-to-peer traffic", "drain and reset", "recover the IMEX
  * domain", or "unknown action" for a value this build does not know.

@@ -17,8 +17,9 @@
  *              "ecc_uncorrected_volatile", "ecc_corrected_volatile",
  *              "remapped_rows": [corr, unc, pending, failure],
  *              "retired_pages_pending": 0|1,
- *              "nvlink": [{"link", "state", "err_replay", "err_recovery",
- *                          "err_crc_flit", "err_crc_data"}],
+ *              "nvlink": [{"link", "state", "version", "err_replay",
+ *                          "err_recovery", "err_crc_flit", "err_crc_data",
+ *                          "err_ecc_data"}],
  *              "fabric": {"version": 3|2, "state": 3, "states": [2, 3],
  *                         "status": 0, "cluster_uuid": "8-4-4-4-12 hex",
  *                         "clique_id", "health_mask", "health_summary"}}]}
@@ -914,4 +915,22 @@ FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device,
 		field_fill(fv, &values[i]);
 	}
 	return NVML_SUCCESS;
+}
+
+FAKE_OPTIONAL nvmlReturn_t nvmlDeviceGetNvLinkVersion(nvmlDevice_t device,
+						      unsigned int link,
+						      unsigned int *version)
+{
+	json_object *gpu = NULL, *l = NULL;
+	nvmlReturn_t rc;
+
+	rc = enter("nvmlDeviceGetNvLinkVersion", device, &gpu);
+	if (rc != NVML_SUCCESS)
+		return rc;
+	if (!version)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	rc = link_object(gpu, link, &l);
+	if (rc != NVML_SUCCESS)
+		return rc;
+	return get_uint(l, "version", version);
 }

@@ -155,6 +155,26 @@ static void test_bound(void **state)
 	sn_nvml_close(nvml);
 }
 
+/* The generation without field values: nvmlDeviceGetNvLinkVersion. */
+static void test_nvlink_version(void **state)
+{
+	struct sn_nvml *nvml = open_lib(fake_lib, AFTER);
+	unsigned int v = 99;
+
+	(void)state;
+	assert_int_equal(sn_nvml_nvlink_version(nvml, 1, 0, &v),
+			 SN_NVML_SUCCESS);
+	assert_int_equal(v, SN_NVML_NVLINK_VERSION_4_0);
+	assert_int_equal(sn_nvml_nvlink_version(nvml, 1, 18, &v),
+			 SN_NVML_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(v, 0);
+	sn_nvml_close(nvml);
+	nvml = open_lib(fake_min_lib, AFTER);
+	assert_int_equal(sn_nvml_nvlink_version(nvml, 0, 0, &v),
+			 SN_NVML_ERROR_FUNCTION_NOT_FOUND);
+	sn_nvml_close(nvml);
+}
+
 static void test_recovery_action_names(void **state)
 {
 	(void)state;
@@ -174,11 +194,9 @@ static void test_recovery_action_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_h200_traffic),
-		T(test_minimal_library),
-		T(test_lost_gpu),
-		T(test_bound),
-		T(test_recovery_action_names),
+		T(test_h200_traffic),	T(test_minimal_library),
+		T(test_lost_gpu),	T(test_bound),
+		T(test_nvlink_version), T(test_recovery_action_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

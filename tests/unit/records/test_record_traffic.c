@@ -15,6 +15,7 @@
  *    judged on a GPU before NVLink 4.0.
  */
 #include <math.h>
+#include <unistd.h>
 
 #include "unit.h"
 
@@ -450,6 +451,45 @@ static void test_legacy_generation(void **state)
 	json_object_put(e);
 }
 
+/*
+ * A driver whose NVLINK_GET_VERSION field does not answer: the generation
+ * comes from nvmlDeviceGetNvLinkVersion, and the legacy counters stay
+ * information.
+ */
+static void test_version_without_field(void **state)
+{
+	char path[] = "/tmp/sn-traffic-XXXXXX";
+	json_object *root, *gpus, *snap, *s, *e, *rec;
+	int fd = mkstemp(path);
+
+	(void)state;
+	if (!fake_lib)
+		skip();
+	assert_true(fd >= 0);
+	close(fd);
+	root = json_object_from_file(AFTER);
+	assert_non_null(root);
+	gpus = at(root, "gpus");
+	for (size_t i = 0; i < json_object_array_length(gpus); i++)
+		json_object_object_del(at(json_object_array_get_idx(gpus, i),
+					  "nvml_field_values"),
+				       "NVML_FI_DEV_NVLINK_GET_VERSION");
+	assert_int_equal(json_object_to_file(path, root), 0);
+	json_object_put(root);
+	snap = snapshot(path);
+	unlink(path);
+	s = doc(before, T0, NULL);
+	e = doc(snap, T0 + 12, NULL);
+	assert_int_equal(u64(dev(e, GPU0), "nvlink_version"), 6);
+	rec = record(s, e, T0 + 12);
+	assert_int_equal(all_ok(rec), 2 * 5);
+	assert_non_null(at(rec, "accelerators.0.information.nvlink_crc_data"));
+	json_object_put(rec);
+	json_object_put(s);
+	json_object_put(e);
+	json_object_put(snap);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -459,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_warn_only),
 		cmocka_unit_test(test_ib_link_down),
 		cmocka_unit_test(test_legacy_generation),
+		cmocka_unit_test(test_version_without_field),
 	};
 
 	return cmocka_run_group_tests_name("record_traffic", tests, setup,
