@@ -190,6 +190,13 @@ static void row_grade(struct report_row *r, enum sn_grade g, const char *note)
 		append_once(r->verdict, sizeof(r->verdict), note);
 }
 
+/* "/h" or "/TB" from a verdict's "unit" (issue 12); "" for a count. */
+static const char *rate_unit(const char *unit)
+{
+	return unit && (!strcmp(unit, "/h") || !strcmp(unit, "/TB")) ? unit :
+								       "";
+}
+
 static void row_verdict(struct report_rows *rows, size_t first,
 			const struct snctl_record *rec, json_object *v)
 {
@@ -213,9 +220,13 @@ static void row_verdict(struct report_rows *rows, size_t first,
 	if (counter && !strcmp(counter, "xid")) /* an Xid event's verdict */
 		snprintf(note, sizeof(note), "xid%s",
 			 text_of(member(v, "xid")));
-	else
-		snprintf(note, sizeof(note), "%s>=%s", counter ? counter : "?",
-			 text_of(limit));
+	else if (counter && !strcmp(counter, "recovery_action"))
+		snprintf(note, sizeof(note), "recovery_action=%s",
+			 text_of(member(v, "action")));
+	else /* a rate's unit after its limit: symbol_error>=120/h */
+		snprintf(note, sizeof(note), "%s>=%s%s",
+			 counter ? counter : "?", text_of(limit),
+			 rate_unit(member_str(v, "unit")));
 	row_grade(r, (enum sn_grade)g, note);
 }
 

@@ -24,8 +24,8 @@ static void setup(void)
 	static const char yaml[] =
 		"supernodes:\n  - {name: sn01, nodes: \"a[1-2]\"}\n"
 		"epilog:\n  thresholds:\n"
-		"    symbol_error: {warn: 10, crit: 1000}\n"
-		"    port_xmit_data: {warn: 1}\n"
+		"    symbol_error: {warn: 10/h, crit: 1000/h}\n"
+		"    port_xmit_data: {warn: 1/TB}\n"
 		"    ecc_uncorrected: {crit: 1}\n"
 		"  xid: {drain: [13]}\n";
 	struct sn_error err;

@@ -141,6 +141,25 @@ run --config "$T/kinds.yaml" report 9
 assert_eq "job folder not a folder: exit 1" 1 "$RC"
 assert_eq "job folder not a folder: said" "supernodectl: $T/kinds/9: cannot list: Not a directory" "$(head -n1 <<<"$ERR")"
 
+# ---- issue 12: a rate verdict shows its unit, a recovery action its name ----
+mkdir -p "$T/rates/10"
+cat >"$T/rates/10/sna1.json" <<'JSON'
+{"schema": 1, "job_id": 10, "node": "sna1", "supernode": "sn01", "worst": "CRIT",
+ "start": 1764420000, "end": 1764420040,
+ "ports": [{"device": "mlx5_0", "port": 1, "deltas": {"symbol_error": 500}}],
+ "accelerators": [{"bus_id": "0000:00:06.0", "index": 0, "deltas": {}}],
+ "verdicts": [
+  {"counter": "symbol_error", "device": "mlx5_0/1", "delta": 500, "unit": "/h",
+   "rate": 500.0, "over": 1.0, "actual": 0.011, "warn": 10, "crit": 120, "grade": "CRIT"},
+  {"counter": "recovery_action", "device": "0000:00:06.0", "delta": 2, "unit": "state",
+   "warn": null, "crit": null, "grade": "CRIT", "action": "node reboot"}],
+ "drain_reason": "supernode: GPU_RECOVERY_ACTION 0000:00:06.0 node reboot"}
+JSON
+sed "s|record_dir: .*|record_dir: $T/rates|" "$T/sn.yaml" >"$T/rates.yaml"
+run --config "$T/rates.yaml" report 10
+assert_eq "rate verdict: unit after the limit" "CRIT symbol_error>=120/h" "$(awk '$3 == "mlx5_0/1" { print $(NF - 1), $NF }' <<<"$OUT")"
+assert_eq "recovery action: named" "recovery_action=node reboot" "$(grep -o 'recovery_action=node reboot' <<<"$OUT")"
+
 # ---- usage errors: exit 2, message prefixed ----
 for args in "report" "report abc" "report 0" "report -1" "report 1 2" "report --last 3 1001" \
 	"report --node ../x" "report --node sna1 --last 0" "report --node sna1 --last" \
