@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# supernodectl discover and the drift guard on a real local Slurm (issue 12
+# item 3).  Each node gets its own fake NVML through a %n path
+# (paths.nvml: $fx/%n/libnvidia-ml.so.1; the fake reads nvml.json beside
+# itself): sna1-2 are one NVL72 domain, snb1-2 another with the same
+# sentinel clique 32766.  discover (one srun step of supernode-prolog
+# --identity --json) must print both supernodes with their identities; a
+# node whose GPUs report a zero cluster UUID is listed as not placed, never
+# guessed.  With the identities recorded in supernode.yaml, a --supernode=1
+# job runs; when the config records another domain for sn02, the prolog
+# drains its nodes with SUPERNODE_MISMATCH.
+source "$(dirname "$0")/lib.sh"
+PROLOG=$BUILD/prolog/supernode-prolog
+CTL=$BUILD/contrib/supernodectl/supernodectl
+FAKE=$BUILD/tests/fake_nvml/libnvidia-ml.so.1
+FIX=$SRC/tests/unit/fixtures
+for f in "$PROLOG" "$CTL" "$FAKE"; do
+	[[ -x $f || -r $f ]] || { echo "SKIP: $f not built"; exit 77; }
+done
+unset SN_FAKE_NVML_FIXTURE
+A=nvlink:3f2a9c4e-5b1d-4e8a-9f07-6c2b1d0e4a11/32766
+B=nvlink:b81e07d2-9a44-4c3f-8e15-2d6f0a9b7c52/32766
+
+name="it-discover-$$"
+root=${SUPERNODE_CLUSTER_ROOT:-/tmp/supernode-clusters}
+fx=$(mktemp -d)
+chmod 755 "$fx"
+# gpus NODE FIXTURE: NODE's fake NVML answers FIXTURE.
+gpus() {
+	mkdir -p "$fx/$1"
+	cp "$FAKE" "$fx/$1/libnvidia-ml.so.1"
+	cp "$2" "$fx/$1/nvml.json"
+	chmod -R a+rX "$fx/$1"
+}
+for n in sna1 sna2; do gpus $n "$FIX/accel/fabric-nvl72-domain-a.json"; done
+for n in snb1 snb2; do gpus $n "$FIX/accel/fabric-nvl72-domain-b.json"; done
+# config [SN01_IDENTITY SN02_IDENTITY]: supernode.yaml to stdout.
+config() {
+	cat <<YAML
+supernodes:
+  - name: sn01
+    nodes: sna[1-2]
+${1:+    identity: $1}
+  - name: sn02
+    nodes: snb[1-2]
+${2:+    identity: $2}
+placement:
+  method: feature
+prolog:
+  timeout: 20
+  check_timeout: 10
+paths:
+  nvml: $fx/%n/libnvidia-ml.so.1
+  state_dir: $fx/%n/state
+  kmsg: $fx/kmsg
+YAML
+}
+config >"$fx/supernode.yaml"
+: >"$fx/kmsg"
+cat >"$fx/extra.conf" <<CONF
+Prolog=$PROLOG
+PrologFlags=Alloc,DeferBatch
+PrologEpilogTimeout=60
+AuthInfo=socket=$root/$name/run/munge.socket,cred_expire=5
+CONF
+cluster_up "$name" --config "$fx/supernode.yaml" --extra "$fx/extra.conf"
+trap 'cluster_down; rm -rf "$fx"' EXIT
+CFG=$SUPERNODE_CLUSTER_DIR/etc/supernode.yaml
+
+discover() {
+	set +e
+	OUT=$("$CTL" --config "$CFG" discover --prolog "$PROLOG" --timeout 60 2>"$WORK/discover.err")
+	RC=$?
+	set -e
+}
+
+# ---- every node in a domain --------------------------------------------
+discover
+assert_eq "discover: exit (all placed)" 0 "$RC"
+assert_eq "discover: the supernodes: section" "supernodes:
+  - name: sn01
+    nodes: \"sna[1-2]\"
+    identity: $A
+  - name: sn02
+    nodes: \"snb[1-2]\"
+    identity: $B" "$(sed -n '/^supernodes:/,/^#/p' <<<"$OUT" | grep -v '^#')"
+assert_eq "discover: block topology" "#   BlockName=sn01 Nodes=sna[1-2]
+#   BlockName=sn02 Nodes=snb[1-2]
+#   BlockSizes=2" "$(grep '^#   Block' <<<"$OUT")"
+out=$(srun -w sna2 -N1 "$PROLOG" --config "$CFG" --identity)
+assert_eq "--identity on sna2 through its %n fake NVML" "identity   $A (4 GPUs)" "$(sed -n 2p <<<"$out")"
+
+# ---- a node in no domain is not placed, with the reason -----------------
+cp "$FIX/nvidia/fabric-h200x2.json" "$fx/snb2/nvml.json"
+discover
+assert_eq "discover with snb2 in no domain: exit 1" 1 "$RC"
+assert_eq "discover: snb2 listed with the reason" \
+	"#   snb2: none: cluster UUID is zero on every GPU: no multi-node NVLink domain" \
+	"$(grep '^#   snb2' <<<"$OUT")"
+assert_contains "discover: sn02 is snb1 alone" "nodes: \"snb1\"" "$OUT"
+cp "$FIX/accel/fabric-nvl72-domain-b.json" "$fx/snb2/nvml.json"
+
+# ---- a node that is not idle is not asked --------------------------------
+scontrol update nodename=snb1 state=drain reason="bench"
+discover
+assert_eq "discover with snb1 drained: snb1 not asked" "#   snb1: not idle (drained): not asked" \
+	"$(grep '^#   snb1' <<<"$OUT")"
+scontrol update nodename=snb1 state=resume
+
+# ---- the drift guard ------------------------------------------------------
+config "$A" "$B" >"$CFG"
+j1=$(sbatch --parsable --supernode=1 -o "$WORK/j1.out" --wrap 'srun hostname')
+wait_state "$j1" COMPLETED 60
+assert_eq "identities as recorded: nothing drained" "" "$(sinfo -h -t drain -o '%N')"
+
+# sn02 recorded in domain A: its nodes report B.  sn01 is held by an admin,
+# so the job goes to sn02; the prolog drains both with SUPERNODE_MISMATCH.
+config "$A" "$A" >"$CFG"
+scontrol update nodename=sna[1-2] state=drain reason="admin: held"
+j2=$(sbatch --parsable --supernode=1 -o "$WORK/j2.out" --wrap 'srun hostname')
+for ((i = 0; i < 150; i++)); do
+	[[ $(sinfo -h -n snb1,snb2 -t drain -o '%n' | wc -l) == 2 ]] && break
+	sleep 0.2
+done
+r1=$(sinfo -h -n snb1 -o '%E')
+assert_contains "snb1 drained with SUPERNODE_MISMATCH" "supernode: SUPERNODE_MISMATCH" "$r1"
+assert_contains "snb1's reason names what the GPUs report" "${B#nvlink:}" "$r1"
+assert_contains "snb2 drained with SUPERNODE_MISMATCH" "SUPERNODE_MISMATCH" "$(sinfo -h -n snb2 -o '%E')"
+assert_eq "the admin's reason on sna1 kept" "admin: held" "$(sinfo -h -n sna1 -o '%E')"
+scancel "$j2" || true
+finish
