@@ -64,6 +64,12 @@ static void test_nvl72(void **state)
 	assert_int_equal(cfg->node.accel.vendor, SN_ACCEL_NVIDIA);
 	assert_int_equal(cfg->node.accel.count, 4);
 	assert_int_equal(cfg->node.accel.nvlinks, 18);
+	assert_true(cfg->node.accel.nvlink_domain);
+	assert_true(cfg->node.accel.imex);
+	assert_string_equal(
+		cfg->supernodes[0].identity,
+		"nvlink:3f2a9c4e-5b1d-4e8a-9f07-6c2b1d0e4a11/32766");
+	assert_null(cfg->supernodes[1].identity);
 	assert_int_equal(cfg->node.n_ports, 4);
 	assert_int_equal(cfg->node.n_pairs, 4);
 	assert_non_null(sn_config_find_node(cfg, "gb-r08-n18"));
