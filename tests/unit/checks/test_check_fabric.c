@@ -28,6 +28,11 @@
 #define KEY_B "nvlink:b81e07d2-9a44-4c3f-8e15-2d6f0a9b7c52/32766"
 #define HEALTHY_MASK 4522 /* every boolean FALSE, config NONE, partition TRUE */
 
+#ifdef SN_FAKE_DCMI
+static const char *const fake_dcmi = SN_FAKE_DCMI;
+#else
+static const char *const fake_dcmi = NULL;
+#endif
 #ifdef SN_FAKE_NVML
 static const char *const fake_lib = SN_FAKE_NVML;
 static const char *const fake_min_lib = SN_FAKE_NVML_MIN;
@@ -440,6 +445,43 @@ static void test_identity_cannot_tell(void **state)
 	       "cannot tell: NVML lacks nvmlDeviceGetGpuFabricInfoV (driver too old)");
 }
 
+/* Ascend: the super pod from DCMI against the recorded ascend:ID. */
+static void run_ascend(const char *identity)
+{
+	char yaml[1024];
+	struct sn_check_ctx ctx;
+	struct sn_error err;
+
+	if (!fake_dcmi)
+		skip();
+	setenv("SN_FAKE_DCMI_FIXTURE", POD7, 1);
+	snprintf(yaml, sizeof(yaml),
+		 "supernodes:\n  - name: sn01\n    nodes: a[1-2]\n"
+		 "    identity: %s\n"
+		 "node:\n  accelerators:\n    vendor: ascend\n    count: 8\n"
+		 "paths:\n  dcmi: %s\n",
+		 identity, fake_dcmi);
+	cfg = sn_config_load_buffer("t.yaml", yaml, strlen(yaml), &err);
+	if (!cfg)
+		fail_msg("%s", err.msg);
+	assert_int_equal(sn_check_ctx_init(&ctx, cfg, "a2", &err), 0);
+	assert_int_equal(sn_check_fabric(&ctx, &res), 0);
+}
+
+static void test_identity_ascend(void **state)
+{
+	(void)state;
+	run_ascend("ascend:7");
+	expect("node", "OK", SN_OK, "ascend:7");
+	sn_results_free(&res);
+	sn_config_free(cfg);
+	cfg = NULL;
+	run_ascend("ascend:8");
+	expect("node", "SUPERNODE_MISMATCH", SN_CRIT, "ascend:7");
+	assert_string_equal(find("node", "SUPERNODE_MISMATCH")->expected,
+			    "ascend:8 (sn01)");
+}
+
 /* ---- IMEX ---------------------------------------------------------------- */
 
 #define IMEX "    imex: true\n    imex_channel: 3\n"
@@ -554,6 +596,7 @@ int main(void)
 		T(test_identity_other_supernode),
 		T(test_identity_no_domain),
 		T(test_identity_cannot_tell),
+		T(test_identity_ascend),
 		T(test_imex_channel_missing),
 		T(test_imex_channel_link_and_file),
 		T(test_imex_channel_device),

@@ -169,6 +169,23 @@ static void test_states_sequence(void **state)
 	sn_nvml_close(nvml);
 }
 
+/* Any value may be an error object: the call answers that code. */
+static void test_value_error(void **state)
+{
+	struct sn_nvml *nvml = open_lib(
+		fake_lib,
+		one_gpu("{\"state\": 3, \"status\": 0,"
+			" \"clique_id\": {\"nvml_error\": \"Insufficient Permissions\"},"
+			" \"cluster_uuid\": \"00000000-0000-0000-0000-000000000001\","
+			" \"health_mask\": 0}"));
+	struct sn_nvml_fabric f;
+
+	(void)state;
+	assert_int_equal(sn_nvml_fabric_read(nvml, 0, &f),
+			 SN_NVML_ERROR_NO_PERMISSION);
+	sn_nvml_close(nvml);
+}
+
 /* An old library without nvmlDeviceGetGpuFabricInfoV: an answer, no crash. */
 static void test_symbol_absent(void **state)
 {
@@ -200,6 +217,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_v2_fallback, teardown),
 		cmocka_unit_test_teardown(test_error_object, teardown),
 		cmocka_unit_test_teardown(test_states_sequence, teardown),
+		cmocka_unit_test_teardown(test_value_error, teardown),
 		cmocka_unit_test_teardown(test_symbol_absent, teardown),
 		cmocka_unit_test_teardown(test_bad_index, teardown),
 	};
