@@ -35,7 +35,7 @@ static int add_node(struct sn_discover *d, const char *node,
 		void *p = realloc(d->nodes, cap * sizeof(*d->nodes));
 
 		if (!p)
-			goto oom;
+			goto fail;
 		d->nodes = p;
 		d->cap = cap;
 	}
@@ -46,9 +46,9 @@ static int add_node(struct sn_discover *d, const char *node,
 	n->why = why ? strdup(why) : NULL;
 	d->n_nodes++;
 	if (!n->node || (identity && !n->identity) || (why && !n->why))
-		goto oom;
+		goto fail;
 	return 0;
-oom:
+fail:
 	sn_error_set(err, "out of memory");
 	return -1;
 }
@@ -206,7 +206,7 @@ static int name_groups(struct sn_discover *d, const struct sn_config *cfg,
 		const char *c = configured_name(d, &d->groups[i], cfg);
 
 		if (c && !name_taken(d, c) && !(d->groups[i].name = strdup(c)))
-			goto oom;
+			goto fail;
 	}
 	for (size_t i = 0; i < d->n_groups; i++) {
 		if (d->groups[i].name)
@@ -215,10 +215,10 @@ static int name_groups(struct sn_discover *d, const struct sn_config *cfg,
 			snprintf(name, sizeof(name), "sn%02u", next++);
 		while (name_taken(d, name) || configured_name_used(cfg, name));
 		if (!(d->groups[i].name = strdup(name)))
-			goto oom;
+			goto fail;
 	}
 	return 0;
-oom:
+fail:
 	sn_error_set(err, "out of memory");
 	return -1;
 }
