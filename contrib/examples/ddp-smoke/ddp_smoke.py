@@ -91,7 +91,7 @@ def pick_device(torch, env, wanted):
     return dev, wanted or ("nccl" if own_gpu else "gloo")
 
 
-def build_model(torch, vocab, dim):
+def build_model(torch, vocab, dim, seq):
     nn = torch.nn
     layer = nn.TransformerEncoderLayer(dim, 4, 4 * dim, dropout=0.0,
                                        batch_first=True)
@@ -100,6 +100,7 @@ def build_model(torch, vocab, dim):
         def __init__(self):
             super().__init__()
             self.emb = nn.Embedding(vocab, dim)
+            self.pos = nn.Embedding(seq, dim)
             self.body = nn.TransformerEncoder(layer, 2)
             self.head = nn.Linear(dim, vocab)
 
@@ -107,16 +108,18 @@ def build_model(torch, vocab, dim):
             t = x.shape[1]
             mask = torch.triu(torch.full((t, t), float("-inf"),
                                          device=x.device), 1)
-            return self.head(self.body(self.emb(x), mask=mask))
+            h = self.emb(x) + self.pos(torch.arange(t, device=x.device))
+            return self.head(self.body(h, mask=mask))
 
     return LM()
 
 
-def batch(torch, gen, a, vocab, device):
-    """Sequences x[t+1] = (x[t] + k) % vocab, k in 1..7: learnable."""
-    start = torch.randint(0, vocab, (a.batch, 1), generator=gen)
-    k = torch.randint(1, 8, (a.batch, 1), generator=gen)
-    seq = (start + k * torch.arange(a.seq + 1)) % vocab
+def batch(torch, gen, perm, a, device):
+    """Sequences x[t+1] = perm[x[t]] from random starts: a bigram language."""
+    seq = [torch.randint(0, len(perm), (a.batch,), generator=gen)]
+    for _ in range(a.seq):
+        seq.append(perm[seq[-1]])
+    seq = torch.stack(seq, 1)
     return seq[:, :-1].to(device), seq[:, 1:].to(device)
 
 
@@ -171,7 +174,8 @@ def train(a, env):
                             rank=env["RANK"], world_size=env["WORLD_SIZE"])
     torch.manual_seed(0)
     vocab, rank = 256, env["RANK"]
-    model = DDP(build_model(torch, vocab, 256).to(device),
+    perm = torch.randperm(vocab, generator=torch.Generator().manual_seed(7))
+    model = DDP(build_model(torch, vocab, 256, a.seq).to(device),
                 device_ids=[device.index] if device.type == "cuda" else None)
     hook = Timed(torch, dist, device)
     model.register_comm_hook(None, hook)
@@ -186,7 +190,7 @@ def train(a, env):
                                          env["MASTER_PORT"], a.steps, tokens),
               flush=True)
     for step in range(a.steps):
-        x, y = batch(torch, gen, a, vocab, device)
+        x, y = batch(torch, gen, perm, a, device)
         t0, before = time.perf_counter(), hook.seconds
         loss = torch.nn.functional.cross_entropy(
             model(x).reshape(-1, vocab), y.reshape(-1))
