@@ -488,6 +488,8 @@ static const struct {
 	  SN_NVML_SCOPE_ALL_LINKS },
 	{ "nvlink_symbol_errors", SN_NVML_FI_DEV_NVLINK_COUNT_SYMBOL_ERRORS,
 	  SN_NVML_SCOPE_ALL_LINKS },
+	{ "nvlink_effective_ber", SN_NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER,
+	  SN_NVML_SCOPE_ALL_LINKS },
 	{ "nvlink_effective_errors",
 	  SN_NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_ERRORS,
 	  SN_NVML_SCOPE_ALL_LINKS },

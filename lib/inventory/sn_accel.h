@@ -141,7 +141,8 @@ int sn_accel_dev_nodes(const char *dev, const char *glob,
  *        "nvlink_data_rx_kib": n, "nvlink_dl_replay": 0,
  *        "nvlink_dl_recovery": 0, "nvlink_dl_crc": 0,
  *        "nvlink_recovery_successful": n, "nvlink_recovery_failed": n,
- *        "nvlink_symbol_errors": n, "nvlink_effective_errors": n,
+ *        "nvlink_symbol_errors": n, "nvlink_effective_ber": raw,
+ *        "nvlink_effective_errors": n,
  *        "recovery_action": 0}}}
  *
  * Devices are keyed by PCI bus id in sysfs form ("index<N>" when NVML

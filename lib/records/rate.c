@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Rates of counter deltas over a job (see sn_rate.h). */
+#include <math.h>
 #include <stdio.h>
 
 #include "records/sn_rate.h"
@@ -49,4 +50,11 @@ void sn_rate_format(const struct sn_rate *r, uint64_t count, int64_t seconds,
 			 r->value);
 	else
 		snprintf(buf, size, "+%llu", n);
+}
+
+double sn_rate_ber(uint64_t raw)
+{
+	uint64_t mantissa = raw >> 8, exponent = raw & 0xff;
+
+	return (double)mantissa * pow(10.0, -(double)exponent);
 }

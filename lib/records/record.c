@@ -561,6 +561,40 @@ static void recovery_verdict(struct build *b, const char *bus,
 }
 
 /*
+ * NVLink 5's effective BER at the end of the job (snapshot key
+ * nvlink_effective_ber, the raw field): above SN_BER_CRIT (DCGM's limit)
+ * is a CRIT verdict, counter "nvlink_effective_ber", unit "BER", rate the
+ * decoded BER; at or below it an OK one.  Absent or null: nothing.
+ */
+static void ber_verdict(struct build *b, const char *bus, const json_object *ed)
+{
+	struct sn_sample s = sn_sample_get(ed, "nvlink_effective_ber");
+	double ber;
+	json_object *o;
+
+	if (s.state != SN_SAMPLE_OK)
+		return;
+	if (!(o = json_object_new_object())) {
+		b->bad = 1;
+		return;
+	}
+	ber = sn_rate_ber(s.value);
+	b->bad |= put(o, "counter",
+		      json_object_new_string("nvlink_effective_ber"));
+	b->bad |= put(o, "device", json_object_new_string(bus));
+	b->bad |= put(o, "delta", json_object_new_uint64(s.value));
+	b->bad |= put(o, "unit", json_object_new_string("BER"));
+	b->bad |= put(o, "rate", json_object_new_double(ber));
+	b->bad |= put(o, "warn", NULL);
+	b->bad |= put(o, "crit", json_object_new_double(SN_BER_CRIT));
+	/* x 10^-exponent is not exact in binary: 10 x 10^-13 is the limit */
+	b->bad |= put(o, "grade",
+		      json_object_new_string(
+			      ber > SN_BER_CRIT * (1 + 1e-9) ? "CRIT" : "OK"));
+	b->bad |= append(b->verdicts, o);
+}
+
+/*
  * The NVLink data a GPU moved during the job, in bytes (the KiB of the
  * nvlink_data_{tx,rx}_kib field values, sent plus received); 0 when not
  * known.  *known says whether it was.
@@ -654,6 +688,8 @@ static void accel_judge(struct build *b, json_object *o, const char *bus,
 		judge_all(b, judged, bus, bytes);
 	json_object_put(judged);
 	recovery_verdict(b, bus, ed);
+	if (!b->why_no_baseline)
+		ber_verdict(b, bus, ed);
 }
 
 static json_object *accel_entry(struct build *b, const char *bus,
@@ -1143,6 +1179,13 @@ static void format_reason(const json_object *v, const char *tag, char *buf,
 	if (is_recovery(v)) {
 		snprintf(buf, size, "%s GPU_RECOVERY_ACTION %s %s", tag,
 			 str_of(v, "device"), str_of(v, "action"));
+		return;
+	}
+	if (!strcmp(str_of(v, "unit"), "BER")) {
+		snprintf(buf, size,
+			 "%s EPILOG_NVLINK_EFFECTIVE_BER %s %.3g (crit %g)",
+			 tag, str_of(v, "device"), num_of(v, "rate"),
+			 num_of(v, "crit"));
 		return;
 	}
 	snprintf(counter, sizeof(counter), "%s", str_of(v, "counter"));

@@ -60,4 +60,17 @@ const char *sn_rate_grade(const struct sn_threshold *t, double value);
 void sn_rate_format(const struct sn_rate *r, uint64_t count, int64_t seconds,
 		    char *buf, size_t size);
 
+/*
+ * NVLink 5's effective bit error rate (field
+ * NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER) as DCGM decodes it: the raw
+ * value is (mantissa << 8) | exponent, the rate mantissa x 10^-exponent
+ * (DCGM's MonitorNVLink5Fields tests: {1, 12} and {10, 13} are 1e-12 and
+ * pass, {2, 12} and {11, 13} fail).  SN_BER_CRIT: DCGM fails a link above
+ * it.
+ */
+#define SN_BER_CRIT 1e-12
+
+/* sn_rate_ber - the BER a raw field value stands for. */
+double sn_rate_ber(uint64_t raw);
+
 #endif

@@ -110,6 +110,18 @@ static void test_format(void **state)
 	assert_string_equal(buf, "+2");
 }
 
+/* DCGM's cases (MonitorNVLink5Fields): the raw field's decoding. */
+static void test_ber(void **state)
+{
+	(void)state;
+	assert_true(fabs(sn_rate_ber((1 << 8) | 12) - 1e-12) < 1e-24);
+	assert_true(fabs(sn_rate_ber((2 << 8) | 12) - 2e-12) < 1e-24);
+	assert_true(fabs(sn_rate_ber((9 << 8) | 13) - 9e-13) < 1e-24);
+	assert_true(fabs(sn_rate_ber((11 << 8) | 13) - 1.1e-12) < 1e-24);
+	assert_true(sn_rate_ber(0) == 0);
+	assert_true(sn_rate_ber((15 << 8) | 255) < 1e-200);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -119,6 +131,7 @@ int main(void)
 		cmocka_unit_test(test_per_tb),
 		cmocka_unit_test(test_grade),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_ber),
 	};
 
 	return cmocka_run_group_tests_name("rate", tests, NULL, NULL);

@@ -351,6 +351,13 @@ static void test_faults(void **state)
 	/* The GPU asks for a node reboot. */
 	fault("recovery_action", 2, "recovery_action",
 	      "supernode: GPU_RECOVERY_ACTION " GPU0 " node reboot");
+	/* NVLink 5's effective BER above DCGM's 1e-12: 2 x 10^-12. */
+	fault("nvlink_effective_ber", (2 << 8) | 12, "nvlink_effective_ber",
+	      "supernode: EPILOG_NVLINK_EFFECTIVE_BER " GPU0
+	      " 2e-12 (crit 1e-12)");
+	fault("nvlink_effective_ber", (11 << 8) | 13, "nvlink_effective_ber",
+	      "supernode: EPILOG_NVLINK_EFFECTIVE_BER " GPU0
+	      " 1.1e-12 (crit 1e-12)");
 	fault("recovery_action", 5, "recovery_action",
 	      "supernode: GPU_RECOVERY_ACTION " GPU0
 	      " recover the IMEX domain");
@@ -377,6 +384,33 @@ static void test_warn_only(void **state)
 	json_object_put(rec);
 	json_object_put(s);
 	json_object_put(e);
+}
+
+/* An effective BER at DCGM's limit (1 x 10^-12, 10 x 10^-13) passes. */
+static void test_ber_at_limit(void **state)
+{
+	static const uint64_t raw[] = { (1 << 8) | 12, (10 << 8) | 13,
+					(9 << 8) | 13 };
+
+	(void)state;
+	if (!fake_lib)
+		skip();
+	for (size_t i = 0; i < sizeof(raw) / sizeof(raw[0]); i++) {
+		json_object *s = doc(before, T0, NULL);
+		json_object *e = doc(after, T0 + 12, NULL), *rec;
+
+		set_u64(dev(e, GPU1), "nvlink_effective_ber", raw[i]);
+		rec = record(s, e, T0 + 12);
+		assert_int_equal(all_ok(rec), 2 * 5 + 1);
+		assert_string_equal(
+			json_object_get_string(
+				at(verdict(rec, "nvlink_effective_ber", GPU1),
+				   "unit")),
+			"BER");
+		json_object_put(rec);
+		json_object_put(s);
+		json_object_put(e);
+	}
 }
 
 /* An InfiniBand link that went down once during the job. */
@@ -497,6 +531,7 @@ int main(void)
 		cmocka_unit_test(test_stretched_day),
 		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_warn_only),
+		cmocka_unit_test(test_ber_at_limit),
 		cmocka_unit_test(test_ib_link_down),
 		cmocka_unit_test(test_legacy_generation),
 		cmocka_unit_test(test_version_without_field),
