@@ -53,6 +53,16 @@ fail:
 	return -1;
 }
 
+/* A Slurm node name as discover takes it: 1-255 of [A-Za-z0-9._-]. */
+static bool node_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n && n < SN_HOST_NAME_SIZE &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789._-") == n;
+}
+
 static const char *get_string(json_object *o, const char *key)
 {
 	json_object *v;
@@ -92,6 +102,10 @@ int sn_discover_add_line(struct sn_discover *d, const char *line,
 		sn_error_set(err, "not an --identity --json line: %.80s", line);
 		goto out;
 	}
+	if (!node_name_ok(node)) {
+		sn_error_set(err, "'%.80s' is not a node name", node);
+		goto out;
+	}
 	identity = get_string(o, "identity");
 	if (identity && !sn_config_identity_valid(identity)) {
 		sn_error_set(err, "%s: '%.80s' is not an identity", node,
@@ -109,6 +123,10 @@ out:
 int sn_discover_add_missing(struct sn_discover *d, const char *node,
 			    const char *why, struct sn_error *err)
 {
+	if (!node_name_ok(node)) {
+		sn_error_set(err, "'%.80s' is not a node name", node);
+		return -1;
+	}
 	return add_node(d, node, NULL, why, err) < 0 ? -1 : 0;
 }
 

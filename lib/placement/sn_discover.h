@@ -44,8 +44,9 @@ struct sn_discover {
  * sn_discover_add_line - one line of supernode-prolog --identity --json.
  * A node already answered is kept once (the first answer).  Returns 0, or
  * -1 with err set for a line that is not such an object (too long, not
- * JSON, no "node" string, an identity sn_config_identity_valid refuses) or
- * past SN_DISCOVER_MAX_NODES.
+ * JSON, no "node" string, a node name other than 1-255 of [A-Za-z0-9._-],
+ * an identity sn_config_identity_valid refuses) or past
+ * SN_DISCOVER_MAX_NODES.
  */
 int sn_discover_add_line(struct sn_discover *d, const char *line,
 			 struct sn_error *err);
@@ -53,7 +54,7 @@ int sn_discover_add_line(struct sn_discover *d, const char *line,
 /*
  * sn_discover_add_missing - a node that gave no answer, with why ("not
  * idle", "no answer"); ignored when the node answered.  Returns 0 or -1
- * (out of memory, too many nodes).
+ * (not a node name, out of memory, too many nodes).
  */
 int sn_discover_add_missing(struct sn_discover *d, const char *node,
 			    const char *why, struct sn_error *err);

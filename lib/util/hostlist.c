@@ -331,6 +331,12 @@ char *sn_hostlist_compress(char *const *names, size_t n, struct sn_error *err)
 		sn_error_set(err, "empty nodelist");
 		return NULL;
 	}
+	for (size_t i = 0; i < n; i++)
+		if (!names[i][0] || strpbrk(names[i], "[], \t\n")) {
+			sn_error_set(err, "'%.200s' is not one host name",
+				     names[i]);
+			return NULL;
+		}
 	if (!(hl = slurm_hostlist_create(names[0]))) {
 		sn_error_set(err, "cannot make a hostlist of '%.200s'",
 			     names[0]);

@@ -53,7 +53,8 @@ void sn_names_free(struct sn_names *names);
 #define SN_HOSTLIST_STRING_MAX (1 << 20)
 
 /*
- * sn_hostlist_compress - n host names (n >= 1, each a plain name) as one
+ * sn_hostlist_compress - n host names (n >= 1, each one name: no '[', ']',
+ * ',' or blank, else an error) as one
  * Slurm hostlist expression, sorted and without duplicates ("a[1-2],b3"),
  * by Slurm's own code (slurm_hostlist_uniq, _ranged_string).  Returns a
  * malloc()ed string (caller frees), or NULL with err set.

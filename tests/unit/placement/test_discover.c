@@ -184,6 +184,13 @@ static void test_bad_lines(void **state)
 	big[sizeof(big) - 1] = '\0';
 	assert_int_equal(sn_discover_add_line(&d, big, &err), -1);
 	assert_string_equal(err.msg, "line longer than 4096 bytes");
+	/* A name Slurm would read as a hostlist is refused. */
+	assert_int_equal(sn_discover_add_line(
+				 &d, answer("x[1-99999]", "none", NULL, "n"),
+				 &err),
+			 -1);
+	assert_string_equal(err.msg, "'x[1-99999]' is not a node name");
+	assert_int_equal(sn_discover_add_missing(&d, "a,b", "no", &err), -1);
 	assert_int_equal(d.n_nodes, 0);
 	assert_int_equal(sn_discover_group(&d, NULL, &err), 0);
 	assert_int_equal(d.n_groups, 0);

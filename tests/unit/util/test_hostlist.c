@@ -315,6 +315,30 @@ static void test_case1_first_host(void **state)
 		"node010");
 }
 
+/* sn_hostlist_compress: names back into one expression, sorted, unique. */
+static void test_compress(void **state)
+{
+	char *names[] = {
+		"snb2", "sna1", "sna2", "sna1", "gpu-a010", "gpu-a009"
+	};
+	char *bad[] = { "sna1", "x[1-3]" };
+	struct sn_error err;
+	char *s;
+
+	(void)state;
+	s = sn_hostlist_compress(names, 6, &err);
+	assert_non_null(s);
+	assert_string_equal(s, "gpu-a[009-010],sna[1-2],snb2");
+	free(s);
+	s = sn_hostlist_compress(names, 1, &err);
+	assert_string_equal(s, "snb2");
+	free(s);
+	assert_null(sn_hostlist_compress(bad, 2, &err));
+	assert_string_equal(err.msg, "'x[1-3]' is not one host name");
+	assert_null(sn_hostlist_compress(names, 0, &err));
+	assert_string_equal(err.msg, "empty nodelist");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_many_ranges),
 		cmocka_unit_test(test_max_honoured),
 		cmocka_unit_test(test_case1_first_host),
+		cmocka_unit_test(test_compress),
 	};
 
 	return cmocka_run_group_tests_name("hostlist", tests, NULL, NULL);
