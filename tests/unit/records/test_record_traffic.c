@@ -446,6 +446,53 @@ static void test_ib_link_down(void **state)
 }
 
 /*
+ * Receive errors per TB the port moved: 16 over 4 TB (counters_ext/ words
+ * x 4) are 4/TB, OK; the same 16 with no traffic known are judged over one
+ * TB, 16/TB, WARN (warn 10/TB).
+ */
+static void test_ib_per_tb(void **state)
+{
+	static const char start[] =
+		"{\"mlx5_0/1\": {\"counters\": {\"port_rcv_errors\": 0},"
+		" \"counters_ext\": {\"port_xmit_data_64\": 0,"
+		" \"port_rcv_data_64\": 0}}}";
+	static const char end[] =
+		"{\"mlx5_0/1\": {\"counters\": {\"port_rcv_errors\": 16},"
+		" \"counters_ext\": {\"port_xmit_data_64\": 500000000000,"
+		" \"port_rcv_data_64\": 500000000000}}}";
+	static const char *const grades[2] = { "OK", "WARN" };
+
+	(void)state;
+	if (!fake_lib)
+		skip();
+	for (int k = 0; k < 2; k++) {
+		json_object *s = doc(before, T0, start);
+		json_object *e = doc(after, T0 + 100, end), *rec, *v;
+
+		if (k) { /* the data counter unreadable at the end */
+			json_object *ext = at(e, "ports");
+
+			json_object_object_get_ex(ext, "mlx5_0/1", &ext);
+			json_object_object_add(at(ext, "counters_ext"),
+					       "port_xmit_data_64", NULL);
+			json_object_object_add(at(ext, "counters_ext"),
+					       "port_rcv_data_64", NULL);
+		}
+		rec = record(s, e, T0 + 100);
+		v = verdict(rec, "port_rcv_errors", "mlx5_0/1");
+		assert_string_equal(json_object_get_string(at(v, "unit")),
+				    "/TB");
+		assert_true(fabs(json_object_get_double(at(v, "rate")) -
+				 (k ? 16.0 : 4.0)) < 1e-9);
+		assert_string_equal(json_object_get_string(at(v, "grade")),
+				    grades[k]);
+		json_object_put(rec);
+		json_object_put(s);
+		json_object_put(e);
+	}
+}
+
+/*
  * The same capture on a GPU before NVLink 4.0 (an A100's NVLink 3.0,
  * version code 4): the legacy counters are judged there.  crc_data 61 over
  * 6.95 TB is 8.8/TB, under warn 10/TB; legacy replays rising are CRIT.
@@ -533,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_warn_only),
 		cmocka_unit_test(test_ber_at_limit),
 		cmocka_unit_test(test_ib_link_down),
+		cmocka_unit_test(test_ib_per_tb),
 		cmocka_unit_test(test_legacy_generation),
 		cmocka_unit_test(test_version_without_field),
 	};
