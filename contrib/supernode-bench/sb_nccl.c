@@ -695,12 +695,15 @@ int sb_nccl_backend(struct sb_ctl *ctl, const struct sb_opts *o,
 		ctl->priv = n;
 	}
 	n->max_floats = o->max_bytes / sizeof(float);
-	n->host = malloc(n->max_floats * sizeof(float));
-	if (!n->host || share_id(n, ctl, o, &id) ||
-	    setup_gpus(n, ctl, o->ngpus, &id))
+	if (share_id(n, ctl, o, &id) || setup_gpus(n, ctl, o->ngpus, &id))
 		return -1;
 	n->api.version(&ver);
 	gpu_kernels(n, ctl->nprocs * o->ngpus);
+	/* host staging only for the host path: -e bytes of it */
+	if (!n->cu && !(n->host = malloc(n->max_floats * sizeof(float)))) {
+		fprintf(stderr, SB_PREFIX "no host memory for the check\n");
+		return -1;
+	}
 	sb_parse_uint(getenv("SUPERNODE_BENCH_TEST_CORRUPT"), 0, 1 << 20,
 		      &n->corrupt);
 	if (ctl->prank == 0)
