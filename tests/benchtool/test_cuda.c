@@ -236,6 +236,37 @@ static void test_cuda_small(void **state)
 	sb_cuda_close(cu);
 }
 
+/* More runs than one upload holds (16): every table lands in its slot. */
+static void test_cuda_many_runs(void **state)
+{
+	enum {
+		NR = 40
+	};
+	char why[SB_CUDA_WHY] = "";
+	struct sb_seg *segs = calloc(NR, sizeof(*segs));
+	struct sb_cuda_dev d;
+	struct sb_counts c;
+	struct sb_cuda *cu;
+	float *buf;
+
+	(void)state;
+	assert_non_null(segs);
+	cu = open_fake(why);
+	assert_non_null(cu);
+	assert_int_equal(sb_cuda_dev_init(cu, &d, NR, why, sizeof(why)), 0);
+	assert_int_equal(sb_counts(SB_ALLTOALL, NR * 64 * 4, NR, &c), 0);
+	buf = expected(SB_ALLTOALL, 7, NR, &c);
+	assert_int_equal(sb_check_plan(SB_ALLTOALL, 7, NR, &c, segs, NR), NR);
+	assert_int_equal(sb_cuda_check(cu, &d, NULL, buf, segs, NR), 0);
+	buf[39 * c.block + 5] = -1.0f; /* in the last run's block */
+	buf[17 * c.block] = NAN;       /* first float of the 18th */
+	assert_int_equal(sb_cuda_check(cu, &d, NULL, buf, segs, NR), 2);
+	sb_cuda_dev_fini(cu, &d);
+	sb_cuda_close(cu);
+	free(buf);
+	free(segs);
+}
+
 /* Each way the driver path is refused names the cause. */
 static void test_cuda_fallbacks(void **state)
 {
@@ -292,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_seg_fill),
 		cmocka_unit_test(test_cuda_fill_check),
 		cmocka_unit_test(test_cuda_small),
+		cmocka_unit_test(test_cuda_many_runs),
 		cmocka_unit_test(test_cuda_fallbacks),
 		cmocka_unit_test(test_ptx_text),
 	};
