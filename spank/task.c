@@ -26,13 +26,42 @@ static bool jobs_own(spank_t sp, const char *marker, const char *name)
 	return own;
 }
 
+/* Whether the step holds a GPU binding: the job's CUDA_* or Slurm's GRES. */
+static bool job_bound(spank_t sp, const char *marker)
+{
+	struct sn_envbuf a = { 0 }, b = { 0 };
+	bool bound = jobs_own(sp, marker, "CUDA_VISIBLE_DEVICES") ||
+		     jobs_own(sp, marker, "CUDA_DEVICE_ORDER") ||
+		     job_getenv(sp, "SLURM_STEP_GPUS", &a) ||
+		     job_getenv(sp, "SLURM_JOB_GPUS", &b);
+
+	sn_envbuf_free(&a);
+	sn_envbuf_free(&b);
+	return bound;
+}
+
+/* What this step needs the topology for (sn_taskenv_wants_topo). */
+static unsigned step_wants_topo(spank_t sp)
+{
+	struct sn_envbuf marker_buf = { 0 };
+	const char *marker = job_fact(sp, SN_ENVMARK_VAR, &marker_buf);
+	unsigned want;
+
+	marker = marker ? marker : "";
+	want = sn_taskenv_wants_topo(sn_state.cfg, job_is_batch(sp),
+				     jobs_own(sp, marker, "UCX_NET_DEVICES"),
+				     jobs_own(sp, marker,
+					      "ASCEND_RT_VISIBLE_DEVICES"),
+				     job_bound(sp, marker));
+	sn_envbuf_free(&marker_buf);
+	return want;
+}
+
 int task_env_prepare(spank_t sp)
 {
-	struct sn_envbuf nodelist_buf = { 0 }, marker_buf = { 0 };
-	const char *marker;
+	struct sn_envbuf nodelist_buf = { 0 };
 	struct sn_error err;
 	char self[SN_HOST_NAME_SIZE];
-	bool want_topo;
 	int rc;
 
 	sn_state.task_env_ready = 0;
@@ -47,14 +76,7 @@ int task_env_prepare(spank_t sp)
 			SN_PLUGIN);
 		return 0;
 	}
-	marker = job_fact(sp, SN_ENVMARK_VAR, &marker_buf);
-	marker = marker ? marker : "";
-	want_topo = sn_taskenv_wants_topo(
-		sn_state.cfg, job_is_batch(sp),
-		jobs_own(sp, marker, "UCX_NET_DEVICES"),
-		jobs_own(sp, marker, "ASCEND_RT_VISIBLE_DEVICES"));
-	sn_envbuf_free(&marker_buf);
-	switch (sn_taskenv_node_prepare(sn_state.cfg, self, want_topo,
+	switch (sn_taskenv_node_prepare(sn_state.cfg, self, step_wants_topo(sp),
 					&sn_state.task_node, &err)) {
 	case SN_TASKENV_UNREAD:
 		slurm_error("%s: per-task environment not set: %s", SN_PLUGIN,

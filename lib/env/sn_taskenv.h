@@ -145,13 +145,17 @@ struct sn_taskenv {
  * first RoCE v2 GID holding an IPv4 address, else a global IPv6 one, else
  * any RoCE v2 one).
  *
+ * @want_topo says what the topology is for (SN_TASKENV_TOPO_*, 0: not
+ * loaded): for nearest NICs only when two ports or more are usable (else
+ * there is no choice to make), for the GPU binding always.
+ *
  * Loading the topology scrubs HWLOC_* from this process's environment
  * first (hwloc reads HWLOC_XMLFILE, HWLOC_COMPONENTS, HWLOC_PLUGINS_PATH,
  * ...): run it in a child (sn_taskenv_node_gather_bounded).
  * Never fails: what could not be read is recorded in ports_note/topo_note.
  */
 void sn_taskenv_node_gather(const struct sn_config *cfg, const char *sysfs,
-			    const char *hwloc_xml, bool want_topo,
+			    const char *hwloc_xml, unsigned want_topo,
 			    struct sn_taskenv_node *node);
 
 /*
@@ -163,7 +167,7 @@ void sn_taskenv_node_gather(const struct sn_config *cfg, const char *sysfs,
  */
 int sn_taskenv_node_gather_bounded(const struct sn_config *cfg,
 				   const char *sysfs, const char *hwloc_xml,
-				   bool want_topo, uint32_t timeout_ms,
+				   unsigned want_topo, uint32_t timeout_ms,
 				   struct sn_taskenv_node *node);
 
 /* Each line of --supernode-env=show starts so. */
@@ -213,7 +217,8 @@ enum sn_taskenv_ready {
  * expand (UNREAD).
  */
 enum sn_taskenv_ready sn_taskenv_node_prepare(const struct sn_config *cfg,
-					      const char *self, bool want_topo,
+					      const char *self,
+					      unsigned want_topo,
 					      struct sn_taskenv_node *node,
 					      struct sn_error *err);
 
@@ -310,15 +315,23 @@ int sn_taskenv_gpu_bind(const struct sn_config *cfg,
 			const struct sn_taskenv_task *task, char *why,
 			size_t why_size);
 
+/* What a step wants the topology for (a bit mask; 0: nothing). */
+#define SN_TASKENV_TOPO_NICS 1u /* nearest NICs (UCX, Ascend's count) */
+#define SN_TASKENV_TOPO_GPUS 2u /* the node's GPUs for the binding */
+
 /*
- * sn_taskenv_wants_topo - whether the step must load the topology: a task
- * (not the batch script) will need nearest NICs because UCX_NET_DEVICES
- * is not the job's own (job_ucx false), or on Ascend the node's
- * accelerator count is not in the config and ASCEND_RT_VISIBLE_DEVICES is
- * ours to set (job_visible false).
+ * sn_taskenv_wants_topo - what the step must load the topology for; 0
+ * for the batch script.  SN_TASKENV_TOPO_NICS: a task will need nearest
+ * NICs because UCX_NET_DEVICES is not the job's own (job_ucx false), or
+ * on Ascend the node's accelerator count is not in the config and
+ * ASCEND_RT_VISIBLE_DEVICES is ours to set (job_visible false).
+ * SN_TASKENV_TOPO_GPUS: the config does not say the node's GPUs
+ * (node.accelerators absent) and a task may be bound by us (job_bound
+ * false: the step shows no CUDA_VISIBLE_DEVICES or CUDA_DEVICE_ORDER of
+ * the job's, no SLURM_STEP_GPUS or SLURM_JOB_GPUS).
  */
-bool sn_taskenv_wants_topo(const struct sn_config *cfg, bool batch,
-			   bool job_ucx, bool job_visible);
+unsigned sn_taskenv_wants_topo(const struct sn_config *cfg, bool batch,
+			       bool job_ucx, bool job_visible, bool job_bound);
 
 /*
  * sn_taskenv_visible_name - the variable that lists a task's accelerators:

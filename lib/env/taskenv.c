@@ -350,18 +350,19 @@ static void topo_gather(const struct sn_config *cfg, const char *hwloc_xml,
 }
 
 void sn_taskenv_node_gather(const struct sn_config *cfg, const char *sysfs,
-			    const char *hwloc_xml, bool want_topo,
+			    const char *hwloc_xml, unsigned want_topo,
 			    struct sn_taskenv_node *node)
 {
 	memset(node, 0, sizeof(*node));
 	ports_gather(cfg, sysfs, node);
 	ifstate_gather(cfg, sysfs, node);
 	/*
-	 * Live hwloc discovery costs tens of milliseconds per step: only pay
-	 * it when there is a choice of NIC to make (two usable ports or more).
+	 * Live hwloc discovery costs tens of milliseconds per step: for NICs,
+	 * only pay it when there is a choice to make (two usable ports or
+	 * more); the GPU binding needs it whatever the ports.
 	 */
-	if (want_topo && node->ports_ok && usable_ports(node) < 2)
-		want_topo = false;
+	if (node->ports_ok && usable_ports(node) < 2)
+		want_topo &= ~SN_TASKENV_TOPO_NICS;
 	if (want_topo)
 		topo_gather(cfg, hwloc_xml, node);
 }
@@ -369,7 +370,7 @@ void sn_taskenv_node_gather(const struct sn_config *cfg, const char *sysfs,
 struct gather_arg {
 	const struct sn_config *cfg;
 	const char *sysfs, *hwloc_xml;
-	bool want_topo;
+	unsigned want_topo;
 	struct sn_taskenv_node node;
 };
 
@@ -396,7 +397,7 @@ static int gather_child(void *arg, int fd)
 
 int sn_taskenv_node_gather_bounded(const struct sn_config *cfg,
 				   const char *sysfs, const char *hwloc_xml,
-				   bool want_topo, uint32_t timeout_ms,
+				   unsigned want_topo, uint32_t timeout_ms,
 				   struct sn_taskenv_node *node)
 {
 	struct gather_arg *ga = calloc(1, sizeof(*ga));
@@ -1110,13 +1111,20 @@ const struct sn_taskenv_var *sn_taskenv_find(const struct sn_taskenv *env,
 	return NULL;
 }
 
-bool sn_taskenv_wants_topo(const struct sn_config *cfg, bool batch,
-			   bool job_ucx, bool job_visible)
+unsigned sn_taskenv_wants_topo(const struct sn_config *cfg, bool batch,
+			       bool job_ucx, bool job_visible, bool job_bound)
 {
 	bool ascend_count = cfg->node.accel.vendor == SN_ACCEL_ASCEND &&
 			    !cfg->node.accel.count;
+	unsigned want = 0;
 
-	return !batch && (!job_ucx || (ascend_count && !job_visible));
+	if (batch)
+		return 0;
+	if (!job_ucx || (ascend_count && !job_visible))
+		want |= SN_TASKENV_TOPO_NICS;
+	if (cfg->node.accel.vendor == SN_ACCEL_NONE && !job_bound)
+		want |= SN_TASKENV_TOPO_GPUS;
+	return want;
 }
 
 const char *sn_taskenv_visible_name(const struct sn_config *cfg)
@@ -1146,7 +1154,8 @@ const char *sn_taskenv_visible_pick(const struct sn_config *cfg,
 }
 
 enum sn_taskenv_ready sn_taskenv_node_prepare(const struct sn_config *cfg,
-					      const char *self, bool want_topo,
+					      const char *self,
+					      unsigned want_topo,
 					      struct sn_taskenv_node *node,
 					      struct sn_error *err)
 {
@@ -1171,8 +1180,10 @@ enum sn_taskenv_ready sn_taskenv_node_prepare(const struct sn_config *cfg,
 		return SN_TASKENV_NO_PORTS;
 	}
 	if (want_topo && !node->topo.valid) {
-		sn_error_set(err, "%s: UCX_NET_DEVICES not set",
-			     node->topo_note);
+		sn_error_set(err, "%s: %s not set", node->topo_note,
+			     want_topo & SN_TASKENV_TOPO_NICS ?
+				     "UCX_NET_DEVICES" :
+				     "CUDA_VISIBLE_DEVICES");
 		return SN_TASKENV_NO_TOPO;
 	}
 	return SN_TASKENV_READY;

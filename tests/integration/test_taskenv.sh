@@ -6,7 +6,9 @@
 # NCCL_SOCKET_IFNAME=bond0; --supernode-env=none sets nothing,
 # --supernode-env=show prints the table from task 0 of each node, a bad
 # value is refused at submission, a user's own NCCL_IB_HCA or MASTER_PORT
-# stays unless env.force names it.
+# stays unless env.force names it; where Slurm bound no GPU and a node runs
+# one task per GPU, CUDA_VISIBLE_DEVICES by PCI order with
+# CUDA_DEVICE_ORDER=PCI_BUS_ID, unless the user set either.
 source "$(dirname "$0")/lib.sh"
 source "$SRC/contrib/local-cluster/fake-sysfs.sh"
 
@@ -192,6 +194,43 @@ j=$(UCX_NET_DEVICES=$ucx MASTER_PORT=$mport NCCL_IB_HCA=$hca \
 	sbatch --parsable --supernode=1 -N2 -o long.out ./sums.sh)
 wait_state "$j" COMPLETED
 assert_eq "long user values, batch step" "$want" "$(cat long.out)"
+
+# GPU binding where Slurm bound none (issue 12 item 4): on a two-GPU topology
+# (tests/unit/fixtures/topo/small-2gpu-2nic.xml: gpu0 near mlx5_0, gpu1 near
+# mlx5_1) a step of two tasks per node gets one GPU per task by PCI order,
+# CUDA_DEVICE_ORDER=PCI_BUS_ID, and each task the NIC of its own GPU.
+conf=$SUPERNODE_CLUSTER_DIR/etc/supernode.yaml
+sed -i 's|topo/small-4gpu-2nic.xml$|topo/small-2gpu-2nic.xml|' "$conf"
+assert_contains "config: two-GPU topology" "small-2gpu-2nic.xml" "$(cat "$conf")"
+out=$(srun --supernode=1 -n4 --ntasks-per-node=2 -l env)
+for t in 0 1 2 3; do
+	node=$(env_of "$out" "$t" SLURMD_NODENAME)
+	lr=$(env_of "$out" "$t" SLURM_LOCALID)
+	assert_eq "task $t on $node: CUDA_VISIBLE_DEVICES (local rank $lr)" "$lr" "$(env_of "$out" "$t" CUDA_VISIBLE_DEVICES)"
+	assert_eq "task $t on $node: CUDA_DEVICE_ORDER" PCI_BUS_ID "$(env_of "$out" "$t" CUDA_DEVICE_ORDER)"
+	want=mlx5_0:1
+	[[ $lr == 1 && $node == *1 ]] && want=mlx5_1:1 # *2: mlx5_1 is DOWN
+	assert_eq "task $t on $node: UCX_NET_DEVICES of GPU $lr" "$want" "$(env_of "$out" "$t" UCX_NET_DEVICES)"
+done
+assert_eq "two tasks per node: local ranks 0 and 1" "0 0 1 1" \
+	"$(for t in 0 1 2 3; do env_of "$out" "$t" SLURM_LOCALID; done | sort | tr '\n' ' ' | sed 's/ $//')"
+# The user's CUDA_VISIBLE_DEVICES or CUDA_DEVICE_ORDER: both left alone.
+out=$(CUDA_VISIBLE_DEVICES=1 srun --supernode=1 -n4 --ntasks-per-node=2 -l env)
+for t in 0 1 2 3; do
+	assert_eq "user's CUDA_VISIBLE_DEVICES, task $t" 1 "$(env_of "$out" "$t" CUDA_VISIBLE_DEVICES)"
+	assert_eq "user's CUDA_VISIBLE_DEVICES, task $t: no CUDA_DEVICE_ORDER" 0 "$(has_var "$out" "$t" CUDA_DEVICE_ORDER)"
+done
+out=$(CUDA_DEVICE_ORDER=FASTEST_FIRST srun --supernode=1 -n4 --ntasks-per-node=2 -l env)
+for t in 0 1 2 3; do
+	assert_eq "user's CUDA_DEVICE_ORDER, task $t" FASTEST_FIRST "$(env_of "$out" "$t" CUDA_DEVICE_ORDER)"
+	assert_eq "user's CUDA_DEVICE_ORDER, task $t: no CUDA_VISIBLE_DEVICES" 0 "$(has_var "$out" "$t" CUDA_VISIBLE_DEVICES)"
+done
+# One task per node on two GPUs: not one per GPU, nothing set; show says why.
+out=$(srun --supernode=1 -w sna1 --supernode-env=show -n2 --ntasks-per-node=1 -l env 2>&1)
+assert_eq "one task on two GPUs: no CUDA_VISIBLE_DEVICES" 0 "$(has_var "$out" 0 CUDA_VISIBLE_DEVICES)"
+assert_contains "show: why not" \
+	"sna1: task 0: CUDA_VISIBLE_DEVICES not set (1 tasks on this node, 2 GPUs (hwloc): not one per task, no binding)" "$out"
+sed -i 's|topo/small-2gpu-2nic.xml$|topo/small-4gpu-2nic.xml|' "$conf"
 
 # env.force: the site's value replaces the user's, for a task variable
 # (NCCL_IB_HCA) and a step variable (MASTER_PORT) alike.

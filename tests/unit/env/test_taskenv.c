@@ -604,6 +604,90 @@ static void test_gpu_bind_pci_order(void **state)
 	sn_config_free(cfg);
 }
 
+/* The integration test's topology (topo/small-2gpu-2nic.xml). */
+static void test_gpu_bind_two(void **state)
+{
+	static const char *const ucx[] = { "mlx5_0:1", "mlx5_1:1" };
+	struct sn_config *cfg = cfg_load("");
+	struct sn_taskenv_node node;
+	struct sn_taskenv env;
+	struct tree t;
+
+	(void)state;
+	tree_new(&t);
+	hcas(&t, 2);
+	gather(cfg, &t, SN_FIXTURES "/topo/small-2gpu-2nic.xml", &node);
+	assert_int_equal(node.gpus.n, 2);
+	assert_string_equal(node.gpus.busid[1], "0000:87:00.0");
+	for (uint32_t r = 0; r < 2; r++) {
+		struct sn_taskenv_task task = task_of(r, 2);
+
+		assert_string_equal(cuda_of(cfg, &node, &task),
+				    r ? "1 PCI_BUS_ID" : "0 PCI_BUS_ID");
+		build(cfg, &node, &task, &env);
+		assert_string_equal(val(&env, "UCX_NET_DEVICES"), ucx[r]);
+		sn_taskenv_free(&env);
+	}
+	tree_free(&t);
+	sn_config_free(cfg);
+}
+
+/* The topology for the GPU count: wanted and loaded whatever the ports. */
+static void test_gpu_bind_topo_wanted(void **state)
+{
+	struct sn_config *cfg = cfg_load("");
+	struct sn_config *nv =
+		cfg_load("node:\n  accelerators: {vendor: nvidia, count: 2}\n");
+	struct sn_taskenv_task task = task_of(1, 2);
+	struct sn_taskenv_node node;
+	struct tree t;
+
+	(void)state;
+	/* batch, ucx, visible, bound */
+	assert_int_equal(sn_taskenv_wants_topo(cfg, false, false, false, false),
+			 SN_TASKENV_TOPO_NICS | SN_TASKENV_TOPO_GPUS);
+	assert_int_equal(sn_taskenv_wants_topo(cfg, false, true, false, false),
+			 SN_TASKENV_TOPO_GPUS);
+	assert_int_equal(sn_taskenv_wants_topo(cfg, false, true, false, true),
+			 0);
+	assert_int_equal(sn_taskenv_wants_topo(cfg, false, false, false, true),
+			 SN_TASKENV_TOPO_NICS);
+	assert_int_equal(sn_taskenv_wants_topo(cfg, true, false, false, false),
+			 0);
+	/* the config says the GPUs: no topology for them */
+	assert_int_equal(sn_taskenv_wants_topo(nv, false, true, false, false),
+			 0);
+	/* one usable port (mlx5_1 DOWN): no NIC choice, but the GPU count */
+	tree_new(&t);
+	hcas(&t, 1);
+	ib_port_files(&t, "mlx5_1", 1, "1: DOWN", "2: Polling",
+		      "10 Gb/sec (4X SDR)", "InfiniBand");
+	sn_taskenv_node_gather(cfg, t.root,
+			       SN_FIXTURES "/topo/small-2gpu-2nic.xml",
+			       SN_TASKENV_TOPO_NICS, &node);
+	assert_false(node.topo.valid);
+	assert_string_equal(cuda_of(cfg, &node, &task), "(unset) (unset)");
+	sn_taskenv_node_gather(cfg, t.root,
+			       SN_FIXTURES "/topo/small-2gpu-2nic.xml",
+			       SN_TASKENV_TOPO_NICS | SN_TASKENV_TOPO_GPUS,
+			       &node);
+	assert_true(node.topo.valid);
+	assert_int_equal(node.gpus.n, 2);
+	assert_string_equal(cuda_of(cfg, &node, &task), "1 PCI_BUS_ID");
+	{
+		struct sn_taskenv env;
+
+		build(cfg, &node, &task, &env);
+		assert_string_equal(val(&env, "UCX_NET_DEVICES"), "mlx5_0:1");
+		assert_contains(why(&env, "UCX_NET_DEVICES"),
+				"only usable port");
+		sn_taskenv_free(&env);
+	}
+	tree_free(&t);
+	sn_config_free(nv);
+	sn_config_free(cfg);
+}
+
 /* Every case that leaves both alone, each with its reason. */
 static void test_gpu_bind_left_alone(void **state)
 {
@@ -1057,6 +1141,8 @@ int main(void)
 		cmocka_unit_test(test_roce_gid_index),
 		cmocka_unit_test(test_cuda_visible_devices),
 		cmocka_unit_test(test_gpu_bind_pci_order),
+		cmocka_unit_test(test_gpu_bind_two),
+		cmocka_unit_test(test_gpu_bind_topo_wanted),
 		cmocka_unit_test(test_gpu_bind_left_alone),
 		cmocka_unit_test(test_gpu_bind_count),
 		cmocka_unit_test(test_gpu_bind_vendors),
