@@ -1192,8 +1192,10 @@ static void format_reason(const json_object *v, const char *tag, char *buf,
 	for (i = 0; counter[i]; i++)
 		counter[i] = (char)toupper((unsigned char)counter[i]);
 	format_counter(v, what, sizeof(what));
-	snprintf(buf, size, "%s EPILOG_%s %s %s", tag, counter,
-		 str_of(v, "device"), what);
+	/* a reason longer than buf is cut; sn_reason_compose bounds it again */
+	if (snprintf(buf, size, "%s EPILOG_%s %s %s", tag, counter,
+		     str_of(v, "device"), what) >= (int)size)
+		buf[size - 1] = '\0';
 }
 
 size_t sn_record_drain_reason(const json_object *record, const char *tag,
