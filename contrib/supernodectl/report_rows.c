@@ -86,11 +86,17 @@ static struct report_row *row_new(struct report_rows *rows,
 	return r;
 }
 
-/* The deltas: "name=N" when non-zero, "name=?(why)" when unknown. */
+/*
+ * The deltas: "name=N" when non-zero, "name=?(why)" when unknown; a
+ * counter the record lists under "information" (issue 12: corrected
+ * events, e.g. Hopper's legacy NVLink counters) is "name=N(info)" and not
+ * summed as errors.
+ */
 static void row_deltas(struct report_row *r, json_object *item)
 {
 	json_object *deltas = member(item, "deltas");
 	json_object *unknown = member(item, "unknown");
+	json_object *info = member(item, "information");
 	char text[160];
 
 	if (deltas && json_object_is_type(deltas, json_type_object)) {
@@ -105,10 +111,11 @@ static void row_deltas(struct report_row *r, json_object *item)
 				r->n_unknown++;
 			} else if (json_object_get_uint64(val)) {
 				uint64_t d = json_object_get_uint64(val);
+				bool is_info = member(info, key) != NULL;
 
-				snprintf(text, sizeof(text), "%s=%" PRIu64, key,
-					 d);
-				if (sn_counter_is_error(key))
+				snprintf(text, sizeof(text), "%s=%" PRIu64 "%s",
+					 key, d, is_info ? "(info)" : "");
+				if (sn_counter_is_error(key) && !is_info)
 					r->err_total += d;
 			} else {
 				continue;

@@ -147,7 +147,9 @@ cat >"$T/rates/10/sna1.json" <<'JSON'
 {"schema": 1, "job_id": 10, "node": "sna1", "supernode": "sn01", "worst": "CRIT",
  "start": 1764420000, "end": 1764420040,
  "ports": [{"device": "mlx5_0", "port": 1, "deltas": {"symbol_error": 500}}],
- "accelerators": [{"bus_id": "0000:00:06.0", "index": 0, "deltas": {}}],
+ "accelerators": [{"bus_id": "0000:00:06.0", "index": 0,
+   "deltas": {"nvlink_crc_data": 27, "nvlink_dl_crc": 0},
+   "information": {"nvlink_crc_data": "legacy NVLink counter on NVLink version 6 (4.0 or later, Hopper on): counts corrected events, not judged"}}],
  "verdicts": [
   {"counter": "symbol_error", "device": "mlx5_0/1", "delta": 500, "unit": "/h",
    "rate": 500.0, "over": 1.0, "actual": 0.011, "warn": 10, "crit": 120, "grade": "CRIT"},
@@ -159,6 +161,7 @@ sed "s|record_dir: .*|record_dir: $T/rates|" "$T/sn.yaml" >"$T/rates.yaml"
 run --config "$T/rates.yaml" report 10
 assert_eq "rate verdict: unit after the limit" "CRIT symbol_error>=120/h" "$(awk '$3 == "mlx5_0/1" { print $(NF - 1), $NF }' <<<"$OUT")"
 assert_eq "recovery action: named" "recovery_action=node reboot" "$(grep -o 'recovery_action=node reboot' <<<"$OUT")"
+assert_eq "information: shown as such" "nvlink_crc_data=27(info)" "$(grep -o 'nvlink_crc_data=[0-9]*([a-z]*)' <<<"$OUT")"
 
 # ---- usage errors: exit 2, message prefixed ----
 for args in "report" "report abc" "report 0" "report -1" "report 1 2" "report --last 3 1001" \
