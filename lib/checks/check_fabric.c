@@ -284,25 +284,38 @@ static void judge_identity(const struct sn_supernode *sn,
 			       "cannot tell: %s", id->why);
 }
 
-/* One node-level verdict when the GPUs answered but disagree. */
-static void judge_split(struct fabric_run *r, const struct sn_identity *id)
+static bool fabric_answered(const struct sn_nvml_fabric *f)
+{
+	return f->rc == SN_NVML_SUCCESS &&
+	       f->state == SN_NVML_FABRIC_STATE_COMPLETED;
+}
+
+/* One node-level verdict when GPUs that answered are in two domains. */
+static void judge_split(struct fabric_run *r)
 {
 	char a[SN_NVML_FABRIC_UUID_STR], b[SN_NVML_FABRIC_UUID_STR];
+	const struct sn_nvml_fabric *first = NULL, *f;
 	char want[SN_VALUE_MAX];
 
-	if (id->kind != SN_IDENTITY_ERROR ||
-	    strncmp(id->why, "GPUs in two", 11))
-		return;
-	sn_nvml_fabric_uuid_format(&r->f[0], a, sizeof(a));
-	for (unsigned int i = 1; i < r->count; i++) {
-		sn_nvml_fabric_uuid_format(&r->f[i], b, sizeof(b));
-		if (!strcmp(a, b) && r->f[i].clique_id == r->f[0].clique_id)
+	for (unsigned int i = 0; i < r->count; i++) {
+		f = &r->f[i];
+		if (!fabric_answered(f))
 			continue;
-		snprintf(want, sizeof(want), "one domain: gpu0's %s/%u", a,
-			 r->f[0].clique_id);
+		if (!first) {
+			first = f;
+			continue;
+		}
+		if (!memcmp(f->cluster_uuid, first->cluster_uuid,
+			    sizeof(f->cluster_uuid)) &&
+		    f->clique_id == first->clique_id)
+			continue;
+		sn_nvml_fabric_uuid_format(first, a, sizeof(a));
+		sn_nvml_fabric_uuid_format(f, b, sizeof(b));
+		snprintf(want, sizeof(want), "one domain: gpu%u's %s/%u",
+			 (unsigned int)(first - r->f), a, first->clique_id);
 		sn_results_add(r->out, SN_CRIT, CHECK_FABRIC, "FABRIC_SPLIT",
 			       "node", want, "gpu%u in %s/%u", i, b,
-			       r->f[i].clique_id);
+			       f->clique_id);
 		return;
 	}
 }
@@ -327,7 +340,7 @@ static void fabric_gate(const struct sn_check_ctx *ctx,
 	if (ctx->cfg->node.accel.nvlink_domain) {
 		for (unsigned int i = 0; i < r->count; i++)
 			judge_gpu(r, i);
-		judge_split(r, &id);
+		judge_split(r);
 	}
 	if (sn && sn->identity)
 		judge_identity(sn, &id, out);
@@ -447,9 +460,9 @@ int sn_check_fabric(const struct sn_check_ctx *ctx, struct sn_results *out)
 	struct sn_identity id;
 
 	if (a->nvlink_domain || (guard && (a->vendor == SN_ACCEL_NVIDIA ||
-					   a->vendor == SN_ACCEL_NONE)))
+					   a->vendor == SN_ACCEL_NONE))) {
 		fabric_gate(ctx, guard ? sn : NULL, out);
-	else if (guard) {
+	} else if (guard) {
 		sn_identity_read(ctx, &id);
 		judge_identity(sn, &id, out);
 	}
