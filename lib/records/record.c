@@ -561,6 +561,55 @@ static void recovery_verdict(struct build *b, const char *bus,
 }
 
 /*
+ * NVLinks that went down during the job: active at the start and not at
+ * the end (false; an unreadable state is not counted).  Fatal on its first
+ * step: one such link is a CRIT verdict, counter "nvlink_down", unit
+ * "count", delta the number of links, crit 1, "links" their numbers.
+ */
+static void link_down_verdict(struct build *b, const char *bus,
+			      const json_object *sd, const json_object *ed)
+{
+	json_object *sl = sn_json_get(sd, "nvlink", json_type_object);
+	json_object *el = sn_json_get(ed, "nvlink", json_type_object);
+	json_object *links, *o;
+	size_t n = 0;
+
+	if (!sl || !el || !(links = json_object_new_array())) {
+		b->bad |= sl && el;
+		return;
+	}
+	json_object_object_foreach(sl, link, lv)
+	{
+		json_object *was = sn_json_get(lv, "active", json_type_boolean);
+		json_object *now =
+			sn_json_get(sn_json_get(el, link, json_type_object),
+				    "active", json_type_boolean);
+
+		if (was && now && json_object_get_boolean(was) &&
+		    !json_object_get_boolean(now)) {
+			n++;
+			b->bad |=
+				append(links, json_object_new_int(atoi(link)));
+		}
+	}
+	if (!n || !(o = json_object_new_object())) {
+		b->bad |= n != 0;
+		json_object_put(links);
+		return;
+	}
+	b->bad |= put(o, "counter", json_object_new_string("nvlink_down"));
+	b->bad |= put(o, "device", json_object_new_string(bus));
+	b->bad |= put(o, "delta", json_object_new_uint64(n));
+	b->bad |= put(o, "unit", json_object_new_string("count"));
+	b->bad |= put(o, "rate", json_object_new_double((double)n));
+	b->bad |= put(o, "warn", NULL);
+	b->bad |= put(o, "crit", json_object_new_int(1));
+	b->bad |= put(o, "grade", json_object_new_string("CRIT"));
+	b->bad |= put(o, "links", links);
+	b->bad |= append(b->verdicts, o);
+}
+
+/*
  * NVLink 5's effective BER at the end of the job (snapshot key
  * nvlink_effective_ber, the raw field): above SN_BER_CRIT (DCGM's limit)
  * is a CRIT verdict, counter "nvlink_effective_ber", unit "BER", rate the
@@ -688,8 +737,10 @@ static void accel_judge(struct build *b, json_object *o, const char *bus,
 		judge_all(b, judged, bus, bytes);
 	json_object_put(judged);
 	recovery_verdict(b, bus, ed);
-	if (!b->why_no_baseline)
+	if (!b->why_no_baseline) {
 		ber_verdict(b, bus, ed);
+		link_down_verdict(b, bus, sd, ed);
+	}
 }
 
 static json_object *accel_entry(struct build *b, const char *bus,

@@ -363,6 +363,37 @@ static void test_faults(void **state)
 	      " recover the IMEX domain");
 }
 
+/* NVLinks 3 and 7 of GPU 1 went down during the job: CRIT, both named. */
+static void test_nvlink_down(void **state)
+{
+	json_object *s, *e, *rec, *v, *links;
+
+	(void)state;
+	if (!fake_lib)
+		skip();
+	s = doc(before, T0, NULL);
+	e = doc(after, T0 + 12, NULL);
+	links = at(dev(e, GPU1), "nvlink");
+	json_object_object_add(at(links, "3"), "active",
+			       json_object_new_boolean(0));
+	json_object_object_add(at(links, "7"), "active",
+			       json_object_new_boolean(0));
+	/* unreadable at the end: not counted as down */
+	json_object_object_add(at(links, "9"), "active", NULL);
+	rec = record(s, e, T0 + 12);
+	v = verdict(rec, "nvlink_down", GPU1);
+	assert_string_equal(json_object_get_string(at(v, "grade")), "CRIT");
+	assert_int_equal(u64(v, "delta"), 2);
+	assert_string_equal(json_object_to_json_string(at(v, "links")),
+			    "[ 3, 7 ]");
+	assert_string_equal(json_object_get_string(at(rec, "drain_reason")),
+			    "supernode: EPILOG_NVLINK_DOWN " GPU1
+			    " +2 (crit 1)");
+	json_object_put(rec);
+	json_object_put(s);
+	json_object_put(e);
+}
+
 /* A drop below the limits stays below: 9 replays in 12 s is a WARN. */
 static void test_warn_only(void **state)
 {
@@ -577,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_capture),
 		cmocka_unit_test(test_stretched_day),
 		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_nvlink_down),
 		cmocka_unit_test(test_warn_only),
 		cmocka_unit_test(test_ber_at_limit),
 		cmocka_unit_test(test_ib_link_down),
