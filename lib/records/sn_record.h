@@ -44,7 +44,11 @@
  *   "accelerators": [                sorted by bus id
  *     { "bus_id": "0000:1b:00.0", "index": 0 | null,
  *       "deltas": { "ecc_uncorrected": n | null, ... }, the ACCEL rows of
- *       "unknown": { NAME: "why" } }, ... ],             sn_counters that exist
+ *       "unknown": { NAME: "why" },                     sn_counters that exist
+ *       "nvlink_version": 6 | null,      nvmlNvlinkVersion_t (6: NVLink 4.0)
+ *       "nvlink_bytes": n | null,        NVLink data sent + received (fields)
+ *       "information": { NAME: "why" } }, ... ],  deltas recorded, not judged
+ *                                    (legacy NVLink counters from 4.0 on)
  *   "xid_events": [                  in log order, at most SN_RECORD_MAX_XID
  *     { "bus_id": "0000:1b:00.0", "xid": 79,
  *       "kind": "xid" | "sxid" | "off_bus",   (sxid: an NVSwitch SXid number)
@@ -54,15 +58,25 @@
  *   "verdicts": [                    one per counter that has a threshold
  *     { "counter": "symbol_error",   and a known delta (port counters,
  *       "device": "mlx5_0/1",        then accelerator counters), then one
- *       "delta": 12, "warn": 10 | null, per Xid event of severity warn or
- *       "crit": 10000 | null,        drain: counter "xid", device the bus
- *       "grade": "OK"|"WARN"|"CRIT" }, id, "delta" 1, warn/crit null, and
- *     ... ],                         "xid": N, "meaning": "...", "kind"
- *                                    added (grade WARN for warn, CRIT for
- *                                    drain)
+ *       "delta": 12,                 per Xid event of severity warn or
+ *       "unit": "count"|"/h"|"/TB",  drain: counter "xid", device the bus
+ *       "rate": 12.0,                id, "delta" 1, warn/crit null, and
+ *       "over": 1.0 | null,          "xid": N, "meaning": "...", "kind"
+ *       "actual": 0.003 | null,      added (grade WARN for warn, CRIT for
+ *       "warn": 10 | null,           drain).  "rate" is the delta in the
+ *       "crit": 120 | null,          unit, "over" the hours or TB it was
+ *       "grade": "OK"|"WARN"|"CRIT" }, divided by (records/sn_rate.h),
+ *     ... ],                         "actual" the job's.  Per GPU also:
+ *                                    "recovery_action" (unit "state", CRIT,
+ *                                    "action" its name) when NVML's recovery
+ *                                    action is not NONE; "nvlink_down"
+ *                                    (count, CRIT, "links") for links active
+ *                                    at the start and not at the end;
+ *                                    "nvlink_effective_ber" (unit "BER",
+ *                                    "rate" the BER, crit 1e-12)
  *   "worst": "OK" | "WARN" | "CRIT",
- *   "drain_reason": "supernode: EPILOG_SYMBOL_ERROR mlx5_0/1 +12000 (crit 10000)"
- *                   | null }
+ *   "drain_reason": "supernode: EPILOG_SYMBOL_ERROR mlx5_0/1 +12000 in 2.0 h
+ *                    = 6000/h (crit 120/h)" | null }
  *
  * A missing or corrupt baseline: every delta null with the reason "baseline
  * missing" / "baseline corrupt", no verdicts (so "worst" "OK"), no drain,
@@ -191,8 +205,10 @@ int sn_record_collect_xids(const struct sn_config *cfg, const char *kmsg_path,
  * sn_record_drain_reason - the drain reason of a record into buf:
  *   "<tag> XID<n> <bus> <meaning>" for the first Xid verdict that is CRIT
  *   ("SXID<n>" for an NVSwitch SXid),
- *   else "<tag> EPILOG_<COUNTER> <device> +<delta> (crit <n>)" for the CRIT
- *   verdict with the largest delta / crit,
+ *   else "<tag> GPU_RECOVERY_ACTION <bus> <action>" for a recovery action,
+ *   else "<tag> EPILOG_<COUNTER> <device> +<delta> in <s> s = <rate>/h
+ *   (crit <n>/h)" (or "in <x> TB = <rate>/TB", or "+<delta> (crit <n>)" for
+ *   a count) for the CRIT verdict with the largest rate / crit,
  * plus " (+N more)" when other verdicts are CRIT (as sn_drain_reason()).
  * COUNTER is upper case.  One line, printable ASCII, at most SN_REASON_MAX
  * (200) bytes.  Returns the number of CRIT verdicts (0: buf empty, no drain).
