@@ -462,7 +462,12 @@ static json_object *gpu_json(const struct sn_nvml *nvml,
  * moved (KiB, all links), the Hopper-and-later data-link error counters,
  * the NVLink 5 counters, and the GPU recovery action.  A field the GPU or
  * library does not have (NOT_SUPPORTED, FUNCTION_NOT_FOUND) is left out,
- * so the counter does not exist there; any other failure is null.
+ * so the counter does not exist there; any other failure is null.  The
+ * version falls back to nvmlDeviceGetNvLinkVersion of link 0 when its
+ * field does not answer, so that a driver without field values still
+ * tells Hopper's legacy counters apart.  The NVLink 5 COUNT fields
+ * (bytes, errors, recovery events, BER) are read with the aggregate
+ * scope, as DCGM does (NvmlFieldRequiresNvLinkAggregate).
  */
 static const struct {
 	const char *key;
@@ -473,6 +478,10 @@ static const struct {
 	{ "nvlink_data_tx_kib", SN_NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX,
 	  SN_NVML_SCOPE_ALL_LINKS },
 	{ "nvlink_data_rx_kib", SN_NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX,
+	  SN_NVML_SCOPE_ALL_LINKS },
+	{ "nvlink_xmit_bytes", SN_NVML_FI_DEV_NVLINK_COUNT_XMIT_BYTES,
+	  SN_NVML_SCOPE_ALL_LINKS },
+	{ "nvlink_rcv_bytes", SN_NVML_FI_DEV_NVLINK_COUNT_RCV_BYTES,
 	  SN_NVML_SCOPE_ALL_LINKS },
 	{ "nvlink_dl_replay", SN_NVML_FI_DEV_NVLINK_ERROR_DL_REPLAY,
 	  SN_NVML_SCOPE_ALL_LINKS },

@@ -643,29 +643,42 @@ static void ber_verdict(struct build *b, const char *bus, const json_object *ed)
 	b->bad |= append(b->verdicts, o);
 }
 
-/*
- * The NVLink data a GPU moved during the job, in bytes (the KiB of the
- * nvlink_data_{tx,rx}_kib field values, sent plus received); 0 when not
- * known.  *known says whether it was.
- */
-static uint64_t nvlink_bytes(const struct build *b, const json_object *sd,
-			     const json_object *ed, bool *known)
+/* The sum of two keys' deltas x scale; false when either is not known. */
+static bool delta_pair(const json_object *sd, const json_object *ed,
+		       const char *const keys[2], uint64_t scale, uint64_t *out)
 {
-	static const char *const keys[2] = { "nvlink_data_tx_kib",
-					     "nvlink_data_rx_kib" };
 	uint64_t sum = 0;
 
-	*known = !b->why_no_baseline;
-	for (int i = 0; i < 2 && *known; i++) {
+	for (int i = 0; i < 2; i++) {
 		struct sn_delta d = sn_delta_rule(keys[i],
 						  sn_sample_get(sd, keys[i]),
 						  sn_sample_get(ed, keys[i]));
 
-		if (!d.known || d.value > (UINT64_MAX - sum) / 1024)
-			*known = false;
-		else
-			sum += d.value * 1024;
+		if (!d.known || d.value > (UINT64_MAX - sum) / scale)
+			return false;
+		sum += d.value * scale;
 	}
+	*out = sum;
+	return true;
+}
+
+/*
+ * The NVLink data a GPU moved during the job, in bytes, sent plus
+ * received: the throughput fields (nvlink_data_{tx,rx}_kib, KiB), else
+ * NVLink 5's byte counters (nvlink_{xmit,rcv}_bytes); 0 when neither is
+ * known.  *known says whether one was.
+ */
+static uint64_t nvlink_bytes(const struct build *b, const json_object *sd,
+			     const json_object *ed, bool *known)
+{
+	static const char *const kib[2] = { "nvlink_data_tx_kib",
+					    "nvlink_data_rx_kib" };
+	static const char *const bytes[2] = { "nvlink_xmit_bytes",
+					      "nvlink_rcv_bytes" };
+	uint64_t sum = 0;
+
+	*known = !b->why_no_baseline && (delta_pair(sd, ed, kib, 1024, &sum) ||
+					 delta_pair(sd, ed, bytes, 1, &sum));
 	return *known ? sum : 0;
 }
 

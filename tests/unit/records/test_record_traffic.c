@@ -417,6 +417,44 @@ static void test_warn_only(void **state)
 	json_object_put(e);
 }
 
+/*
+ * NVLink 5 without the throughput fields: the bytes come from its byte
+ * counters (fields 202/204).  800 effective errors over 200 TB are 4/TB:
+ * WARN (warn 1/TB, crit 8/TB), not the CRIT of 800 over the one-TB floor.
+ */
+static void test_nvlink5_bytes(void **state)
+{
+	static const char *const gone[] = { "nvlink_data_tx_kib",
+					    "nvlink_data_rx_kib" };
+	json_object *s, *e, *rec, *v;
+
+	(void)state;
+	if (!fake_lib)
+		skip();
+	s = doc(before, T0, NULL);
+	e = doc(after, T0 + 3600, NULL);
+	for (int i = 0; i < 2; i++) {
+		json_object_object_del(dev(s, GPU0), gone[i]);
+		json_object_object_del(dev(e, GPU0), gone[i]);
+	}
+	set_u64(dev(s, GPU0), "nvlink_xmit_bytes", 1000);
+	set_u64(dev(s, GPU0), "nvlink_rcv_bytes", 2000);
+	set_u64(dev(e, GPU0), "nvlink_xmit_bytes", 1000 + 100000000000000ULL);
+	set_u64(dev(e, GPU0), "nvlink_rcv_bytes", 2000 + 100000000000000ULL);
+	set_u64(dev(s, GPU0), "nvlink_effective_errors", 5);
+	set_u64(dev(e, GPU0), "nvlink_effective_errors", 805);
+	rec = record(s, e, T0 + 3600);
+	assert_true(u64(rec, "accelerators.0.nvlink_bytes") ==
+		    200000000000000ULL);
+	v = verdict(rec, "nvlink_effective_errors", GPU0);
+	assert_true(fabs(json_object_get_double(at(v, "rate")) - 4.0) < 1e-9);
+	assert_string_equal(json_object_get_string(at(v, "grade")), "WARN");
+	assert_null(at(rec, "drain_reason"));
+	json_object_put(rec);
+	json_object_put(s);
+	json_object_put(e);
+}
+
 /* An effective BER at DCGM's limit (1 x 10^-12, 10 x 10^-13) passes. */
 static void test_ber_at_limit(void **state)
 {
@@ -611,6 +649,7 @@ int main(void)
 		cmocka_unit_test(test_nvlink_down),
 		cmocka_unit_test(test_warn_only),
 		cmocka_unit_test(test_ber_at_limit),
+		cmocka_unit_test(test_nvlink5_bytes),
 		cmocka_unit_test(test_ib_link_down),
 		cmocka_unit_test(test_ib_per_tb),
 		cmocka_unit_test(test_legacy_generation),
