@@ -101,6 +101,45 @@ static void test_h200_traffic(void **state)
 	}
 }
 
+/* A fixture's NVLink 5 fields, by name and scope, as the fake serves them. */
+static void test_nvlink5_fields(void **state)
+{
+	char path[] = "/tmp/sn-fields-XXXXXX";
+	struct sn_nvml_field f[] = {
+		F(SN_NVML_FI_DEV_NVLINK_COUNT_XMIT_BYTES,
+		  SN_NVML_SCOPE_ALL_LINKS),
+		F(SN_NVML_FI_DEV_NVLINK_COUNT_RCV_BYTES,
+		  SN_NVML_SCOPE_ALL_LINKS),
+		F(SN_NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER,
+		  SN_NVML_SCOPE_ALL_LINKS),
+		F(SN_NVML_FI_DEV_NVLINK_COUNT_SYMBOL_ERRORS, 3),
+	};
+	struct sn_nvml *nvml;
+	FILE *fp;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	assert_non_null(fp);
+	fputs("{\"gpus\": [{\"nvml_field_values\": {"
+	      "\"NVML_FI_DEV_NVLINK_COUNT_XMIT_BYTES@all_links\": 7000,"
+	      "\"NVML_FI_DEV_NVLINK_COUNT_RCV_BYTES@all_links\": 9000,"
+	      "\"NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER@all_links\": 524,"
+	      "\"NVML_FI_DEV_NVLINK_COUNT_SYMBOL_ERRORS@link3\": 12}}]}",
+	      fp);
+	fclose(fp);
+	nvml = open_lib(fake_lib, path);
+	assert_int_equal(sn_nvml_field_values(nvml, 0, f, 4), SN_NVML_SUCCESS);
+	unlink(path);
+	assert_int_equal(f[0].u, 7000);
+	assert_int_equal(f[1].u, 9000);
+	assert_int_equal(f[2].u, (2 << 8) | 12);
+	assert_int_equal(f[3].rc, SN_NVML_SUCCESS);
+	assert_int_equal(f[3].u, 12);
+	sn_nvml_close(nvml);
+}
+
 /* A library without nvmlDeviceGetFieldValues: every field says so. */
 static void test_minimal_library(void **state)
 {
@@ -194,9 +233,13 @@ static void test_recovery_action_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_h200_traffic),	T(test_minimal_library),
-		T(test_lost_gpu),	T(test_bound),
-		T(test_nvlink_version), T(test_recovery_action_names),
+		T(test_h200_traffic),
+		T(test_nvlink5_fields),
+		T(test_minimal_library),
+		T(test_lost_gpu),
+		T(test_bound),
+		T(test_nvlink_version),
+		T(test_recovery_action_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
