@@ -292,10 +292,8 @@ static void judge(struct build *b, const char *counter, const char *device,
 
 /* Put one delta into deltas/unknown; judged later (judge_all). */
 static void add_delta(struct build *b, json_object *deltas,
-		      json_object *unknown, const char *name,
-		      const char *device, struct sn_delta d)
+		      json_object *unknown, const char *name, struct sn_delta d)
 {
-	(void)device;
 	if (json_object_object_get_ex(deltas, name, NULL))
 		return; /* counters/ wins over hw_counters/ */
 	if (!d.known) {
@@ -357,8 +355,7 @@ static double port_rate(const json_object *sp, const json_object *ep)
 /* Deltas of one counters group ("counters", "counters_ext", "hw_counters"). */
 static void port_group(struct build *b, const json_object *sp,
 		       const json_object *ep, const char *group,
-		       const char *device, json_object *deltas,
-		       json_object *unknown)
+		       json_object *deltas, json_object *unknown)
 {
 	double rate = port_rate(sp, ep);
 	json_object *sm = sn_json_get(sp, group, json_type_object);
@@ -373,7 +370,7 @@ static void port_group(struct build *b, const json_object *sp,
 	n = keys_union(b->why_no_baseline ? NULL : sm, em, names,
 		       SN_RECORD_MAX_COUNTERS);
 	for (size_t i = 0; i < n; i++)
-		add_delta(b, deltas, unknown, names[i], device,
+		add_delta(b, deltas, unknown, names[i],
 			  b->why_no_baseline ?
 				  no_baseline(b) :
 				  sn_delta_plausible(names[i],
@@ -473,9 +470,9 @@ static json_object *port_entry(struct build *b, const char *key,
 		      port_rate(sp, ep) > 0 ?
 			      json_object_new_double(port_rate(sp, ep)) :
 			      NULL);
-	port_group(b, sp, ep, "counters", key, deltas, unknown);
-	port_group(b, sp, ep, "counters_ext", key, deltas, unknown);
-	port_group(b, sp, ep, "hw_counters", key, deltas, unknown);
+	port_group(b, sp, ep, "counters", deltas, unknown);
+	port_group(b, sp, ep, "counters_ext", deltas, unknown);
+	port_group(b, sp, ep, "hw_counters", deltas, unknown);
 	b->bad |= put(o, "deltas", json_object_get(deltas));
 	b->bad |= put(o, "unknown", unknown);
 	judge_all(b, deltas, key, port_traffic(b, o, deltas));
@@ -780,7 +777,7 @@ static json_object *accel_entry(struct build *b, const char *bus,
 		    !sn_delta_accel(name, b->why_no_baseline ? NULL : sd, ed,
 				    &d))
 			continue;
-		add_delta(b, deltas, unknown, name, bus,
+		add_delta(b, deltas, unknown, name,
 			  b->why_no_baseline ?
 				  no_baseline(b) :
 				  sn_delta_plausible(name, d, duration(b),
