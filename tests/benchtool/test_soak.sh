@@ -86,6 +86,8 @@ for a in "--interval 2s" "--duration 0s" "--duration 1.5h" "--duration 10s --int
 	out=$("$BENCH" --backend mpi $a 2>&1); rc=$?
 	if [[ $rc == 2 && $out != *"# soak"* ]]; then ok "$a: exit 2"; else bad "$a: rc $rc: $out"; fi
 done
+out=$("$BENCH" --backend mpi -b 1K -e 1K --duration 2s 2>&1); rc=$?
+expect "one rank: could not run, exit 3" 3 "could not run: a soak needs 2 ranks or more"
 out=$(SUPERNODE_BENCH_TEST_SLOW=1:x "$BENCH" --backend mpi -b 1K -e 1K --duration 2s 2>&1); rc=$?
 expect "bad knob: exit 2" 2 "SUPERNODE_BENCH_TEST_SLOW='1:x': want RANK:US[:AFTER_S[:LEAK_MIB]] (test only)"
 exit $failed
