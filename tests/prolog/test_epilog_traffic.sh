@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# supernode-prolog (Prolog=) and supernode-epilog end to end on the 2x H200
+# capture before and after 12 s of all-reduce (issue 12), through the fake
+# libnvidia-ml, no Slurm daemons (a drain is attempted against no
+# slurm.conf and fails, logged; the epilog still exits 0):
+#   - the capture: the record's worst is OK, 10 verdicts all OK, Hopper's
+#     legacy crc_data/ecc_data deltas kept as information, NVLink 4.0;
+#   - the same after-state with 50 DL replays on GPU 0: CRIT, the reason
+#     names the counter, the GPU and the rate per hour;
+#   - a GPU whose NVML recovery action is "node reboot": CRIT, named;
+#   - a config with the per-job thresholds of before issue 12: the epilog
+#     loads no config, records nothing, drains nothing, says why.
+# Environment (from CMake): PROLOG, EPILOG, FAKE_NVML, FIXTURES.
+set -u
+
+[[ -x ${PROLOG:-} && -x ${EPILOG:-} ]] || { echo "SKIP: supernode-prolog/epilog not built"; exit 77; }
+TRAFFIC=${FIXTURES:-/nonexistent}/nvidia/traffic-h200x2
+[[ -r $TRAFFIC/nvml-h200x2-before-traffic.json && -r ${FAKE_NVML:-} ]] || {
+	echo "FAIL: no fake libnvidia-ml (${FAKE_NVML:-}) or no $TRAFFIC"; exit 1; }
+command -v python3 >/dev/null || { echo "SKIP: python3 (json) missing"; exit 77; }
+
+W=$(mktemp -d /tmp/sn-epilog-traffic-XXXXXX)
+trap 'rm -rf "$W"' EXIT
+chmod 755 "$W"
+CHECKS=0
+FAILS=0
+pass() { CHECKS=$((CHECKS + 1)); echo "ok   - $*"; }
+fail() { CHECKS=$((CHECKS + 1)); FAILS=$((FAILS + 1)); echo "FAIL - $*"; }
+assert_eq() {
+	if [[ $2 == "$3" ]]; then pass "$1"; else
+		fail "$1"; printf '  want: %s\n  got:  %s\n' "$2" "$3"; fi
+}
+assert_contains() {
+	if [[ $3 == *"$2"* ]]; then pass "$1"; else
+		fail "$1"; printf '  want to contain: %s\n  got: %s\n' "$2" "$3"; fi
+}
+# rec JOB EXPR: EXPR of the record of JOB (python, the record is d)
+rec() { python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(eval(sys.argv[2]))' "$W/records/$1/h200-1.json" "$2"; }
+
+# ---- the node: two H200s (PCI functions, device nodes), no ports ----
+for b in 0000:00:06.0 0000:00:07.0; do
+	d=$W/sys/bus/pci/devices/$b
+	mkdir -p "$d"
+	echo 0x10de >"$d/vendor"; echo 0x2335 >"$d/device"; echo 0x030200 >"$d/class"
+done
+mkdir -p "$W/dev" "$W/state" "$W/records"
+chmod 755 "$W/state" "$W/records"
+: >"$W/dev/nvidia0"; : >"$W/dev/nvidia1"
+printf '6,100,5000000,-;Linux version 6.1.0\n' >"$W/kmsg"
+config() { # config NAME [threshold lines]
+	cat >"$W/$1.yaml" <<YAML
+supernodes:
+  - {name: sn01, nodes: "h200-[1-2]"}
+node:
+  accelerators: {vendor: nvidia, count: 2}
+epilog:
+  record_dir: $W/records
+${2:-}
+paths:
+  sysfs: $W/sys
+  dev: $W/dev
+  kmsg: $W/kmsg
+  nvml: $FAKE_NVML
+  state_dir: $W/state
+YAML
+}
+config sn
+config old "  thresholds:
+    symbol_error: {warn: 10, crit: 10000}"
+
+export SLURM_CONF=$W/no-slurm.conf SLURMD_NODENAME=h200-1 SPANK_SUPERNODE=1
+export SN_FAKE_NVML_FIXTURE=$W/nvml.json
+# job JOB CONFIG AFTER: the prolog on the capture's before, the epilog on AFTER
+job() {
+	cp "$TRAFFIC/nvml-h200x2-before-traffic.json" "$W/nvml.json"
+	SLURM_JOB_ID=$1 "$PROLOG" --config "$W/$2.yaml" >"$W/prolog-$1.out" 2>&1
+	echo "prolog exit $?" >>"$W/prolog-$1.out"
+	cp "$3" "$W/nvml.json"
+	SLURM_JOB_ID=$1 "$EPILOG" --config "$W/$2.yaml" >"$W/epilog-$1.out" 2>&1
+	EPILOG_RC=$?
+}
+# after FILE PYTHON: the capture's after-state, edited (g: its gpus list)
+after() { python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); g = d["gpus"]
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))' "$TRAFFIC/nvml-h200x2-after-traffic.json" "$1" "$2"; }
+
+# ---- the capture: nothing to judge ----
+job 4243 sn "$TRAFFIC/nvml-h200x2-after-traffic.json"
+assert_contains "prolog exit 0" "prolog exit 0" "$(cat "$W/prolog-4243.out")"
+assert_eq "epilog exit 0" 0 "$EPILOG_RC"
+assert_eq "capture: worst" OK "$(rec 4243 'd["worst"]')"
+assert_eq "capture: no drain" None "$(rec 4243 'd["drain_reason"]')"
+assert_eq "capture: verdicts, all OK" "10 OK" "$(rec 4243 'str(len(d["verdicts"])) + " " + ",".join(sorted(set(v["grade"] for v in d["verdicts"])))')"
+assert_eq "capture: NVLink 4.0" "6 6" "$(rec 4243 '" ".join(str(a["nvlink_version"]) for a in d["accelerators"])')"
+assert_eq "capture: crc_data and ecc_data of GPU 1 recorded" "61 5246" "$(rec 4243 '"%d %d" % (d["accelerators"][1]["deltas"]["nvlink_crc_data"], d["accelerators"][1]["deltas"]["nvlink_ecc_data"])')"
+assert_eq "capture: legacy counters are information" "nvlink_crc_data nvlink_crc_flit nvlink_ecc_data nvlink_recovery nvlink_replay" "$(rec 4243 '" ".join(sorted(d["accelerators"][0]["information"]))')"
+assert_eq "capture: NVLink bytes" 6949471438848 "$(rec 4243 'd["accelerators"][0]["nvlink_bytes"]')"
+
+# ---- 50 DL replays on GPU 0 ----
+after "$W/replay.json" 'g[0]["nvml_field_values"]["NVML_FI_DEV_NVLINK_ERROR_DL_REPLAY@all_links"] = 50'
+job 4244 sn "$W/replay.json"
+assert_eq "replays: worst" CRIT "$(rec 4244 'd["worst"]')"
+assert_contains "replays: reason" "supernode: EPILOG_NVLINK_DL_REPLAY 0000:00:06.0 +50 in " "$(rec 4244 'd["drain_reason"]')"
+assert_contains "replays: per hour" " = 50/h (crit 10/h)" "$(rec 4244 'd["drain_reason"]')"
+assert_contains "replays: drain attempted, logged" "could not drain h200-1" "$(cat "$W/epilog-4244.out")"
+
+# ---- the GPU asks for a node reboot ----
+after "$W/reboot.json" 'g[1]["nvml_field_values"]["NVML_FI_DEV_GET_GPU_RECOVERY_ACTION"] = 2'
+job 4245 sn "$W/reboot.json"
+assert_eq "recovery action: reason" "supernode: GPU_RECOVERY_ACTION 0000:00:07.0 node reboot" "$(rec 4245 'd["drain_reason"]')"
+
+# ---- a config with the per-job thresholds of before: refused, said ----
+job 4246 old "$TRAFFIC/nvml-h200x2-after-traffic.json"
+assert_eq "old config: epilog exit 0" 0 "$EPILOG_RC"
+assert_eq "old config: no record" "" "$(ls "$W/records/4246" 2>/dev/null)"
+assert_contains "old config: said how to write it now" "old.yaml:8:26: epilog.thresholds.symbol_error.warn: a bare number (a count per job) is no longer a limit of symbol_error: its limits are rates; write 10/h" "$(cat "$W/epilog-4246.out")"
+
+echo "$CHECKS checks, $FAILS failed"
+[[ $FAILS -eq 0 ]]
