@@ -45,6 +45,13 @@ struct dcmi_spod_info {
 
 static json_object *root;
 
+/* DCMI has no shutdown call: the fixture goes when the library is closed. */
+__attribute__((destructor)) static void fake_dcmi_unload(void)
+{
+	json_object_put(root);
+	root = NULL;
+}
+
 static int get_int(json_object *o, const char *key, int def)
 {
 	json_object *v;
