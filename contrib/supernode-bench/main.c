@@ -517,20 +517,8 @@ static int run_all(struct run *run, struct sb_ctl *world, const char *backend,
 	struct sb_backend b;
 	int rc;
 
-	if (!strcmp(backend, "nccl"))
-		rc = sb_nccl_backend(world, o, &b);
-#ifdef SB_HAVE_MPI
-	else
-		rc = sb_mpi_backend(world, o->max_bytes, &b);
-#else
-	else
-		rc = -1;
-#endif
-	if (rc) {
-		if (b.fini)
-			b.fini(&b);
+	if (sb_backend_open(world, backend, o, &b))
 		return -1;
-	}
 	run->print = b.ctl->prank == 0;
 	if (b.nranks < 2 && !o->one_rank) {
 		/* Forgetting mpirun/srun is the likely mistake: say so, don't pass. */

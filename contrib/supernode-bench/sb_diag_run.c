@@ -77,17 +77,8 @@ static int gather_names(struct diag_run *x)
 static int open_backend(struct diag_run *x, struct sb_ctl *ctl,
 			struct sb_backend *b)
 {
-	int rc;
-
-	if (!strcmp(x->backend, "nccl"))
-		rc = sb_nccl_backend(ctl, &x->o, b);
-	else
-		rc = sb_mpi_backend(ctl, x->o.max_bytes, b);
-	if (rc) {
-		if (b->fini)
-			b->fini(b);
+	if (sb_backend_open(ctl, x->backend, &x->o, b))
 		return -1;
-	}
 	sb_hook_backend(b);
 	return 0;
 }
