@@ -24,6 +24,7 @@ static struct {
 	const struct sb_opts *o;
 	const struct sb_soak_opts *so;
 	FILE *json;
+	FILE *txt; /* the table: stdout, or stderr when the JSON lines are */
 	bool print;
 } soak;
 
@@ -82,9 +83,10 @@ static void soak_hang(const char *what, size_t bytes, double waited_s)
 	soak.s.flag_window[2] = soak.s.n ? (long long)soak.s.n - 1 : 0;
 	if (!soak.print)
 		return;
-	printf("# FLAG hang: %s of %zu B still running after %.1f s (limit %.1f s)\n",
-	       what, bytes, waited_s, soak.so->op_timeout_s);
-	sb_soak_write_summary(stdout, &soak.s, soak.o->ops, soak.so, false);
+	fprintf(soak.txt,
+		"# FLAG hang: %s of %zu B still running after %.1f s (limit %.1f s)\n",
+		what, bytes, waited_s, soak.so->op_timeout_s);
+	sb_soak_write_summary(soak.txt, &soak.s, soak.o->ops, soak.so, false);
 	if (soak.json) {
 		fprintf(soak.json,
 			"{\"flag\": \"hang\", \"window\": %lld, \"op\": \"%s\", \"bytes\": %zu, \"waited_s\": %.1f}\n",
@@ -134,12 +136,12 @@ static void report_window(size_t w, unsigned raised)
 {
 	if (!soak.print)
 		return;
-	printf("# window %zu at %.1f s:", w, soak.s.t_s[w]);
+	fprintf(soak.txt, "# window %zu at %.1f s:", w, soak.s.t_s[w]);
 	for (int op = 0; op < SB_NOPS; op++)
 		if (soak.o->ops[op])
-			printf(" %s %.3f GB/s", sb_op_name(op),
-			       soak.s.busbw[op][w]);
-	printf(", host %.1f MiB\n", soak.s.host_mib[w]);
+			fprintf(soak.txt, " %s %.3f GB/s", sb_op_name(op),
+				soak.s.busbw[op][w]);
+	fprintf(soak.txt, ", host %.1f MiB\n", soak.s.host_mib[w]);
 	for (unsigned f = SB_FLAG_BUSBW_DROP; f <= SB_FLAG_MEM_GROWTH; f <<= 1)
 		if (raised & f)
 			fprintf(stderr, SB_PREFIX "FLAG %s at window %zu\n",
@@ -147,7 +149,7 @@ static void report_window(size_t w, unsigned raised)
 	if (soak.json)
 		sb_soak_write_line(soak.json, &soak.s, w, soak.o->ops,
 				   soak.o->max_bytes);
-	fflush(stdout);
+	fflush(soak.txt);
 }
 
 static int soak_loop(struct sb_backend *b, bool gpu)
@@ -211,14 +213,16 @@ int sb_soak_run(struct sb_backend *b, const struct sb_opts *o,
 		fprintf(stderr, SB_PREFIX "cannot write %s\n", o->json);
 		return 3;
 	}
+	soak.txt = soak.json == stdout ? stderr : stdout;
 	if (soak.print)
-		printf("# soak: %.0f s, a window every %.0f s, %d ranks, busbw drop below %.2f x the first window, memory growth above %.0f MiB, %.0f s per operation\n",
-		       so->duration_s, so->interval_s, b->nranks, so->fraction,
-		       so->mem_growth_mib, so->op_timeout_s);
+		fprintf(soak.txt,
+			"# soak: %.0f s, a window every %.0f s, %d ranks, busbw drop below %.2f x the first window, memory growth above %.0f MiB, %.0f s per operation\n",
+			so->duration_s, so->interval_s, b->nranks, so->fraction,
+			so->mem_growth_mib, so->op_timeout_s);
 	if (!soak_loop(b, !strcmp(b->name, "nccl"))) {
 		rc = sb_soak_exit(soak.s.flags, soak.s.wrong);
 		if (soak.print) {
-			sb_soak_write_summary(stdout, &soak.s, o->ops, so,
+			sb_soak_write_summary(soak.txt, &soak.s, o->ops, so,
 					      false);
 			if (soak.json)
 				sb_soak_write_summary(soak.json, &soak.s,

@@ -80,6 +80,13 @@ if python3 -c 'import json,sys; l=[json.loads(x) for x in open("hang.jsonl")]; s
 	ok "hang.jsonl: the hang line and the summary"
 else bad "hang.jsonl: $(tail -c 300 hang.jsonl)"; fi
 
+# --json -: stdout holds the JSON lines alone (the table goes to stderr).
+if mpirun --oversubscribe -np 2 "$BENCH" --backend mpi -b 1K -e 1K -o allreduce \
+	--duration 4s --interval 2s --json - 2>/dev/null |
+	python3 -c 'import json,sys; l=[json.loads(x) for x in sys.stdin]; sys.exit(not (len(l) == 3 and l[-1]["summary"]["exit"] == 0))'; then
+	ok "--json -: 2 window lines and the summary on stdout, nothing else"
+else bad "--json -: stdout is not JSON lines alone"; fi
+
 # Bad input: usage errors before anything runs.
 for a in "--interval 2s" "--duration 0s" "--duration 1.5h" "--duration 10s --interval 20s" \
 	"--duration 10s --diagnose" "--duration 10s --soak-fraction 1" "--duration 10s --mem-growth 0"; do
