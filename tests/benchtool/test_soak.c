@@ -210,6 +210,52 @@ static void test_writers(void **state)
 	sb_soak_series_free(&s);
 }
 
+/* Device memory that keeps growing raises the flag as host memory does. */
+static void test_device_growth(void **state)
+{
+	struct sb_soak_opts o = { .fraction = 0.8, .mem_growth_mib = 64 };
+	bool ops[SB_NOPS] = { [SB_ALLREDUCE] = true };
+	double flat[] = { 10, 10, 10, 10, 10 }, host[] = { 50, 50, 50, 50, 50 };
+	struct sb_soak_series s;
+
+	(void)state;
+	series(&s, flat, host, 5);
+	for (size_t k = 0; k < 5; k++)
+		s.dev_mib[k] = 2000 + 40.0 * k; /* 120 MiB since window 1 */
+	assert_int_equal(sb_soak_judge(&s, ops, &o), SB_FLAG_MEM_GROWTH);
+	assert_int_equal(s.flag_window[1], 4);
+	sb_soak_series_free(&s);
+}
+
+static void test_knob(void **state)
+{
+	struct sb_knob k;
+
+	(void)state;
+	assert_int_equal(sb_knob_parse(NULL, &k), 0);
+	assert_false(k.on);
+	assert_int_equal(sb_knob_parse("", &k), 0);
+	assert_false(k.on);
+	assert_int_equal(sb_knob_parse("2:50000", &k), 0);
+	assert_true(k.on && k.rank == 2 && k.us == 50000 && k.after_s == 0 &&
+		    k.leak_mib == 0);
+	assert_int_equal(sb_knob_parse("1:20000:6:100", &k), 0);
+	assert_true(k.rank == 1 && k.us == 20000 && k.after_s == 6 &&
+		    k.leak_mib == 100);
+	assert_int_equal(sb_knob_parse("1", &k), -1);
+	assert_false(k.on);
+	assert_int_equal(sb_knob_parse("1:", &k), -1);
+	assert_int_equal(sb_knob_parse("x", &k), -1);
+	assert_int_equal(sb_knob_parse("1:x", &k), -1);
+	assert_int_equal(sb_knob_parse("1.5:100", &k), -1);
+	assert_int_equal(sb_knob_parse("-1:100", &k), -1);
+	assert_int_equal(sb_knob_parse("65536:100", &k), -1);
+	assert_int_equal(sb_knob_parse("1:1e10", &k), -1);
+	assert_int_equal(sb_knob_parse("1:1:1:4097", &k), -1);
+	assert_int_equal(sb_knob_parse("1:1:1:1:1", &k), -1);
+	assert_int_equal(sb_knob_parse("1:nan", &k), -1);
+}
+
 static void test_series_bound(void **state)
 {
 	struct sb_soak_series s = { 0 };
@@ -228,6 +274,8 @@ int main(void)
 		cmocka_unit_test(test_exit),
 		cmocka_unit_test(test_judge),
 		cmocka_unit_test(test_writers),
+		cmocka_unit_test(test_device_growth),
+		cmocka_unit_test(test_knob),
 		cmocka_unit_test(test_series_bound),
 	};
 
