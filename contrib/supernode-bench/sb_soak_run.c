@@ -157,11 +157,11 @@ static int soak_loop(struct sb_backend *b, bool gpu)
 	double t0 = sb_now_us(), iv = soak.so->interval_s * 1e6;
 
 	for (size_t w = 0; w == 0 || w * iv < soak.so->duration_s * 1e6; w++) {
-		double start = t0 + w * iv, now = sb_now_us();
+		double start = t0 + w * iv, now;
 		int k;
 
-		if (now < start)
-			usleep((useconds_t)fmin(start - now, 3.6e9));
+		while ((now = sb_now_us()) < start) /* at most 1 s a sleep */
+			usleep((useconds_t)fmin(start - now, 1e6));
 		k = sb_soak_series_add(&soak.s, (sb_now_us() - t0) / 1e6);
 		if (k < 0)
 			return -1;
