@@ -12,7 +12,10 @@
 #      reason it did not run.
 # Everything goes to $OUT/h13b.tar.gz, the key files beside it.
 #   tests/device/issue13_h13b.sh
+# PARTS (default "ddp soak diagnose") picks the parts to run.
 set -u
+PARTS=" ${PARTS:-ddp soak diagnose} "
+part() { [[ $PARTS == *" $1 "* ]]; }
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 OUT=${OUT:-out}
 R=/tmp/h13b-out
@@ -40,6 +43,7 @@ ddp() { # NAME LIMIT ARGS...: both tasks, each with only its task's variables
 	wait -n; local a=$?; wait -n; local b=$?
 	echo "$name: exit codes $a $b" | tee "$R/$name.rc"
 }
+if part ddp; then
 s=$SECONDS
 ddp ddp_auto 100 --steps 300
 echo "ddp_auto: $((SECONDS - s)) s"
@@ -49,6 +53,7 @@ s=$SECONDS
 ddp ddp_nccl 40 --steps 80 --backend nccl
 echo "ddp_nccl: $((SECONDS - s)) s"
 tail -5 "$R/ddp_nccl.task0.txt" "$R/ddp_nccl.task1.txt"
+fi
 
 # --- 2. the soak
 lib=$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)/lib
@@ -59,14 +64,18 @@ ls "$lib" "$rt" | head
 cmake -S contrib/supernode-bench -B /tmp/sb >/dev/null && cmake --build /tmp/sb -j16 >/dev/null || echo "bench build failed"
 SB=/tmp/sb/supernode-bench
 if ((NGPU >= 2)); then ops=(-o allreduce,sendrecv -g "$NGPU"); else ops=(-o broadcast -g 1); fi
+if part soak; then
 s=$SECONDS
 $SB --backend nccl "${ops[@]}" -b 256M -e 256M -w 5 -n 50 --duration 5m --interval 30s \
 	--json "$R/soak.jsonl" --plot "$R/soak.svg" >"$R/soak.txt" 2>&1
 echo "soak: exit $? in $((SECONDS - s)) s" | tee -a "$R/soak.txt"
 cat "$R/soak.txt"
+fi
 
 # --- 3. --diagnose
-if command -v mpirun >/dev/null; then
+if ! part diagnose; then
+	:
+elif command -v mpirun >/dev/null; then
 	cmake -S contrib/supernode-bench -B /tmp/sbm >/dev/null && cmake --build /tmp/sbm -j16 >/dev/null
 	mpirun --allow-run-as-root --oversubscribe -np 4 -x SUPERNODE_BENCH_TEST_SLOW=2:50000 \
 		/tmp/sbm/supernode-bench --backend mpi -e 1M --diagnose >"$R/diagnose.txt" 2>&1
