@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Rates of counter deltas over a job (see sn_rate.h). */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -52,9 +53,15 @@ void sn_rate_format(const struct sn_rate *r, uint64_t count, int64_t seconds,
 		snprintf(buf, size, "+%llu", n);
 }
 
-double sn_rate_ber(uint64_t raw)
+int sn_rate_ber(uint64_t raw, double *ber)
 {
-	uint64_t mantissa = raw >> 8, exponent = raw & 0xff;
+	uint64_t mantissa = (raw >> SN_BER_MANTISSA_SHIFT) &
+			    SN_BER_MANTISSA_MASK;
+	uint64_t exponent = raw & SN_BER_EXP_MASK;
 
-	return (double)mantissa * pow(10.0, -(double)exponent);
+	*ber = 0;
+	if (raw > SN_BER_RAW_MAX)
+		return -EINVAL;
+	*ber = (double)mantissa * pow(10.0, -(double)exponent);
+	return 0;
 }

@@ -610,21 +610,33 @@ static void link_down_verdict(struct build *b, const char *bus,
  * NVLink 5's effective BER at the end of the job (snapshot key
  * nvlink_effective_ber, the raw field): above SN_BER_CRIT (DCGM's limit)
  * is a CRIT verdict, counter "nvlink_effective_ber", unit "BER", rate the
- * decoded BER; at or below it an OK one.  Absent or null: nothing.
+ * decoded BER; at or below it an OK one.  Absent or null: nothing.  A raw
+ * value that is not a BER (sn_rate_ber) gives no verdict: it is named in
+ * the GPU's "unknown" with the reason.
  */
-static void ber_verdict(struct build *b, const char *bus, const json_object *ed)
+static void ber_verdict(struct build *b, json_object *gpu, const char *bus,
+			const json_object *ed)
 {
 	struct sn_sample s = sn_sample_get(ed, "nvlink_effective_ber");
+	json_object *o,
+		*unknown = sn_json_get(gpu, "unknown", json_type_object);
+	char why[96];
 	double ber;
-	json_object *o;
 
 	if (s.state != SN_SAMPLE_OK)
 		return;
+	if (sn_rate_ber(s.value, &ber)) {
+		snprintf(why, sizeof(why),
+			 "raw value %#llx is not a BER (above %#x)",
+			 (unsigned long long)s.value, SN_BER_RAW_MAX);
+		b->bad |= !unknown || put(unknown, "nvlink_effective_ber",
+					  json_object_new_string(why));
+		return;
+	}
 	if (!(o = json_object_new_object())) {
 		b->bad = 1;
 		return;
 	}
-	ber = sn_rate_ber(s.value);
 	b->bad |= put(o, "counter",
 		      json_object_new_string("nvlink_effective_ber"));
 	b->bad |= put(o, "device", json_object_new_string(bus));
@@ -748,7 +760,7 @@ static void accel_judge(struct build *b, json_object *o, const char *bus,
 	json_object_put(judged);
 	recovery_verdict(b, bus, ed);
 	if (!b->why_no_baseline) {
-		ber_verdict(b, bus, ed);
+		ber_verdict(b, o, bus, ed);
 		link_down_verdict(b, bus, sd, ed);
 	}
 }

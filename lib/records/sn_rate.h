@@ -62,15 +62,24 @@ void sn_rate_format(const struct sn_rate *r, uint64_t count, int64_t seconds,
 
 /*
  * NVLink 5's effective bit error rate (field
- * NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER) as DCGM decodes it: the raw
- * value is (mantissa << 8) | exponent, the rate mantissa x 10^-exponent
- * (DCGM's MonitorNVLink5Fields tests: {1, 12} and {10, 13} are 1e-12 and
- * pass, {2, 12} and {11, 13} fail).  SN_BER_CRIT: DCGM fails a link above
- * it.
+ * NVML_FI_DEV_NVLINK_COUNT_EFFECTIVE_BER) as nvml.h and DCGM decode it:
+ * the mantissa is (raw >> NVML_NVLINK_BER_MANTISSA_SHIFT 8) &
+ * NVML_NVLINK_BER_MANTISSA_WIDTH 0xf, the exponent raw &
+ * NVML_NVLINK_BER_EXP_WIDTH 0xff, the rate mantissa x 10^-exponent (DCGM's
+ * MonitorNVLink5Fields tests: {1, 12} and {10, 13} are 1e-12 and pass,
+ * {2, 12} and {11, 13} fail).  A raw value above 0xfff has bits outside
+ * both fields: not a BER.  SN_BER_CRIT: DCGM fails a link above it.
  */
 #define SN_BER_CRIT 1e-12
+#define SN_BER_MANTISSA_SHIFT 8
+#define SN_BER_MANTISSA_MASK 0xfu
+#define SN_BER_EXP_MASK 0xffu
+#define SN_BER_RAW_MAX 0xfffu
 
-/* sn_rate_ber - the BER a raw field value stands for. */
-double sn_rate_ber(uint64_t raw);
+/*
+ * sn_rate_ber - the BER raw stands for into *ber.  Returns 0, or -EINVAL
+ * (and *ber 0) when raw is above SN_BER_RAW_MAX.
+ */
+int sn_rate_ber(uint64_t raw, double *ber);
 
 #endif

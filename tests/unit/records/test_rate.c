@@ -4,6 +4,7 @@
  * per hour and per TB, the one-hour and one-TB floors of short jobs, the
  * grade at and around the limits, and the text of a drain reason.
  */
+#include <errno.h>
 #include <math.h>
 
 #include "unit.h"
@@ -110,16 +111,45 @@ static void test_format(void **state)
 	assert_string_equal(buf, "+2");
 }
 
+/* sn_rate_ber() of a raw value it must decode. */
+static double ber_of(uint64_t raw)
+{
+	double ber = -1;
+
+	assert_int_equal(sn_rate_ber(raw, &ber), 0);
+	return ber;
+}
+
 /* DCGM's cases (MonitorNVLink5Fields): the raw field's decoding. */
 static void test_ber(void **state)
 {
 	(void)state;
-	assert_true(fabs(sn_rate_ber((1 << 8) | 12) - 1e-12) < 1e-24);
-	assert_true(fabs(sn_rate_ber((2 << 8) | 12) - 2e-12) < 1e-24);
-	assert_true(fabs(sn_rate_ber((9 << 8) | 13) - 9e-13) < 1e-24);
-	assert_true(fabs(sn_rate_ber((11 << 8) | 13) - 1.1e-12) < 1e-24);
-	assert_true(sn_rate_ber(0) == 0);
-	assert_true(sn_rate_ber((15 << 8) | 255) < 1e-200);
+	assert_true(fabs(ber_of((1 << 8) | 12) - 1e-12) < 1e-24);
+	assert_true(fabs(ber_of((2 << 8) | 12) - 2e-12) < 1e-24);
+	assert_true(fabs(ber_of((9 << 8) | 13) - 9e-13) < 1e-24);
+	assert_true(fabs(ber_of((11 << 8) | 13) - 1.1e-12) < 1e-24);
+	assert_true(ber_of(0) == 0);
+	assert_true(ber_of((15 << 8) | 255) < 1e-200);
+	assert_true(fabs(ber_of(SN_BER_RAW_MAX) - 15e-255) < 1e-265);
+}
+
+/*
+ * Bits outside the mantissa (4 bits) and exponent (8 bits), nvml.h's
+ * NVML_NVLINK_BER_*: not a BER.  Unmasked, 0x100c would read as a
+ * mantissa of 16 (1.6e-11, CRIT) and 0x2000c as 512e-12.
+ */
+static void test_ber_garbage(void **state)
+{
+	static const uint64_t raw[] = { SN_BER_RAW_MAX + 1, (16 << 8) | 12,
+					(512ULL << 8) | 12, UINT64_MAX };
+	double ber;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(raw) / sizeof(raw[0]); i++) {
+		ber = 1;
+		assert_int_equal(sn_rate_ber(raw[i], &ber), -EINVAL);
+		assert_true(ber == 0);
+	}
 }
 
 int main(void)
@@ -132,6 +162,7 @@ int main(void)
 		cmocka_unit_test(test_grade),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_ber),
+		cmocka_unit_test(test_ber_garbage),
 	};
 
 	return cmocka_run_group_tests_name("rate", tests, NULL, NULL);

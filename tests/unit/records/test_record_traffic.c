@@ -482,6 +482,33 @@ static void test_ber_at_limit(void **state)
 	}
 }
 
+/*
+ * A raw BER with bits outside nvml.h's mantissa (4 bits) and exponent (8
+ * bits): no verdict, named in the GPU's "unknown".  Unmasked, 0x100c read
+ * as 16 x 10^-12 and drained the node.
+ */
+static void test_ber_garbage(void **state)
+{
+	json_object *s, *e, *rec;
+
+	(void)state;
+	if (!fake_lib)
+		skip();
+	s = doc(before, T0, NULL);
+	e = doc(after, T0 + 12, NULL);
+	set_u64(dev(e, GPU1), "nvlink_effective_ber", 0x100c);
+	rec = record(s, e, T0 + 12);
+	assert_int_equal(all_ok(rec), 2 * 5);
+	assert_string_equal(
+		json_object_get_string(
+			at(rec, "accelerators.1.unknown.nvlink_effective_ber")),
+		"raw value 0x100c is not a BER (above 0xfff)");
+	assert_null(at(rec, "accelerators.0.unknown.nvlink_effective_ber"));
+	json_object_put(rec);
+	json_object_put(s);
+	json_object_put(e);
+}
+
 /* An InfiniBand link that went down once during the job. */
 static void test_ib_link_down(void **state)
 {
@@ -649,6 +676,7 @@ int main(void)
 		cmocka_unit_test(test_nvlink_down),
 		cmocka_unit_test(test_warn_only),
 		cmocka_unit_test(test_ber_at_limit),
+		cmocka_unit_test(test_ber_garbage),
 		cmocka_unit_test(test_nvlink5_bytes),
 		cmocka_unit_test(test_ib_link_down),
 		cmocka_unit_test(test_ib_per_tb),
