@@ -53,7 +53,13 @@
  *    LocalPhyErrors / OverrunErrors exceeded), already a verdict;
  *  - ecc_uncorrected: DCGM's memory health watch fails on any volatile
  *    double-bit error (DcgmHealthWatch MonitorMemVolatileDbes);
- *  - nvlink_recovery_failed (NVLink 5): a link recovery that failed.
+ *  - nvlink_recovery_failed (NVLink 5): a link recovery that failed;
+ *  - nvlink_recovery (before NVLink 4.0), nvlink_dl_recovery (NVLink 4.0
+ *    on): DCGM's NVLink health watch fails on the first recovery error
+ *    (DcgmHealthWatch MonitorNVLink4Fields, DCGM_LIMIT_MAX_NVLINK_ERROR
+ *    = 1: "NVLink recovery errors" are a failure).  Counted per job, not
+ *    per hour: as a rate with crit 1/h, 23 recoveries in a 24 h job were
+ *    0.96/h and passed silently.
  *
  * Per hour (SN_UNIT_PER_HOUR), error counters:
  *  - symbol_error: warn 10/h, crit 120/h (the issue's example).  On
@@ -68,11 +74,9 @@
  *  - pcie_replay: warn 60/h, crit 480/h: DCGM's DCGM_LIMIT_MAX_PCIREPLAY_RATE,
  *    "8 replays per minute is the maximum recommended by RM";
  *  - nvlink_replay (before NVLink 4.0), nvlink_dl_replay (NVLink 4.0 on):
- *    warn 1/h, crit 10/h; nvlink_recovery, nvlink_dl_recovery: crit 1/h.
- *    DCGM fails on the first replay or recovery (DCGM_LIMIT_MAX_NVLINK_ERROR
- *    = 1, MonitorNVLink4Fields); a job shorter than an hour is judged over
- *    one hour (records/sn_rate.h), so one recovery in it is CRIT, as in
- *    DCGM, and a day-long job may see one an hour;
+ *    warn 1/h, crit 10/h.  DCGM fails on the first replay too
+ *    (DCGM_LIMIT_MAX_NVLINK_ERROR = 1, MonitorNVLink4Fields), but a replay
+ *    is a retransmit the link survived: a few an hour only warn;
  *  - port_xmit_discards, VL15_dropped, the RoCE retry counters: warn
  *    100/h, crit 100000/h (congestion and timeouts as much as faults:
  *    only a storm drains), out_of_sequence warn 1000/h.
@@ -157,7 +161,7 @@ const struct sn_counter sn_counters[] = {
 	NVLINK_LEGACY("nvlink_replay", PER_H, 1, 10, "replay",
 		      "supernode_gpu_nvlink_replay_errors_total",
 		      "NVLink replay errors per link (NVML)."),
-	NVLINK_LEGACY("nvlink_recovery", PER_H, NONE, 1, "recovery",
+	NVLINK_LEGACY("nvlink_recovery", COUNT, NONE, 1, "recovery",
 		      "supernode_gpu_nvlink_recovery_errors_total",
 		      "NVLink recovery errors per link (NVML)."),
 	NVLINK_LEGACY("nvlink_crc_flit", PER_TB, 10, 100, "crc_flit",
@@ -172,7 +176,7 @@ const struct sn_counter sn_counters[] = {
 	ACCEL("nvlink_dl_replay", 64, PER_H, 1, 10, "nvlink_dl_replay",
 	      "supernode_gpu_nvlink_dl_replay_errors_total",
 	      "NVLink data link replays, all links (NVML field 161)."),
-	ACCEL("nvlink_dl_recovery", 64, PER_H, NONE, 1, "nvlink_dl_recovery",
+	ACCEL("nvlink_dl_recovery", 64, COUNT, NONE, 1, "nvlink_dl_recovery",
 	      "supernode_gpu_nvlink_dl_recovery_errors_total",
 	      "NVLink data link recoveries, all links (NVML field 162)."),
 	ACCEL("nvlink_dl_crc", 64, PER_TB, 10, 100, "nvlink_dl_crc",

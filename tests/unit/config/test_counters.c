@@ -86,7 +86,15 @@ static void test_rows(void **state)
 	assert_true(c->per_link);
 	assert_true(c->legacy_nvlink);
 	assert_string_equal(c->key, "recovery");
-	assert_int_equal(c->unit, SN_UNIT_PER_HOUR);
+	/* DCGM fails on the first recovery: a count per job, not a rate */
+	assert_int_equal(c->unit, SN_UNIT_COUNT);
+	assert_int_equal(c->warn, SN_COUNTER_NO_LIMIT);
+	assert_true(c->crit == 1);
+
+	c = row("nvlink_dl_recovery");
+	assert_false(c->per_link);
+	assert_false(c->legacy_nvlink);
+	assert_int_equal(c->unit, SN_UNIT_COUNT);
 	assert_int_equal(c->warn, SN_COUNTER_NO_LIMIT);
 	assert_true(c->crit == 1);
 

@@ -335,10 +335,9 @@ static void test_faults(void **state)
 	fault("nvlink_dl_replay", 50, "nvlink_dl_replay",
 	      "supernode: EPILOG_NVLINK_DL_REPLAY " GPU0
 	      " +50 in 12 s = 50/h (crit 10/h)");
-	/* One recovery in a short job (DCGM fails on the first). */
+	/* One recovery (DCGM fails on the first): a count per job. */
 	fault("nvlink_dl_recovery", 1, "nvlink_dl_recovery",
-	      "supernode: EPILOG_NVLINK_DL_RECOVERY " GPU0
-	      " +1 in 12 s = 1/h (crit 1/h)");
+	      "supernode: EPILOG_NVLINK_DL_RECOVERY " GPU0 " +1 (crit 1)");
 	/* CRC errors growing with traffic: 800 over 6.95 TB. */
 	fault("nvlink_dl_crc", 800, "nvlink_dl_crc",
 	      "supernode: EPILOG_NVLINK_DL_CRC " GPU0
@@ -361,6 +360,45 @@ static void test_faults(void **state)
 	fault("recovery_action", 5, "recovery_action",
 	      "supernode: GPU_RECOVERY_ACTION " GPU0
 	      " recover the IMEX domain");
+}
+
+/*
+ * A day of NVLink recoveries: 23 in 24 h were 0.96/h under the old crit
+ * 1/h and passed.  A recovery is a failure on its first step (DCGM): CRIT
+ * per job, the DL counter on NVLink 4.0 and the legacy one where it is
+ * judged (NVLink 3.0, code 4), the capture's traffic around them.
+ */
+static void test_recoveries_day(void **state)
+{
+	json_object *s, *e, *rec, *v, *l0;
+
+	(void)state;
+	if (!fake_lib)
+		skip();
+	s = doc(before, T0, NULL);
+	e = doc(after, T0 + DAY, NULL);
+	set_u64(dev(s, GPU0), "nvlink_dl_recovery", 0);
+	set_u64(dev(e, GPU0), "nvlink_dl_recovery", 23);
+	set_u64(dev(s, GPU1), "nvlink_version", 4);
+	set_u64(dev(e, GPU1), "nvlink_version", 4);
+	l0 = at(dev(e, GPU1), "nvlink.0");
+	set_u64(l0, "recovery", u64(l0, "recovery") + 23);
+	rec = record(s, e, T0 + DAY);
+	v = verdict(rec, "nvlink_dl_recovery", GPU0);
+	assert_string_equal(json_object_get_string(at(v, "unit")), "count");
+	assert_int_equal(u64(v, "delta"), 23);
+	assert_string_equal(json_object_get_string(at(v, "grade")), "CRIT");
+	v = verdict(rec, "nvlink_recovery", GPU1);
+	assert_string_equal(json_object_get_string(at(v, "unit")), "count");
+	assert_string_equal(json_object_get_string(at(v, "grade")), "CRIT");
+	/* the same count on NVLink 4.0 is information there */
+	assert_non_null(at(rec, "accelerators.0.information.nvlink_recovery"));
+	assert_string_equal(json_object_get_string(at(rec, "drain_reason")),
+			    "supernode: EPILOG_NVLINK_DL_RECOVERY " GPU0
+			    " +23 (crit 1) (+1 more)");
+	json_object_put(rec);
+	json_object_put(s);
+	json_object_put(e);
 }
 
 /* NVLinks 3 and 7 of GPU 1 went down during the job: CRIT, both named. */
@@ -673,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_capture),
 		cmocka_unit_test(test_stretched_day),
 		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_recoveries_day),
 		cmocka_unit_test(test_nvlink_down),
 		cmocka_unit_test(test_warn_only),
 		cmocka_unit_test(test_ber_at_limit),
