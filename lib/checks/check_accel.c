@@ -521,12 +521,35 @@ static void judge_nvlink(struct nv_run *r, unsigned int i,
 	r->gpu_bad = true;
 }
 
+/* A recovery action that is no action: UNKNOWN NVML_QUERY; true if so. */
+static bool recovery_garbage(struct nv_run *r, const struct sn_nvml_field *f,
+			     const char *label)
+{
+	const char *call = "nvmlDeviceGetFieldValues";
+
+	if (f->negative)
+		sn_results_add(r->out, SN_UNKNOWN, CHECK_GPU, "NVML_QUERY",
+			       label, "an answer from NVML",
+			       "%s: recovery action negative", call);
+	else if (f->type == SN_NVML_VALUE_TYPE_DOUBLE)
+		sn_results_add(r->out, SN_UNKNOWN, CHECK_GPU, "NVML_QUERY",
+			       label, "an answer from NVML",
+			       "%s: recovery action of type double (%g)", call,
+			       f->d);
+	else
+		return false;
+	r->gpu_bad = true;
+	return true;
+}
+
 /*
  * NVML's recovery action for the GPU (field NVML_FI_DEV_GET_GPU_RECOVERY_ACTION,
  * drivers r570 and later): anything but NONE is CRIT GPU_RECOVERY_ACTION
  * naming the action (GPU reset, node reboot, drain peer-to-peer traffic,
  * drain and reset, recover the IMEX domain).  A driver or GPU without the
- * field says nothing; another failure is UNKNOWN NVML_QUERY.
+ * field says nothing; another failure, and an answer that is no action
+ * (a double, a negative number: f.u is then 0, which would read as NONE),
+ * is UNKNOWN NVML_QUERY.
  */
 static void judge_recovery(struct nv_run *r, const struct sn_nvml_gpu *g,
 			   const char *label)
@@ -544,6 +567,8 @@ static void judge_recovery(struct nv_run *r, const struct sn_nvml_gpu *g,
 		query_unknown(r, label, "nvmlDeviceGetFieldValues", f.rc);
 		return;
 	}
+	if (recovery_garbage(r, &f, label))
+		return;
 	if (f.u == SN_NVML_GPU_RECOVERY_ACTION_NONE)
 		return;
 	sn_results_add(r->out, SN_CRIT, CHECK_GPU, "GPU_RECOVERY_ACTION", label,

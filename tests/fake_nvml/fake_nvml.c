@@ -41,7 +41,8 @@
  * "NVML_FI_...@link<N>" scope N; a value may be an error object as above;
  * a field or scope that is absent answers NOT_SUPPORTED in its own
  * nvmlReturn (the call itself succeeds).  Values are unsigned long long,
- * a JSON double a double; the ids known by name are in field_names[].
+ * a negative JSON integer signed long long, a JSON double a double; the ids
+ * known by name are in field_names[].
  *
  * Knobs (environment, read at each nvmlInit_v2 and each call):
  *   SN_FAKE_NVML_HANG=<function>   that function sleeps for ever
@@ -895,6 +896,11 @@ static void field_fill(json_object *fv, nvmlFieldValue_t *v)
 	if (json_object_is_type(val, json_type_double)) {
 		v->valueType = NVML_VALUE_TYPE_DOUBLE;
 		v->value.dVal = json_object_get_double(val);
+		return;
+	}
+	if (json_object_get_int64(val) < 0) {
+		v->valueType = NVML_VALUE_TYPE_SIGNED_LONG_LONG;
+		v->value.sllVal = json_object_get_int64(val);
 		return;
 	}
 	v->value.ullVal = (unsigned long long)json_object_get_int64(val);

@@ -944,6 +944,42 @@ static void test_recovery_action(void **state)
 	}
 }
 
+/*
+ * A recovery action NVML answers as a double or a negative number is no
+ * action: UNKNOWN NVML_QUERY, never read as NONE (0) and never CRIT.
+ */
+static void test_recovery_action_garbage(void **state)
+{
+	const struct sn_result *x;
+	json_object *root = fixture_load(SYNTH), *fv;
+	struct sn_results r;
+
+	(void)state;
+	nvidia_tree(bus4, 4, "0x2330");
+	set_field(root, 1, "NVML_FI_DEV_GET_GPU_RECOVERY_ACTION", -1);
+	set_field(root, 3, "NVML_FI_DEV_GET_GPU_RECOVERY_ACTION", 0);
+	assert_true(json_object_object_get_ex(gpu_obj(root, 3),
+					      "nvml_field_values", &fv));
+	json_object_object_add(fv, "NVML_FI_DEV_GET_GPU_RECOVERY_ACTION",
+			       json_object_new_double(1.5));
+	fixture_use(root);
+	run_fake(NV4, &r);
+	x = expect(&r, SN_UNKNOWN, "NVML_QUERY", "gpu1 0000:43:00.0");
+	assert_string_equal(
+		x->found, "nvmlDeviceGetFieldValues: recovery action negative");
+	assert_string_equal(x->expected, "an answer from NVML");
+	x = expect(&r, SN_UNKNOWN, "NVML_QUERY", "gpu3 0000:61:00.0");
+	assert_string_equal(
+		x->found,
+		"nvmlDeviceGetFieldValues: recovery action of type double (1.5)");
+	assert_int_equal(count_code(&r, "NVML_QUERY"), 2);
+	assert_int_equal(count_code(&r, "GPU_RECOVERY_ACTION"), 0);
+	/* gpu0 and gpu2 (no field: the driver says nothing) stay OK. */
+	assert_int_equal(count_code(&r, "OK"), 2);
+	assert_int_equal(sn_results_worst(&r), SN_UNKNOWN);
+	sn_results_free(&r);
+}
+
 static void test_case12_remap_failure(void **state)
 {
 	const struct sn_result *x;
@@ -1511,6 +1547,7 @@ int main(void)
 		TT(test_old_library_nothing_asked),
 		TT(test_case12_remap_pending),
 		TT(test_recovery_action),
+		TT(test_recovery_action_garbage),
 		TT(test_case12_remap_failure),
 		TT(test_case12_remap_not_supported),
 		TT(test_retired_pages_and_ecc),
