@@ -9,13 +9,20 @@
 #define PER_H SN_UNIT_PER_HOUR
 #define PER_TB SN_UNIT_PER_TB
 
-/* An error counter of a port that a threshold may name, limits in u. */
-#define PORT_ERR(n, src, b, u, w, c, p)                                        \
+/*
+ * An error counter of a port that a threshold may name, limits in u, that
+ * grows with traffic in direction d (PORT_ERR: both).
+ */
+#define PORT_ERR_DIR(n, src, b, u, w, c, p, d)                                 \
 	{                                                                      \
 		.name = n, .source = src, .kind = SN_COUNTER_ERROR, .bits = b, \
 		.word_bytes = 1, .judged = true, .unit = u, .warn = w,         \
-		.crit = c, .prom = p                                           \
+		.crit = c, .dir = d, .prom = p                                 \
 	}
+#define PORT_ERR(n, src, b, u, w, c, p) \
+	PORT_ERR_DIR(n, src, b, u, w, c, p, SN_COUNTER_BOTH)
+#define PORT_RX(n, b, u, w, c, p) PORT_ERR_DIR(n, IB, b, u, w, c, p, RX)
+#define PORT_TX(n, b, u, w, c, p) PORT_ERR_DIR(n, IB, b, u, w, c, p, TX)
 
 /* A traffic or congestion counter of a port, without a default limit. */
 #define PORT_TRAFFIC(n, src, b, m32, wb, wd, j, p)                           \
@@ -41,6 +48,10 @@
 
 #define IB SN_COUNTER_IB
 #define ROCE SN_COUNTER_ROCE
+#define RX SN_COUNTER_RX
+#define TX SN_COUNTER_TX
+#define RX SN_COUNTER_RX
+#define TX SN_COUNTER_TX
 
 /*
  * Default limits (issue 12: rates per generation), each with its source:
@@ -93,7 +104,9 @@
  *    (MonitorNVLink5Fields), and 1 TB is 8e12 bits;
  *  - port_rcv_errors, port_rcv_remote_physical_errors: warn 10/TB, crit
  *    1000/TB (bad packets received, counted per packet: they grow with
- *    what the port receives).
+ *    what the port receives, so they are taken over its received bytes
+ *    only, port_rcv_data; a transmit-side counter given a per-TB limit is
+ *    taken over port_xmit_data; sn_counter_dir).
  *
  * Information, never a verdict by default: nvlink_ecc_data (legacy type
  * 4, corrections of the data ECC of NVLink 3.0 and later), ecc_corrected (corrected
@@ -112,24 +125,24 @@ const struct sn_counter sn_counters[] = {
 		 "supernode_port_link_error_recovery_total"),
 	PORT_ERR("symbol_error", IB, 16, PER_H, 10, 120,
 		 "supernode_port_symbol_error_total"),
-	PORT_ERR("port_rcv_errors", IB, 16, PER_TB, 10, 1000,
-		 "supernode_port_rcv_errors_total"),
-	PORT_ERR("port_rcv_remote_physical_errors", IB, 16, PER_TB, 10, 1000,
-		 "supernode_port_rcv_remote_physical_errors_total"),
+	PORT_RX("port_rcv_errors", 16, PER_TB, 10, 1000,
+		"supernode_port_rcv_errors_total"),
+	PORT_RX("port_rcv_remote_physical_errors", 16, PER_TB, 10, 1000,
+		"supernode_port_rcv_remote_physical_errors_total"),
 	PORT_ERR("local_link_integrity_errors", IB, 4, COUNT, NONE, 1,
 		 "supernode_port_local_link_integrity_errors_total"),
-	PORT_ERR("excessive_buffer_overrun_errors", IB, 4, COUNT, NONE, 1,
-		 "supernode_port_excessive_buffer_overrun_errors_total"),
-	PORT_ERR("port_xmit_discards", IB, 16, PER_H, 100, 100000,
-		 "supernode_port_xmit_discards_total"),
-	PORT_ERR("VL15_dropped", IB, 16, PER_H, 100, NONE,
-		 "supernode_port_vl15_dropped_total"),
-	PORT_ERR("port_rcv_switch_relay_errors", IB, 16, PER_H, NONE, NONE,
-		 "supernode_port_rcv_switch_relay_errors_total"),
-	PORT_ERR("port_xmit_constraint_errors", IB, 8, PER_H, NONE, NONE,
-		 "supernode_port_xmit_constraint_errors_total"),
-	PORT_ERR("port_rcv_constraint_errors", IB, 8, PER_H, NONE, NONE,
-		 "supernode_port_rcv_constraint_errors_total"),
+	PORT_RX("excessive_buffer_overrun_errors", 4, COUNT, NONE, 1,
+		"supernode_port_excessive_buffer_overrun_errors_total"),
+	PORT_TX("port_xmit_discards", 16, PER_H, 100, 100000,
+		"supernode_port_xmit_discards_total"),
+	PORT_RX("VL15_dropped", 16, PER_H, 100, NONE,
+		"supernode_port_vl15_dropped_total"),
+	PORT_RX("port_rcv_switch_relay_errors", 16, PER_H, NONE, NONE,
+		"supernode_port_rcv_switch_relay_errors_total"),
+	PORT_TX("port_xmit_constraint_errors", 8, PER_H, NONE, NONE,
+		"supernode_port_xmit_constraint_errors_total"),
+	PORT_RX("port_rcv_constraint_errors", 8, PER_H, NONE, NONE,
+		"supernode_port_rcv_constraint_errors_total"),
 	PORT_TRAFFIC("port_xmit_wait", IB, 32, false, 1, NULL, true,
 		     "supernode_port_xmit_wait_total"),
 	PORT_TRAFFIC("port_xmit_data", IB, 64, true, 4, "port_xmit_data_64",
@@ -276,6 +289,13 @@ bool sn_counter_is_error(const char *name)
 	const struct sn_counter *c = sn_counter_find(name);
 
 	return !c || c->kind == SN_COUNTER_ERROR;
+}
+
+enum sn_counter_dir sn_counter_dir(const char *name)
+{
+	const struct sn_counter *c = sn_counter_find(name);
+
+	return c ? c->dir : SN_COUNTER_BOTH;
 }
 
 const char *sn_rate_unit_name(enum sn_rate_unit u)

@@ -40,6 +40,18 @@ enum sn_counter_kind {
 	SN_COUNTER_TRAFFIC,   /* traffic or congestion: shown, not summed */
 };
 
+/*
+ * Which traffic a counter grows with, for a per-TB rate (IBTA PortCounters,
+ * vol. 1 16.1.3.5): a receive-side counter counts what arrived (PortRcv*,
+ * "incoming VL15 packets dropped", overruns of the input buffer), a
+ * transmit-side one what left (PortXmitDiscards, PortXmitConstraintErrors).
+ */
+enum sn_counter_dir {
+	SN_COUNTER_BOTH = 0, /* sent plus received (and unknown) */
+	SN_COUNTER_RX,	     /* received bytes only */
+	SN_COUNTER_TX,	     /* sent bytes only */
+};
+
 /* SN_COUNTER_NO_LIMIT - a default warn or crit that is not set. */
 #define SN_COUNTER_NO_LIMIT (-1)
 
@@ -49,8 +61,9 @@ enum sn_counter_kind {
  *    are fatal on their first step (a link that went down, an uncorrectable
  *    ECC error, a failed link recovery);
  *  - SN_UNIT_PER_HOUR: events per hour of the job (error counters);
- *  - SN_UNIT_PER_TB: events per TB (10^12 bytes) the device moved, sent
- *    plus received (errors that grow with traffic: CRC, receive errors).
+ *  - SN_UNIT_PER_TB: events per TB (10^12 bytes) the device moved (errors
+ *    that grow with traffic: CRC, receive errors): sent plus received, or
+ *    only received (only sent) for a counter of one direction (@dir).
  * How a rate is taken over a short job: records/sn_rate.h.
  */
 enum sn_rate_unit {
@@ -85,6 +98,7 @@ enum sn_rate_unit {
  *               row's bare number is refused (config_epilog.c)
  * @warn, @crit: default limits in @unit (SN_COUNTER_NO_LIMIT: none;
  *               neither: judged only when the config gives a limit)
+ * @dir:         the traffic a per-TB rate of it is taken over
  * @legacy_nvlink: SN_COUNTER_ACCEL only: a legacy per-link NVLink counter
  *               (nvmlDeviceGetNvLinkErrorCounter), judged below NVLink 4.0
  *               only: from Hopper on it counts corrected events and is
@@ -107,6 +121,7 @@ struct sn_counter {
 	bool judged;
 	enum sn_rate_unit unit;
 	double warn, crit;
+	enum sn_counter_dir dir;
 	bool legacy_nvlink;
 	const char *prom;
 	const char *key;
@@ -140,6 +155,9 @@ const char *sn_counter_wide(const char *name);
 
 /* sn_counter_is_error - true unless the row says traffic (unknown: error). */
 bool sn_counter_is_error(const char *name);
+
+/* sn_counter_dir - the row's dir; SN_COUNTER_BOTH if not in the table. */
+enum sn_counter_dir sn_counter_dir(const char *name);
 
 /* sn_rate_unit_name - "" (count), "/h", "/TB". Static. */
 const char *sn_rate_unit_name(enum sn_rate_unit u);

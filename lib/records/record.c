@@ -252,41 +252,74 @@ static const char *unit_text(enum sn_rate_unit u)
 }
 
 /*
+ * The bytes a device moved during the job, known ones only (an unknown
+ * direction counts as 0): sent, received, and both (their sum, or what
+ * only the sum is known of, as for a GPU).
+ */
+struct traffic {
+	uint64_t tx, rx, both;
+};
+
+/* The bytes a per-TB rate of counter is taken over (sn_counter_dir). */
+static uint64_t traffic_for(const struct traffic *t, const char *counter)
+{
+	enum sn_counter_dir d = sn_counter_dir(counter);
+
+	return d == SN_COUNTER_RX ? t->rx :
+	       d == SN_COUNTER_TX ? t->tx :
+				    t->both;
+}
+
+static const char *traffic_text(const char *counter)
+{
+	enum sn_counter_dir d = sn_counter_dir(counter);
+
+	return d == SN_COUNTER_RX ? "received" :
+	       d == SN_COUNTER_TX ? "sent" :
+				    "sent+received";
+}
+
+/*
  * A verdict for a known delta v of a counter that has a threshold, judged
- * in the threshold's unit over this job (bytes: what the device moved).
+ * in the threshold's unit over this job (t: what the device moved; a
+ * per-TB verdict says which direction in "traffic").
  */
 static void judge(struct build *b, const char *counter, const char *device,
-		  uint64_t v, uint64_t bytes)
+		  uint64_t v, const struct traffic *t)
 {
-	const struct sn_threshold *t =
+	const struct sn_threshold *th =
 		sn_threshold_find(&b->cfg->epilog, counter);
 	struct sn_rate r;
 	json_object *o;
 
-	if (!t)
+	if (!th)
 		return;
 	if (!(o = json_object_new_object())) {
 		b->bad = 1;
 		return;
 	}
-	r = sn_rate_of(t->unit, v, duration(b), bytes);
+	r = sn_rate_of(th->unit, v, duration(b), traffic_for(t, counter));
 	b->bad |= put(o, "counter", json_object_new_string(counter));
 	b->bad |= put(o, "device", json_object_new_string(device));
 	b->bad |= put(o, "delta", json_object_new_uint64(v));
-	b->bad |= put(o, "unit", json_object_new_string(unit_text(t->unit)));
+	b->bad |= put(o, "unit", json_object_new_string(unit_text(th->unit)));
 	b->bad |= put(o, "rate", json_object_new_double(r.value));
 	b->bad |= put(o, "over",
-		      t->unit == SN_UNIT_COUNT ?
+		      th->unit == SN_UNIT_COUNT ?
 			      NULL :
 			      json_object_new_double(r.over));
 	b->bad |= put(o, "actual",
-		      t->unit == SN_UNIT_COUNT ?
+		      th->unit == SN_UNIT_COUNT ?
 			      NULL :
 			      json_object_new_double(r.actual));
-	b->bad |= put(o, "warn", limit_json(t->has_warn, t->warn));
-	b->bad |= put(o, "crit", limit_json(t->has_crit, t->crit));
+	b->bad |= put(o, "traffic",
+		      th->unit == SN_UNIT_PER_TB ?
+			      json_object_new_string(traffic_text(counter)) :
+			      NULL);
+	b->bad |= put(o, "warn", limit_json(th->has_warn, th->warn));
+	b->bad |= put(o, "crit", limit_json(th->has_crit, th->crit));
 	b->bad |= put(o, "grade",
-		      json_object_new_string(sn_rate_grade(t, r.value)));
+		      json_object_new_string(sn_rate_grade(th, r.value)));
 	b->bad |= append(b->verdicts, o);
 }
 
@@ -307,13 +340,13 @@ static void add_delta(struct build *b, json_object *deltas,
 
 /* Judge every known delta of a device, in the order they were added. */
 static void judge_all(struct build *b, json_object *deltas, const char *device,
-		      uint64_t bytes)
+		      const struct traffic *t)
 {
 	json_object_object_foreach(deltas, name, val)
 	{
 		if (val && json_object_is_type(val, json_type_int))
 			judge(b, name, device,
-			      sn_sample_get(deltas, name).value, bytes);
+			      sn_sample_get(deltas, name).value, t);
 	}
 }
 
@@ -417,8 +450,8 @@ static json_object *gbps(const struct build *b, bool known, uint64_t bytes)
 }
 
 /* The traffic fields of a port; returns the bytes it moved (known ones). */
-static uint64_t port_traffic(struct build *b, json_object *o,
-			     json_object *deltas)
+static struct traffic port_traffic(struct build *b, json_object *o,
+				   json_object *deltas)
 {
 	uint64_t tx, rx, n;
 	bool ktx, krx, k;
@@ -435,7 +468,11 @@ static uint64_t port_traffic(struct build *b, json_object *o,
 	b->bad |= put(o, "mean_rx_gbps", gbps(b, krx, rx));
 	tx = ktx ? tx : 0;
 	rx = krx ? rx : 0;
-	return tx > UINT64_MAX - rx ? UINT64_MAX : tx + rx;
+	return (struct traffic){
+		.tx = tx,
+		.rx = rx,
+		.both = tx > UINT64_MAX - rx ? UINT64_MAX : tx + rx,
+	};
 }
 
 static json_object *link_layer(const json_object *sp, const json_object *ep)
@@ -455,6 +492,7 @@ static json_object *port_entry(struct build *b, const char *key,
 	json_object *unknown = json_object_new_object();
 	const char *slash = strrchr(key, '/');
 	char dev[SN_DEVICE_MAX];
+	struct traffic t;
 
 	if (!o || !deltas || !unknown)
 		goto oom;
@@ -475,7 +513,8 @@ static json_object *port_entry(struct build *b, const char *key,
 	port_group(b, sp, ep, "hw_counters", deltas, unknown);
 	b->bad |= put(o, "deltas", json_object_get(deltas));
 	b->bad |= put(o, "unknown", unknown);
-	judge_all(b, deltas, key, port_traffic(b, o, deltas));
+	t = port_traffic(b, o, deltas);
+	judge_all(b, deltas, key, &t);
 	json_object_put(deltas);
 	return o;
 oom:
@@ -742,11 +781,13 @@ static void accel_judge(struct build *b, json_object *o, const char *bus,
 			const json_object *ed)
 {
 	int64_t version = nvlink_version(sd, ed);
+	struct traffic t = { 0 }; /* GPU rows are all SN_COUNTER_BOTH */
 	uint64_t bytes;
 	json_object *judged;
 	bool known;
 
 	bytes = nvlink_bytes(b, sd, ed, &known);
+	t.both = bytes;
 	b->bad |= put(o, "nvlink_version",
 		      version >= 0 ? json_object_new_int64(version) : NULL);
 	b->bad |= put(o, "nvlink_bytes",
@@ -756,7 +797,7 @@ static void accel_judge(struct build *b, json_object *o, const char *bus,
 	b->bad |= put(o, "information",
 		      b->info ? b->info : json_object_new_object());
 	if (judged)
-		judge_all(b, judged, bus, bytes);
+		judge_all(b, judged, bus, &t);
 	json_object_put(judged);
 	recovery_verdict(b, bus, ed);
 	if (!b->why_no_baseline) {

@@ -130,6 +130,33 @@ static void test_rows(void **state)
 	assert_true(sn_counter_is_error("packet_seq_err"));
 }
 
+/*
+ * The traffic a per-TB rate is taken over: receive-side port counters
+ * over received bytes, transmit-side over sent, the rest over both.
+ */
+static void test_dir(void **state)
+{
+	static const char *const rx[] = { "port_rcv_errors",
+					  "port_rcv_remote_physical_errors",
+					  "port_rcv_switch_relay_errors",
+					  "port_rcv_constraint_errors",
+					  "VL15_dropped",
+					  "excessive_buffer_overrun_errors" };
+	static const char *const tx[] = { "port_xmit_discards",
+					  "port_xmit_constraint_errors" };
+	static const char *const both[] = { "symbol_error", "link_downed",
+					    "nvlink_dl_crc", "packet_seq_err",
+					    "no_such_counter" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rx) / sizeof(rx[0]); i++)
+		assert_int_equal(sn_counter_dir(rx[i]), SN_COUNTER_RX);
+	for (size_t i = 0; i < sizeof(tx) / sizeof(tx[0]); i++)
+		assert_int_equal(sn_counter_dir(tx[i]), SN_COUNTER_TX);
+	for (size_t i = 0; i < sizeof(both) / sizeof(both[0]); i++)
+		assert_int_equal(sn_counter_dir(both[i]), SN_COUNTER_BOTH);
+}
+
 /* Counts, unique names, and the fields each kind of row must have. */
 static void test_table(void **state)
 {
@@ -297,6 +324,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_dir),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_config_defaults),
 		cmocka_unit_test(test_config_not_judged),

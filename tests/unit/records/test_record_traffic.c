@@ -40,24 +40,31 @@ static const char *const fake_lib = NULL;
 #endif
 
 static struct sn_config *cfg;
-static json_object *before, *after; /* accelerator snapshots */
+static struct sn_config *record_cfg; /* record()'s, when not cfg */
+static json_object *before, *after;  /* accelerator snapshots */
 
-static struct sn_config *config(void)
+/* The test's config, with extra (YAML sections) after it. */
+static struct sn_config *config_with(const char *extra)
 {
 	static const char fmt[] =
 		"supernodes:\n  - name: sn01\n    nodes: h200-[1-2]\n"
 		"paths:\n  nvml: %s\n"
-		"node:\n  accelerators:\n    vendor: nvidia\n    count: 2\n";
+		"node:\n  accelerators:\n    vendor: nvidia\n    count: 2\n%s";
 	struct sn_config *c;
 	struct sn_error err;
 	char yaml[1024];
 
-	snprintf(yaml, sizeof(yaml), fmt, fake_lib);
+	snprintf(yaml, sizeof(yaml), fmt, fake_lib, extra);
 	err_reset(&err);
 	c = sn_config_load_buffer("t.yaml", yaml, strlen(yaml), &err);
 	if (!c)
 		fail_msg("%s", err.msg);
 	return c;
+}
+
+static struct sn_config *config(void)
+{
+	return config_with("");
 }
 
 /* sn_accel_counters_json() with the fake NVML serving fixture. */
@@ -151,7 +158,7 @@ static json_object *record(json_object *start, json_object *end,
 		.end = end,
 		.xid_rc = 0,
 	};
-	json_object *rec = sn_record_build(cfg, &in);
+	json_object *rec = sn_record_build(record_cfg ? record_cfg : cfg, &in);
 
 	assert_non_null(rec);
 	return rec;
@@ -579,10 +586,24 @@ static void test_ib_link_down(void **state)
 	json_object_put(e);
 }
 
+/* A port's verdict on counter in rec as "GRADE rate traffic". */
+static void port_verdict(json_object *rec, const char *counter,
+			 const char *grade, double rate, const char *traffic)
+{
+	json_object *v = verdict(rec, counter, "mlx5_0/1");
+
+	assert_string_equal(json_object_get_string(at(v, "unit")), "/TB");
+	assert_string_equal(json_object_get_string(at(v, "grade")), grade);
+	assert_true(fabs(json_object_get_double(at(v, "rate")) - rate) < 1e-9);
+	assert_string_equal(json_object_get_string(at(v, "traffic")), traffic);
+}
+
 /*
- * Receive errors per TB the port moved: 16 over 4 TB (counters_ext/ words
- * x 4) are 4/TB, OK; the same 16 with no traffic known are judged over one
- * TB, 16/TB, WARN (warn 10/TB).
+ * Receive errors per TB the port received: asymmetric traffic, 8 TB sent
+ * and 2 TB received (counters_ext/ words x 4).  40 port_rcv_errors are
+ * 20/TB of what arrived, WARN (warn 10/TB); over the 10 TB moved they
+ * were 4/TB and passed.  With the data counters unknown the 40 are judged
+ * over one TB.
  */
 static void test_ib_per_tb(void **state)
 {
@@ -591,19 +612,18 @@ static void test_ib_per_tb(void **state)
 		" \"counters_ext\": {\"port_xmit_data_64\": 0,"
 		" \"port_rcv_data_64\": 0}}}";
 	static const char end[] =
-		"{\"mlx5_0/1\": {\"counters\": {\"port_rcv_errors\": 16},"
-		" \"counters_ext\": {\"port_xmit_data_64\": 500000000000,"
+		"{\"mlx5_0/1\": {\"counters\": {\"port_rcv_errors\": 40},"
+		" \"counters_ext\": {\"port_xmit_data_64\": 2000000000000,"
 		" \"port_rcv_data_64\": 500000000000}}}";
-	static const char *const grades[2] = { "OK", "WARN" };
 
 	(void)state;
 	if (!fake_lib)
 		skip();
 	for (int k = 0; k < 2; k++) {
 		json_object *s = doc(before, T0, start);
-		json_object *e = doc(after, T0 + 100, end), *rec, *v;
+		json_object *e = doc(after, T0 + 100, end), *rec;
 
-		if (k) { /* the data counter unreadable at the end */
+		if (k) { /* the data counters unreadable at the end */
 			json_object *ext = at(e, "ports");
 
 			json_object_object_get_ex(ext, "mlx5_0/1", &ext);
@@ -613,17 +633,54 @@ static void test_ib_per_tb(void **state)
 					       "port_rcv_data_64", NULL);
 		}
 		rec = record(s, e, T0 + 100);
-		v = verdict(rec, "port_rcv_errors", "mlx5_0/1");
-		assert_string_equal(json_object_get_string(at(v, "unit")),
-				    "/TB");
-		assert_true(fabs(json_object_get_double(at(v, "rate")) -
-				 (k ? 16.0 : 4.0)) < 1e-9);
-		assert_string_equal(json_object_get_string(at(v, "grade")),
-				    grades[k]);
+		port_verdict(rec, "port_rcv_errors", "WARN", k ? 40.0 : 20.0,
+			     "received");
 		json_object_put(rec);
 		json_object_put(s);
 		json_object_put(e);
 	}
+}
+
+/*
+ * A transmit-side counter given a per-TB limit by the config is taken
+ * over what the port sent: 24 port_xmit_discards over the 8 TB sent are
+ * 3/TB, CRIT (crit 3/TB); over the 10 TB moved they would be 2.4/TB.
+ * The same traffic reversed (2 TB sent): 12/TB.
+ */
+static void test_ib_per_tb_sent(void **state)
+{
+	static const char start[] =
+		"{\"mlx5_0/1\": {\"counters\": {\"port_xmit_discards\": 0},"
+		" \"counters_ext\": {\"port_xmit_data_64\": 0,"
+		" \"port_rcv_data_64\": 0}}}";
+	static const char *const end[2] = {
+		"{\"mlx5_0/1\": {\"counters\": {\"port_xmit_discards\": 24},"
+		" \"counters_ext\": {\"port_xmit_data_64\": 2000000000000,"
+		" \"port_rcv_data_64\": 500000000000}}}",
+		"{\"mlx5_0/1\": {\"counters\": {\"port_xmit_discards\": 24},"
+		" \"counters_ext\": {\"port_xmit_data_64\": 500000000000,"
+		" \"port_rcv_data_64\": 2000000000000}}}",
+	};
+
+	(void)state;
+	if (!fake_lib)
+		skip();
+	record_cfg = config_with(
+		"epilog:\n  thresholds:\n"
+		"    port_xmit_discards: {warn: 1/TB, crit: 3/TB}\n");
+	for (int k = 0; k < 2; k++) {
+		json_object *s = doc(before, T0, start);
+		json_object *e = doc(after, T0 + 100, end[k]), *rec;
+
+		rec = record(s, e, T0 + 100);
+		port_verdict(rec, "port_xmit_discards", "CRIT", k ? 12.0 : 3.0,
+			     "sent");
+		json_object_put(rec);
+		json_object_put(s);
+		json_object_put(e);
+	}
+	sn_config_free(record_cfg);
+	record_cfg = NULL;
 }
 
 /*
@@ -719,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_nvlink5_bytes),
 		cmocka_unit_test(test_ib_link_down),
 		cmocka_unit_test(test_ib_per_tb),
+		cmocka_unit_test(test_ib_per_tb_sent),
 		cmocka_unit_test(test_legacy_generation),
 		cmocka_unit_test(test_version_without_field),
 	};
