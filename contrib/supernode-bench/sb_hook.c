@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sb_hook.c: the watchdog and the test-only knob around a backend's
- * operations (see sb_hook.h).  A hooked backend runs its operations one
+ * operations (see sb_hook.h); the knob only in the test build
+ * (SB_TEST_KNOBS).  A hooked backend runs its operations one
  * at a time, each armed with a deadline of --op-timeout; so are the
  * control plane's barrier and sum.  The watchdog thread looks every
  * 100 ms; it is the only other thread and touches nothing but the armed
@@ -26,7 +27,11 @@ typedef int (*sum_fn)(struct sb_ctl *, double *, int);
 static struct {
 	int rank;
 	double t0_us, limit_us;
+#ifdef SB_TEST_KNOBS
 	struct sb_knob knob;
+	void *leaks[4096];
+	size_t nleaks;
+#endif
 	sb_hang_fn on_hang;
 	atomic_llong deadline_us; /* 0: nothing armed */
 	atomic_int what;	  /* the op armed, or -1: barrier/sum */
@@ -38,8 +43,6 @@ static struct {
 		sum_fn sum;
 	} slot[SLOTS];
 	int next;
-	void *leaks[4096];
-	size_t nleaks;
 } hk;
 
 static void arm(int what, size_t bytes)
@@ -84,26 +87,33 @@ static void *watch(void *arg)
 	return NULL;
 }
 
-/**
- * sb_hook_init - this process is world rank @world_rank; arm operations
- * with @op_timeout_s (0: no watchdog), calling @on_hang from the
- * watchdog; read the test-only knob.  Returns 0, or -1 with the reason
- * printed (a knob that does not parse, no thread).
- */
-int sb_hook_init(int world_rank, double op_timeout_s, sb_hang_fn on_hang)
+#ifdef SB_TEST_KNOBS
+static void knob_bad(const char *env)
+{
+	fprintf(stderr,
+		SB_PREFIX
+		"%s='%s': want RANK:US[:AFTER_S[:LEAK_MIB]] (test only)\n",
+		SB_KNOB_ENV, env);
+}
+
+int sb_knobs_check(void)
+{
+	struct sb_knob k;
+
+	if (sb_knob_parse(getenv(SB_KNOB_ENV), &k)) {
+		knob_bad(getenv(SB_KNOB_ENV));
+		return -1;
+	}
+	return 0;
+}
+
+/* Read the knob for world rank @world_rank: 0, or -1 (printed). */
+static int knob_read(int world_rank)
 {
 	const char *env = getenv(SB_KNOB_ENV);
-	pthread_t th;
 
-	hk.rank = world_rank;
-	hk.t0_us = sb_now_us();
-	hk.limit_us = op_timeout_s * 1e6;
-	hk.on_hang = on_hang;
 	if (sb_knob_parse(env, &hk.knob)) {
-		fprintf(stderr,
-			SB_PREFIX
-			"%s='%s': want RANK:US[:AFTER_S[:LEAK_MIB]] (test only)\n",
-			SB_KNOB_ENV, env);
+		knob_bad(env);
 		return -1;
 	}
 	if (hk.knob.on && hk.knob.rank == world_rank)
@@ -112,10 +122,6 @@ int sb_hook_init(int world_rank, double op_timeout_s, sb_hang_fn on_hang)
 			"TEST KNOB: rank %d sleeps %.0f us per operation from %.0f s, leaks %.0f MiB per window\n",
 			world_rank, hk.knob.us, hk.knob.after_s,
 			hk.knob.leak_mib);
-	if (hk.limit_us > 0 && pthread_create(&th, NULL, watch, NULL)) {
-		fprintf(stderr, SB_PREFIX "cannot start the watchdog\n");
-		return -1;
-	}
 	return 0;
 }
 
@@ -123,6 +129,49 @@ static bool knob_active(void)
 {
 	return hk.knob.on && hk.knob.rank == hk.rank &&
 	       sb_now_us() - hk.t0_us >= hk.knob.after_s * 1e6;
+}
+#else
+int sb_knobs_check(void)
+{
+	static const char *const env[] = { SB_KNOB_ENV, SB_CORRUPT_ENV };
+
+	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++)
+		if (getenv(env[i]))
+			fprintf(stderr,
+				SB_PREFIX
+				"%s is set and ignored: test knobs exist only in the test build (supernode-bench-test)\n",
+				env[i]);
+	return 0;
+}
+
+static int knob_read(int world_rank)
+{
+	(void)world_rank;
+	return 0;
+}
+#endif
+
+/**
+ * sb_hook_init - this process is world rank @world_rank; arm operations
+ * with @op_timeout_s (0: no watchdog), calling @on_hang from the
+ * watchdog; read the test-only knob (test build).  Returns 0, or -1 with
+ * the reason printed (a knob that does not parse, no thread).
+ */
+int sb_hook_init(int world_rank, double op_timeout_s, sb_hang_fn on_hang)
+{
+	pthread_t th;
+
+	hk.rank = world_rank;
+	hk.t0_us = sb_now_us();
+	hk.limit_us = op_timeout_s * 1e6;
+	hk.on_hang = on_hang;
+	if (knob_read(world_rank))
+		return -1;
+	if (hk.limit_us > 0 && pthread_create(&th, NULL, watch, NULL)) {
+		fprintf(stderr, SB_PREFIX "cannot start the watchdog\n");
+		return -1;
+	}
+	return 0;
 }
 
 static int find(void *key)
@@ -142,8 +191,10 @@ static int hooked_run(struct sb_backend *b, enum sb_op op,
 		return -1;
 	for (int k = 0; k < iters && !rc; k++) {
 		arm(op, c->bytes);
+#ifdef SB_TEST_KNOBS
 		if (knob_active())
 			usleep((useconds_t)hk.knob.us);
+#endif
 		rc = hk.slot[i].run(b, op, c, inplace, 1);
 		disarm();
 	}
@@ -212,11 +263,13 @@ void sb_hook_backend(struct sb_backend *b)
 }
 
 /**
- * sb_hook_window - a soak window starts: the knob's rank leaks its MiB
- * (written, so that they count in RSS) once the knob is active.
+ * sb_hook_window - a soak window starts: in the test build, the knob's
+ * rank leaks its MiB (written, so that they count in RSS) once the knob
+ * is active.  Nothing in the installed build.
  */
 void sb_hook_window(void)
 {
+#ifdef SB_TEST_KNOBS
 	size_t len = (size_t)(hk.knob.leak_mib * 1048576);
 	void *p;
 
@@ -227,4 +280,5 @@ void sb_hook_window(void)
 		return;
 	memset(p, 0x5a, len);
 	hk.leaks[hk.nleaks++] = p; /* kept: a leak on purpose */
+#endif
 }

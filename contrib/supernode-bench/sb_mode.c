@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sb_hook.h"
 #include "sb_mode.h"
 
 /** sb_mode_defaults - no mode; the defaults of every option. */
@@ -93,7 +94,9 @@ static int refuse(const char *why)
 }
 
 /**
- * sb_mode_check - what may not be combined, after parsing.  Defaults the
+ * sb_mode_check - what may not be combined, after parsing; the test
+ * knobs (sb_knobs_check: refused when malformed in the test build,
+ * reported ignored in the installed one).  Defaults the
  * interval to a tenth of the duration (at least 1 s); --diagnose measures
  * one size, -e (o->min_bytes set to it).  Returns 0, or -1 with the
  * reason printed.
@@ -103,15 +106,8 @@ int sb_mode_check(const struct sb_mode *m, struct sb_opts *o,
 {
 	struct sb_mode *w = (struct sb_mode *)m;
 
-	struct sb_knob k;
-
-	if (sb_knob_parse(getenv(SB_KNOB_ENV), &k)) {
-		fprintf(stderr,
-			SB_PREFIX
-			"%s='%s': want RANK:US[:AFTER_S[:LEAK_MIB]] (test only)\n",
-			SB_KNOB_ENV, getenv(SB_KNOB_ENV));
+	if (sb_knobs_check())
 		return -1;
-	}
 	if (m->drain && !m->diagnose)
 		return refuse("--drain needs --diagnose");
 	if (m->diagnose && m->soak.duration_s > 0)

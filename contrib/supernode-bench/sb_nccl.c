@@ -16,6 +16,7 @@
 
 #include "sb_backend.h"
 #include "sb_cuda.h"
+#include "sb_hook.h"
 
 #define NCCL_ID_BYTES 128
 #define NCCL_FLOAT 7
@@ -87,8 +88,10 @@ struct nccl_be {
 	struct sb_cuda *cu;	      /* NULL: fill and check on the host */
 	struct sb_seg *segs;	      /* check runs, one per rank at most */
 	char where[SB_CUDA_WHY + 64]; /* "on the GPU ..." or "on the host ..." */
-	long corrupt;		      /* test knob: floats spoiled per check */
-	struct sb_ctl own_ctl;	      /* when started without MPI */
+#ifdef SB_TEST_KNOBS
+	long corrupt; /* test knob: floats spoiled per check */
+#endif
+	struct sb_ctl own_ctl; /* when started without MPI */
 };
 
 static struct nccl_be *be_of(struct sb_backend *b)
@@ -548,10 +551,12 @@ static int nccl_run(struct sb_backend *b, enum sb_op op,
 	return sync_all(n);
 }
 
+#ifdef SB_TEST_KNOBS
 /*
- * Test knob SUPERNODE_BENCH_TEST_CORRUPT=K: spoil K floats of each
- * result, spread over it, before the check (NaN, -1, 0, +inf in turn; no
- * pattern value or sum is < 1), so #wrong must read K per GPU exactly.
+ * Test knob SUPERNODE_BENCH_TEST_CORRUPT=K (test build only): spoil K
+ * floats of each result, spread over it, before the check (NaN, -1, 0,
+ * +inf in turn; no pattern value or sum is < 1), so #wrong must read K
+ * per GPU exactly.
  */
 static int corrupt(struct nccl_be *n, float *res, size_t len)
 {
@@ -566,6 +571,7 @@ static int corrupt(struct nccl_be *n, float *res, size_t len)
 			return -1;
 	return 0;
 }
+#endif
 
 /* Wrong floats of GPU @u's result at @loc, counted on the GPU. */
 static int64_t check_gpu(struct nccl_be *n, struct gpu *u, int nranks,
@@ -590,8 +596,10 @@ static int64_t nccl_check(struct sb_backend *b, enum sb_op op,
 		size_t loc = sb_result_location(op, inplace, u->rank, c, false);
 
 		n->api.set_device(u->dev);
+#ifdef SB_TEST_KNOBS
 		if (n->corrupt && corrupt(n, u->recv + loc, c->recv))
 			return -1;
+#endif
 		if (n->cu) {
 			int64_t w = check_gpu(n, u, b->nranks, op, c, loc);
 
@@ -704,8 +712,9 @@ int sb_nccl_backend(struct sb_ctl *ctl, const struct sb_opts *o,
 		fprintf(stderr, SB_PREFIX "no host memory for the check\n");
 		return -1;
 	}
-	sb_parse_uint(getenv("SUPERNODE_BENCH_TEST_CORRUPT"), 0, 1 << 20,
-		      &n->corrupt);
+#ifdef SB_TEST_KNOBS
+	sb_parse_uint(getenv(SB_CORRUPT_ENV), 0, 1 << 20, &n->corrupt);
+#endif
 	if (ctl->prank == 0)
 		printf("# NCCL version %d, %d process(es) x %d GPU(s)\n"
 		       "# data fill and check %s\n",

@@ -4,10 +4,13 @@
 # the test-only knob SUPERNODE_BENCH_TEST_SLOW raises each flag with its
 # own exit code: a slowdown from 6 s (busbw drop, 4), a leak (memory
 # growth, 5), an operation that sleeps past --op-timeout (hang, 6, seen by
-# the watchdog while it hangs).
-# Usage: test_soak.sh PATH/TO/supernode-bench
+# the watchdog while it hangs).  The knob exists only in the test build
+# (SB_TEST_KNOBS): the installed program ignores it, says so, and raises
+# no flag with it.
+# Usage: test_soak.sh PATH/TO/supernode-bench-test PATH/TO/supernode-bench
 set -u
 BENCH=$(realpath "$1")
+INSTALLED=$(realpath "$2")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_mpi_yield_when_idle=1
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # as test_threshold.sh
@@ -69,6 +72,23 @@ expect "100 MiB a window on rank 0: memory growth, exit 5" 5 \
 	"# FLAG memory_growth: more than 64 MiB since window 1, still rising at window 3"
 jsonl leak.jsonl 6 memory_growth 5
 
+# The installed program: the same leak knob is ignored (said on stderr),
+# no flag; its code is not in the program at all.
+test_bench=$BENCH
+BENCH=$INSTALLED
+soak 0:0:0:100 --duration 12s --interval 2s --mem-growth 64 --json leak-installed.jsonl
+BENCH=$test_bench
+expect "installed program, same knob: ignored" 0 \
+	"supernode-bench: SUPERNODE_BENCH_TEST_SLOW is set and ignored: test knobs exist only in the test build (supernode-bench-test)"
+expect "installed program, same knob: no flag, exit 0" 0 "# no flag raised"
+jsonl leak-installed.jsonl 6 "" 0
+for k in "TEST KNOB:" "want RANK:US"; do
+	if grep -q "$k" "$INSTALLED"; then bad "installed program holds the knob's text '$k'"; else
+		ok "installed program: no '$k' in it"; fi
+	if grep -q "$k" "$BENCH"; then ok "test build: '$k' in it"; else
+		bad "test build lacks '$k'"; fi
+done
+
 start=$SECONDS
 soak 1:30000000:4 --duration 20s --interval 2s --op-timeout 3s --json hang.jsonl
 expect "rank 1 stuck 30 s from 4 s, --op-timeout 3s: hang, exit 6" 6 \
@@ -97,4 +117,9 @@ out=$("$BENCH" --backend mpi -b 1K -e 1K --duration 2s 2>&1); rc=$?
 expect "one rank: could not run, exit 3" 3 "could not run: a soak needs 2 ranks or more"
 out=$(SUPERNODE_BENCH_TEST_SLOW=1:x "$BENCH" --backend mpi -b 1K -e 1K --duration 2s 2>&1); rc=$?
 expect "bad knob: exit 2" 2 "SUPERNODE_BENCH_TEST_SLOW='1:x': want RANK:US[:AFTER_S[:LEAK_MIB]] (test only)"
+out=$(SUPERNODE_BENCH_TEST_SLOW=1:x SUPERNODE_BENCH_TEST_CORRUPT=3 "$INSTALLED" --backend mpi \
+	-b 1K -e 1K --duration 2s 2>&1); rc=$?
+expect "installed program, bad knob: not read (one rank: exit 3)" 3 "could not run: a soak needs 2 ranks or more"
+expect "installed program: SUPERNODE_BENCH_TEST_CORRUPT ignored too" 3 \
+	"supernode-bench: SUPERNODE_BENCH_TEST_CORRUPT is set and ignored"
 exit $failed

@@ -11,10 +11,12 @@
 # of contrib/supernode-bench.
 #
 # 1. Builds nccl-tests (the six *_perf programs, sm_90 unless NVCC_GENCODE
-#    says otherwise) and supernode-bench (no CUDA toolkit involved).
-# 2. The data check itself: SUPERNODE_BENCH_TEST_CORRUPT=3 spoils 3 floats
-#    of every result; with the GPU check and with the host check
-#    (SUPERNODE_BENCH_HOST_CHECK=1) every #wrong must read 3 per GPU.
+#    says otherwise) and supernode-bench with its test build
+#    supernode-bench-test (no CUDA toolkit involved).
+# 2. The data check itself: SUPERNODE_BENCH_TEST_CORRUPT=3 (read by the test
+#    build only) spoils 3 floats of every result; with the GPU check and
+#    with the host check (SUPERNODE_BENCH_HOST_CHECK=1) every #wrong must
+#    read 3 per GPU.
 # 3. For each of the six operations, 256 MiB to 4 GiB by 2 with -g N (N:
 #    the machine's GPUs): each tool's sweep wall time (process start to
 #    exit) and bus bandwidth, in two rounds (either tool first once); one
@@ -93,6 +95,8 @@ build() {
 
 measure() {
 	local sb=/tmp/sb/supernode-bench one=() op
+	# the test build: only it reads SUPERNODE_BENCH_TEST_CORRUPT
+	local sbt=/tmp/sb/supernode-bench-test
 	local -A perf=([allreduce]=all_reduce [allgather]=all_gather
 		[reducescatter]=reduce_scatter [alltoall]=alltoall
 		[broadcast]=broadcast [sendrecv]=sendrecv)
@@ -100,9 +104,9 @@ measure() {
 	[ "$NGPU" -eq 1 ] && one=(--one-rank)
 	# 2. the check counts exactly, on the GPU and on the host
 	wall corrupt-gpu 120 env SUPERNODE_BENCH_TEST_CORRUPT=3 \
-		$sb --backend nccl -o all -b 1M -e 4M -f 2 -g "$NGPU" "${one[@]}"
+		$sbt --backend nccl -o all -b 1M -e 4M -f 2 -g "$NGPU" "${one[@]}"
 	wall corrupt-host 120 env SUPERNODE_BENCH_TEST_CORRUPT=3 SUPERNODE_BENCH_HOST_CHECK=1 \
-		$sb --backend nccl -o all -b 1M -e 4M -f 2 -g "$NGPU" "${one[@]}"
+		$sbt --backend nccl -o all -b 1M -e 4M -f 2 -g "$NGPU" "${one[@]}"
 	# 3. the sweeps, each tool in turn per operation, twice: nccl-tests
 	#    first in round 1, supernode-bench first in round 2
 	for r in 1 2; do

@@ -78,7 +78,7 @@ if ! part diagnose; then
 elif command -v mpirun >/dev/null; then
 	cmake -S contrib/supernode-bench -B /tmp/sbm >/dev/null && cmake --build /tmp/sbm -j16 >/dev/null
 	mpirun --allow-run-as-root --oversubscribe -np 4 -x SUPERNODE_BENCH_TEST_SLOW=2:50000 \
-		/tmp/sbm/supernode-bench --backend mpi -e 1M --diagnose >"$R/diagnose.txt" 2>&1
+		/tmp/sbm/supernode-bench-test --backend mpi -e 1M --diagnose >"$R/diagnose.txt" 2>&1
 	echo "diagnose (MPI, 4 CPU ranks, rank 2 slowed): exit $?" | tee -a "$R/diagnose.txt"
 else
 	$SB --backend nccl -g 1 --diagnose >"$R/diagnose.txt" 2>&1

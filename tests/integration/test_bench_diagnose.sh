@@ -4,10 +4,15 @@
 # test_bench.sh), the test-only knob SUPERNODE_BENCH_TEST_SLOW slowing one
 # rank by 50 ms per operation.  --diagnose must name that rank's node by
 # both tests, --drain must drain it (our tag, the precise reason) and no
-# other; a breaker below one node in four drains nothing (exit 7).
+# other; a breaker below one node in four drains nothing (exit 7).  The
+# knob lives only in the test build, supernode-bench-test: the installed
+# supernode-bench with the same knob and --drain drains nothing.
 source "$(dirname "$0")/lib.sh"
-BENCH=$BUILD/contrib/supernode-bench/supernode-bench
-[[ -x $BENCH ]] || { echo "SKIP: $BENCH not built"; exit 77; }
+BENCH=$BUILD/contrib/supernode-bench/supernode-bench-test
+INSTALLED=$BUILD/contrib/supernode-bench/supernode-bench
+for f in "$BENCH" "$INSTALLED"; do
+	[[ -x $f ]] || { echo "SKIP: $f not built"; exit 77; }
+done
 command -v mpirun >/dev/null || { echo "SKIP: mpirun missing (openmpi-bin)"; exit 77; }
 cluster_up "it-bdiag-$$" --supernodes 1 --size 4
 export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_plm_slurm_args=--mpi=none
@@ -35,6 +40,20 @@ case $rc in
 *) fail "no knob: exit code $rc: $out" ;;
 esac
 assert_eq "no knob: nodes confirmed" 0 "$(grep -c CONFIRMED <<<"$out" || true)"
+
+# The installed program ignores the knob: nobody can make --drain blame a
+# node with it.
+rc=0
+out=$(salloc --supernode=1 "${MPIRUN[@]}" -x SUPERNODE_BENCH_TEST_SLOW=2:50000 \
+	"$INSTALLED" "${DIAG[@]}" --drain 2>&1) || rc=$?
+assert_contains "installed, knob set: said ignored" \
+	"supernode-bench: SUPERNODE_BENCH_TEST_SLOW is set and ignored: test knobs exist only in the test build (supernode-bench-test)" "$out"
+case $rc in
+0 | 1) pass "installed, knob set: exit $rc (no node confirmed)" ;;
+*) fail "installed, knob set: exit code $rc: $out" ;;
+esac
+assert_eq "installed, knob set: nodes confirmed" 0 "$(grep -c CONFIRMED <<<"$out" || true)"
+assert_eq "installed, knob set: nothing drained" "" "$(sinfo -h -t drain -o '%N')"
 
 # Breaker: 1 slow node of 4 is more than 0.2 of them.
 rc=0
