@@ -53,8 +53,7 @@ fail:
 	return -1;
 }
 
-/* A Slurm node name as discover takes it: 1-255 of [A-Za-z0-9._-]. */
-static bool node_name_ok(const char *s)
+bool sn_discover_name_ok(const char *s)
 {
 	size_t n = strlen(s);
 
@@ -102,7 +101,7 @@ int sn_discover_add_line(struct sn_discover *d, const char *line,
 		sn_error_set(err, "not an --identity --json line: %.80s", line);
 		goto out;
 	}
-	if (!node_name_ok(node)) {
+	if (!sn_discover_name_ok(node)) {
 		sn_error_set(err, "'%.80s' is not a node name", node);
 		goto out;
 	}
@@ -120,10 +119,61 @@ out:
 	return rc;
 }
 
+/* One line of a step's output (n bytes, not NUL-terminated) into d. */
+static int output_take(struct sn_discover *d, const char *s, size_t n,
+		       struct sn_error *err)
+{
+	char *line;
+	int rc;
+
+	if (n > SN_DISCOVER_LINE_MAX) {
+		sn_error_set(err, "line longer than %d bytes",
+			     SN_DISCOVER_LINE_MAX);
+		return -1;
+	}
+	if (memchr(s, '\0', n)) {
+		sn_error_set(err, "line holds a NUL byte: %.80s", s);
+		return -1;
+	}
+	if (!(line = strndup(s, n))) {
+		sn_error_set(err, "out of memory");
+		return -1;
+	}
+	rc = sn_discover_add_line(d, line, err);
+	free(line);
+	return rc;
+}
+
+static void output_line(struct sn_discover *d, const char *s, size_t n,
+			struct sn_discover_output *o)
+{
+	struct sn_error err;
+
+	if (!n || s[0] != '{')
+		return;
+	if (!output_take(d, s, n, &err))
+		o->taken++;
+	else if (!o->refused++)
+		o->first = err;
+}
+
+void sn_discover_add_output(struct sn_discover *d, const char *text, size_t len,
+			    struct sn_discover_output *o)
+{
+	const char *s = text, *end = text + len, *nl;
+
+	memset(o, 0, sizeof(*o));
+	while (s < end && (nl = memchr(s, '\n', (size_t)(end - s)))) {
+		output_line(d, s, (size_t)(nl - s), o);
+		s = nl + 1;
+	}
+	o->cut = s < end;
+}
+
 int sn_discover_add_missing(struct sn_discover *d, const char *node,
 			    const char *why, struct sn_error *err)
 {
-	if (!node_name_ok(node)) {
+	if (!sn_discover_name_ok(node)) {
 		sn_error_set(err, "'%.80s' is not a node name", node);
 		return -1;
 	}

@@ -9,6 +9,7 @@
  * supernode.yaml and the topology/block lines.  A node without a hardware
  * identity is listed with its reason, never guessed into a group.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -50,6 +51,32 @@ struct sn_discover {
  */
 int sn_discover_add_line(struct sn_discover *d, const char *line,
 			 struct sn_error *err);
+
+/* What sn_discover_add_output took from a step's output. */
+struct sn_discover_output {
+	size_t taken;	/* answer lines taken (a repeat counts too) */
+	size_t refused; /* lines starting with '{' refused */
+	bool cut;	/* the last line had no '\n': cut short, dropped */
+	struct sn_error first; /* the first refusal's reason */
+};
+
+/*
+ * sn_discover_add_output - what a step printed, whole or cut short (a step
+ * that timed out or failed keeps every answer it gave).  len bytes of text
+ * (need not be NUL-terminated): each complete line ('\n'-ended) that
+ * starts with '{' goes to sn_discover_add_line; other lines (srun's own
+ * messages) are skipped; a line longer than SN_DISCOVER_LINE_MAX or
+ * holding a NUL byte is refused; a last line without its '\n' was cut
+ * short and is dropped.  Counts in *o.
+ */
+void sn_discover_add_output(struct sn_discover *d, const char *text, size_t len,
+			    struct sn_discover_output *o);
+
+/*
+ * sn_discover_name_ok - a node name as discover takes it: 1-255 of
+ * [A-Za-z0-9._-] (no hostlist expression).
+ */
+bool sn_discover_name_ok(const char *node);
 
 /*
  * sn_discover_add_missing - a node that gave no answer, with why ("not

@@ -3,8 +3,9 @@
  * supernodectl discover's grouping (lib/placement/discover.c): two NVL72
  * domains with the same sentinel clique, a node in no domain, a node that
  * could not tell, one that was not asked, duplicate and bad lines, names
- * from the config, unequal sizes, and the printed section (which loads
- * back as a config).
+ * from the config, unequal sizes, the printed section (which loads back
+ * as a config), and a step's output cut short (a timeout) or holding bad
+ * lines.
  */
 #include "unit.h"
 
@@ -197,6 +198,100 @@ static void test_bad_lines(void **state)
 	sn_discover_free(&d);
 }
 
+/*
+ * A step that timed out or failed: the answers it printed are kept; a
+ * last line cut short is dropped (never half-parsed); srun's own lines
+ * are skipped; bad lines counted with the first reason.
+ */
+static void test_partial_output(void **state)
+{
+	struct sn_discover d = { 0 };
+	struct sn_discover_output o;
+	struct sn_error err;
+	char text[4096];
+	size_t whole, len;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s\n", answer("sna1", "nvlink", A, NULL));
+	len = strlen(text);
+	snprintf(text + len, sizeof(text) - len, "srun: Job step aborted\n%s\n",
+		 answer("snb1", "nvlink", B, NULL));
+	whole = strlen(text);
+	snprintf(text + whole, sizeof(text) - whole, "%s\n",
+		 answer("snb2", "nvlink", B, NULL));
+	/* snb2's line cut short 10 bytes before its end (a timeout). */
+	sn_discover_add_output(&d, text, strlen(text) - 10, &o);
+	assert_int_equal(o.taken, 2);
+	assert_int_equal(o.refused, 0);
+	assert_true(o.cut);
+	assert_int_equal(d.n_nodes, 2);
+	/* The nodes that gave no answer are the ones listed as missing. */
+	assert_int_equal(sn_discover_add_missing(&d, "sna1", "timeout", &err),
+			 0);
+	assert_int_equal(sn_discover_add_missing(&d, "snb2", "timeout", &err),
+			 0);
+	assert_int_equal(sn_discover_group(&d, NULL, &err), 0);
+	assert_int_equal(d.n_groups, 2);
+	assert_string_equal(d.groups[0].nodes, "sna1");
+	assert_string_equal(d.groups[1].nodes, "snb1");
+	assert_int_equal(sn_discover_unplaced(&d), 1);
+	assert_string_equal(d.nodes[2].node, "snb2");
+	assert_string_equal(d.nodes[2].why, "timeout");
+	sn_discover_free(&d);
+
+	/* Cut exactly after a newline: nothing is cut, all taken. */
+	sn_discover_add_output(&d, text, whole, &o);
+	assert_int_equal(o.taken, 2);
+	assert_false(o.cut);
+	sn_discover_free(&d);
+
+	/* Nothing printed (the step never started). */
+	sn_discover_add_output(&d, "", 0, &o);
+	assert_int_equal(o.taken, 0);
+	assert_false(o.cut);
+	assert_int_equal(d.n_nodes, 0);
+}
+
+static void test_output_bad_lines(void **state)
+{
+	static const char text[] = "{\"node\":\"n1\",\"kind\":\"none\","
+				   "\"identity\":null,\"why\":\"w\"}\n"
+				   "{not json}\n"
+				   "{\"node\":\"n2\0\"}\n"
+				   "\n"
+				   "{\"node\":\"x[1-2]\"}\n";
+	struct sn_discover d = { 0 };
+	struct sn_discover_output o;
+	char *big;
+
+	(void)state;
+	sn_discover_add_output(&d, text, sizeof(text) - 1, &o);
+	assert_int_equal(o.taken, 1);
+	assert_int_equal(o.refused, 3);
+	assert_false(o.cut);
+	assert_string_equal(o.first.msg,
+			    "not an --identity --json line: {not json}");
+	assert_int_equal(d.n_nodes, 1);
+	assert_string_equal(d.nodes[0].why, "none: w");
+	sn_discover_free(&d);
+
+	/* A line past the bound is refused, the next one still read. */
+	big = malloc(SN_DISCOVER_LINE_MAX + 200);
+	assert_non_null(big);
+	big[0] = '{';
+	memset(big + 1, 'x', SN_DISCOVER_LINE_MAX + 10);
+	big[SN_DISCOVER_LINE_MAX + 11] = '\n';
+	snprintf(big + SN_DISCOVER_LINE_MAX + 12, 180, "%s\n",
+		 answer("n3", "nvlink", A, NULL));
+	sn_discover_add_output(&d, big, strlen(big), &o);
+	assert_int_equal(o.taken, 1);
+	assert_int_equal(o.refused, 1);
+	assert_string_equal(o.first.msg, "line longer than 4096 bytes");
+	assert_string_equal(d.nodes[0].node, "n3");
+	free(big);
+	sn_discover_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +299,8 @@ int main(void)
 		cmocka_unit_test(test_names_from_config),
 		cmocka_unit_test(test_unequal_sizes),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_partial_output),
+		cmocka_unit_test(test_output_bad_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
