@@ -112,11 +112,11 @@
  * 4, corrections of the data ECC of NVLink 3.0 and later), ecc_corrected (corrected
  * events: DCGM judges memory on uncorrected errors only, its SBE limit
  * DCGM_LIMIT_MAX_SBE_RATE being a "dummy value"), and the legacy per-link
- * NVLink counters from NVLink 4.0 on (legacy_nvlink): on a healthy H200
- * under load crc_data rises by tens and ecc_data by ~35/s per link while
- * nvidia-smi's Replay/Recovery/CRC and the DL fields stay 0
- * (tests/unit/fixtures/nvidia/traffic-h200x2).  A traffic counter takes a
- * limit only when the config gives one.
+ * NVLink counters from NVLink 4.0 on and where the version is not known
+ * (legacy_nvlink): on a healthy H200 under load crc_data rises by tens and
+ * ecc_data by ~35/s per link while nvidia-smi's Replay/Recovery/CRC and
+ * the DL fields stay 0 (tests/unit/fixtures/nvidia/traffic-h200x2).  A
+ * traffic counter takes a limit only when the config gives one.
  */
 const struct sn_counter sn_counters[] = {
 	PORT_ERR("link_downed", IB, 8, COUNT, NONE, 1,

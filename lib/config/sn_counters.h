@@ -76,7 +76,8 @@ enum sn_rate_unit {
  * SN_COUNTER_NVLINK4_VERSION - NVML's nvmlNvlinkVersion_t code of NVLink
  * 4.0 (NVML_NVLINK_VERSION_4_0 = 6: Hopper, H100/H200); 5.0 (Blackwell) is
  * 7.  A row with legacy_nvlink is judged only on a GPU whose NVLink version
- * is below this (or unknown), and recorded as information from it on.
+ * is known and below this, and recorded as information from it on and
+ * where the version is not known.
  */
 #define SN_COUNTER_NVLINK4_VERSION 6
 
@@ -101,8 +102,9 @@ enum sn_rate_unit {
  * @dir:         the traffic a per-TB rate of it is taken over
  * @legacy_nvlink: SN_COUNTER_ACCEL only: a legacy per-link NVLink counter
  *               (nvmlDeviceGetNvLinkErrorCounter), judged below NVLink 4.0
- *               only: from Hopper on it counts corrected events and is
- *               recorded as information (SN_COUNTER_NVLINK4_VERSION)
+ *               only: from Hopper on (and where the version is not known)
+ *               it is recorded as information, as it counts corrected
+ *               events there (SN_COUNTER_NVLINK4_VERSION)
  * @prom:        its Prometheus family in supernode.prom
  * @key:         SN_COUNTER_ACCEL only: its key in the snapshot's device
  *               object, or in each of its "nvlink" link objects

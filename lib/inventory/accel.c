@@ -458,14 +458,13 @@ static json_object *gpu_json(const struct sn_nvml *nvml,
 
 /*
  * The field values the epilog reads (issue 12), each a key of the GPU's
- * object: the generation (NVLink version of link 0), the NVLink data
+ * object: the generation (NVLink version of the first link that answers,
+ * version_any_link), the NVLink data
  * moved (KiB, all links), the Hopper-and-later data-link error counters,
  * the NVLink 5 counters, and the GPU recovery action.  A field the GPU or
  * library does not have (NOT_SUPPORTED, FUNCTION_NOT_FOUND) is left out,
  * so the counter does not exist there; any other failure is null.  The
- * version falls back to nvmlDeviceGetNvLinkVersion of link 0 when its
- * field does not answer, so that a driver without field values still
- * tells Hopper's legacy counters apart.  The NVLink 5 COUNT fields
+ * NVLink 5 COUNT fields
  * (bytes, errors, recovery events, BER) are read with the aggregate
  * scope, as DCGM does (NvmlFieldRequiresNvLinkAggregate).
  */
@@ -507,7 +506,51 @@ static const struct {
 
 #define N_GPU_FIELDS (sizeof(gpu_fields) / sizeof(gpu_fields[0]))
 
-static int fields_json(struct sn_nvml *nvml, unsigned int index, json_object *o)
+/* A version field that answered with a version (0 is NVML's INVALID). */
+static bool version_answered(const struct sn_nvml_field *f)
+{
+	return f->rc == SN_NVML_SUCCESS && !f->negative && f->u &&
+	       f->type != SN_NVML_VALUE_TYPE_DOUBLE;
+}
+
+/*
+ * The GPU's NVLink version when link 0's field did not answer (link 0 down
+ * or in error, a driver without field values): the field of links 1 to
+ * n_links-1 (one call), else nvmlDeviceGetNvLinkVersion of links 0 to
+ * n_links-1; the first that answers goes into *f.  When none does, *f
+ * keeps link 0's field answer: the version is not known, and the epilog
+ * then keeps the legacy counters as information (records/record.c).
+ */
+static void version_any_link(struct sn_nvml *nvml, unsigned int index,
+			     unsigned int n_links, struct sn_nvml_field *f)
+{
+	struct sn_nvml_field lf[SN_MANIFEST_MAX_NVLINKS];
+	unsigned int n = n_links ? n_links : 1, v;
+
+	n = n < SN_MANIFEST_MAX_NVLINKS ? n : SN_MANIFEST_MAX_NVLINKS;
+	for (unsigned int l = 1; l < n; l++)
+		lf[l] = (struct sn_nvml_field){ .id = f->id, .scope = l };
+	if (n > 1)
+		sn_nvml_field_values(nvml, index, &lf[1], n - 1);
+	for (unsigned int l = 1; l < n; l++)
+		if (version_answered(&lf[l])) {
+			*f = lf[l];
+			return;
+		}
+	for (unsigned int l = 0; l < n; l++) {
+		lf[0] = (struct sn_nvml_field){ .id = f->id, .scope = l };
+		lf[0].rc = sn_nvml_nvlink_version(nvml, index, l, &v);
+		lf[0].type = SN_NVML_VALUE_TYPE_UNSIGNED_INT;
+		lf[0].u = v;
+		if (version_answered(&lf[0])) {
+			*f = lf[0];
+			return;
+		}
+	}
+}
+
+static int fields_json(struct sn_nvml *nvml, const struct sn_nvml_gpu *gpu,
+		       json_object *o)
 {
 	struct sn_nvml_field f[N_GPU_FIELDS];
 	int bad = 0;
@@ -515,14 +558,9 @@ static int fields_json(struct sn_nvml *nvml, unsigned int index, json_object *o)
 	for (size_t i = 0; i < N_GPU_FIELDS; i++)
 		f[i] = (struct sn_nvml_field){ .id = gpu_fields[i].id,
 					       .scope = gpu_fields[i].scope };
-	sn_nvml_field_values(nvml, index, f, N_GPU_FIELDS);
-	if (f[0].rc != SN_NVML_SUCCESS) { /* gpu_fields[0]: the version */
-		unsigned int v = 0;
-
-		f[0].rc = sn_nvml_nvlink_version(nvml, index, 0, &v);
-		f[0].type = SN_NVML_VALUE_TYPE_UNSIGNED_INT;
-		f[0].u = v;
-	}
+	sn_nvml_field_values(nvml, gpu->index, f, N_GPU_FIELDS);
+	if (!version_answered(&f[0])) /* gpu_fields[0]: the version */
+		version_any_link(nvml, gpu->index, gpu->n_links, &f[0]);
 	for (size_t i = 0; i < N_GPU_FIELDS; i++) {
 		if (f[i].rc == SN_NVML_ERROR_NOT_SUPPORTED ||
 		    f[i].rc == SN_NVML_ERROR_FUNCTION_NOT_FOUND)
@@ -567,7 +605,7 @@ static int nvidia_devices(struct sn_nvml *nvml, json_object *root,
 			snprintf(key, sizeof(key), "index%u", i);
 		o = gpu_json(nvml, gpu);
 		if (o && gpu->handle_rc == SN_NVML_SUCCESS && !gpu->lost_call)
-			bad |= fields_json(nvml, i, o);
+			bad |= fields_json(nvml, gpu, o);
 		bad |= o ? put(devices, key, o) : -1;
 	}
 	free(gpu);

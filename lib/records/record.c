@@ -730,26 +730,47 @@ static uint64_t nvlink_bytes(const struct build *b, const json_object *sd,
 	return *known ? sum : 0;
 }
 
-/* The GPU's NVLink version (nvmlNvlinkVersion_t), -1 when not known. */
+/*
+ * The GPU's NVLink version (nvmlNvlinkVersion_t) at the end, else at the
+ * start; -1 when not known (absent, null, or 0: NVML's INVALID).
+ */
 static int64_t nvlink_version(const json_object *sd, const json_object *ed)
 {
 	json_object *v = sn_json_get(ed, "nvlink_version", json_type_int);
 
-	if (!v)
+	if (!v || json_object_get_int64(v) <= 0)
 		v = sn_json_get(sd, "nvlink_version", json_type_int);
-	return v ? json_object_get_int64(v) : -1;
+	return v && json_object_get_int64(v) > 0 ? json_object_get_int64(v) :
+						   -1;
+}
+
+/* Why a legacy NVLink counter is not judged on a GPU of version. */
+static void legacy_why(int64_t version, char *why, size_t size)
+{
+	if (version < 0)
+		snprintf(
+			why, size,
+			"legacy NVLink counter, NVLink version not known (no link answered): not judged, as from NVLink 4.0 (Hopper) on it counts corrected events");
+	else
+		snprintf(
+			why, size,
+			"legacy NVLink counter on NVLink version %lld (4.0 or later, Hopper on): counts corrected events, not judged",
+			(long long)version);
 }
 
 /*
- * Move the legacy NVLink counters of a GPU of NVLink 4.0 or later out of
- * judgement: they count corrected events there (sn_counters.h), so they
- * stay in "deltas" and are named in "information" with the reason.
+ * Move the legacy NVLink counters of a GPU of NVLink 4.0 or later, or of
+ * a GPU whose version is not known, out of judgement: they count corrected
+ * events from 4.0 on (sn_counters.h), and judged per TB on a healthy
+ * Hopper they drain it (the captured crc_data 61 in 12 s, 439200 a day).
+ * They stay in "deltas" and are named in "information" with the reason.
  */
 static json_object *legacy_info(struct build *b, json_object *deltas,
 				int64_t version)
 {
 	json_object *info = json_object_new_object(), *judged;
-	char why[128];
+	bool legacy = version < 0 || version >= SN_COUNTER_NVLINK4_VERSION;
+	char why[192];
 
 	judged = json_object_new_object();
 	if (!info || !judged) {
@@ -758,16 +779,12 @@ static json_object *legacy_info(struct build *b, json_object *deltas,
 		b->bad = 1;
 		return NULL;
 	}
-	snprintf(
-		why, sizeof(why),
-		"legacy NVLink counter on NVLink version %lld (4.0 or later, Hopper on): counts corrected events, not judged",
-		(long long)version);
+	legacy_why(version, why, sizeof(why));
 	json_object_object_foreach(deltas, name, val)
 	{
 		const struct sn_counter *c = sn_counter_find(name);
 
-		if (c && c->legacy_nvlink &&
-		    version >= SN_COUNTER_NVLINK4_VERSION)
+		if (c && c->legacy_nvlink && legacy)
 			b->bad |= put(info, name, json_object_new_string(why));
 		else
 			b->bad |= put(judged, name, json_object_get(val));

@@ -117,6 +117,7 @@ static json_object *snapshot(const char *sys, int64_t time, const char *accel)
 #define ACCEL_START                                                               \
 	"{\"vendor\": \"nvidia\", \"driver\": \"550.90.07\", \"error\": null, "   \
 	"\"devices\": {\"0000:19:00.0\": {\"index\": 0, \"error\": null, "        \
+	"\"nvlink_version\": 4, "                                                 \
 	"\"ecc_corrected_volatile\": 3, \"ecc_uncorrected_volatile\": 0, "        \
 	"\"pcie_replay_counter\": 0, \"remapped_rows\": {\"correctable\": 0, "    \
 	"\"uncorrectable\": 0, \"pending\": false, \"failure\": false}, "         \
@@ -125,6 +126,7 @@ static json_object *snapshot(const char *sys, int64_t time, const char *accel)
 #define ACCEL_END                                                                   \
 	"{\"vendor\": \"nvidia\", \"driver\": \"550.90.07\", \"error\": null, "     \
 	"\"devices\": {\"0000:19:00.0\": {\"index\": 0, \"error\": null, "          \
+	"\"nvlink_version\": 4, "                                                   \
 	"\"ecc_corrected_volatile\": 5, \"ecc_uncorrected_volatile\": 2, "          \
 	"\"pcie_replay_counter\": 0, \"remapped_rows\": {\"correctable\": 0, "      \
 	"\"uncorrectable\": 1, \"pending\": true, \"failure\": false}, "            \
@@ -314,10 +316,12 @@ static void test_real_ports(void **state)
 	assert_path_str(verdict(rec, "ecc_uncorrected", "0000:19:00.0"),
 			"grade", "CRIT");
 	/*
-	 * No NVLink version in this snapshot: the legacy counters are judged,
-	 * as rates since issue 12: 150 replays in a job under an hour are
-	 * 150/h, over crit 10/h (they were WARN against a per-job 100000).
+	 * NVLink 3.0 (version code 4, an A100): the legacy counters are
+	 * judged, as rates since issue 12: 150 replays in a job under an hour
+	 * are 150/h, over crit 10/h (they were WARN against a per-job 100000).
+	 * Without a version they would be information (unit_record_traffic).
 	 */
+	assert_path_int(rec, "accelerators.0.nvlink_version", 4);
 	assert_path_str(verdict(rec, "nvlink_replay", "0000:19:00.0"), "grade",
 			"CRIT");
 	/* Corrected ECC events: information, no verdict by default. */

@@ -723,6 +723,74 @@ static void test_legacy_generation(void **state)
 	json_object_put(e);
 }
 
+/* An NVML error as the fake's fixture writes it. */
+static json_object *nvml_error(const char *text)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "nvml_error", json_object_new_string(text));
+	return o;
+}
+
+/* How a fixture's GPU is edited before it is read (edit_gpu). */
+enum version_edit {
+	NO_FIELD = 1,	  /* link 0's version field removed */
+	FIELD_ERROR = 2,  /* link 0's version field answers an error */
+	LINK0_ERROR = 4,  /* nvmlDeviceGetNvLinkVersion(0) errors */
+	LINKS_ERROR = 8,  /* nvmlDeviceGetNvLinkVersion errors on every link */
+	FIELD_LINK3 = 16, /* the version field of link 3 answers 6 */
+	NO_TRAFFIC = 32,  /* the throughput fields removed: bytes unknown */
+};
+
+static void edit_gpu(json_object *gpu, unsigned edits)
+{
+	static const char version[] = "NVML_FI_DEV_NVLINK_GET_VERSION";
+	json_object *fv = at(gpu, "nvml_field_values"), *links;
+
+	if (edits & NO_FIELD)
+		json_object_object_del(fv, version);
+	if (edits & FIELD_ERROR)
+		json_object_object_add(fv, version,
+				       nvml_error("Unknown Error"));
+	if (edits & FIELD_LINK3)
+		json_object_object_add(fv,
+				       "NVML_FI_DEV_NVLINK_GET_VERSION@link3",
+				       json_object_new_int(6));
+	if (edits & NO_TRAFFIC) {
+		json_object_object_del(
+			fv, "NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX@all_links");
+		json_object_object_del(
+			fv, "NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX@all_links");
+	}
+	links = at(gpu, "nvlink");
+	for (size_t l = 0; l < json_object_array_length(links); l++)
+		if ((edits & LINKS_ERROR) || (!l && (edits & LINK0_ERROR)))
+			json_object_object_add(
+				json_object_array_get_idx(links, l), "version",
+				nvml_error("Unknown Error"));
+}
+
+/* The snapshot of fixture with every GPU edited (edit_gpu). */
+static json_object *snapshot_edited(const char *fixture, unsigned edits)
+{
+	char path[] = "/tmp/sn-traffic-XXXXXX";
+	json_object *root, *gpus, *snap;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	root = json_object_from_file(fixture);
+	assert_non_null(root);
+	gpus = at(root, "gpus");
+	for (size_t i = 0; i < json_object_array_length(gpus); i++)
+		edit_gpu(json_object_array_get_idx(gpus, i), edits);
+	assert_int_equal(json_object_to_file(path, root), 0);
+	json_object_put(root);
+	snap = snapshot(path);
+	unlink(path);
+	return snap;
+}
+
 /*
  * A driver whose NVLINK_GET_VERSION field does not answer: the generation
  * comes from nvmlDeviceGetNvLinkVersion, and the legacy counters stay
@@ -730,26 +798,12 @@ static void test_legacy_generation(void **state)
  */
 static void test_version_without_field(void **state)
 {
-	char path[] = "/tmp/sn-traffic-XXXXXX";
-	json_object *root, *gpus, *snap, *s, *e, *rec;
-	int fd = mkstemp(path);
+	json_object *snap, *s, *e, *rec;
 
 	(void)state;
 	if (!fake_lib)
 		skip();
-	assert_true(fd >= 0);
-	close(fd);
-	root = json_object_from_file(AFTER);
-	assert_non_null(root);
-	gpus = at(root, "gpus");
-	for (size_t i = 0; i < json_object_array_length(gpus); i++)
-		json_object_object_del(at(json_object_array_get_idx(gpus, i),
-					  "nvml_field_values"),
-				       "NVML_FI_DEV_NVLINK_GET_VERSION");
-	assert_int_equal(json_object_to_file(path, root), 0);
-	json_object_put(root);
-	snap = snapshot(path);
-	unlink(path);
+	snap = snapshot_edited(AFTER, NO_FIELD);
 	s = doc(before, T0, NULL);
 	e = doc(snap, T0 + 12, NULL);
 	assert_int_equal(u64(dev(e, GPU0), "nvlink_version"), 6);
@@ -760,6 +814,99 @@ static void test_version_without_field(void **state)
 	json_object_put(s);
 	json_object_put(e);
 	json_object_put(snap);
+}
+
+/*
+ * Link 0 does not tell its version (down, or an error), and the traffic is
+ * not known: the version comes from another link (its
+ * nvmlDeviceGetNvLinkVersion, or its field), so the legacy counters stay
+ * information.  Judged instead over the one-TB floor, the captured
+ * crc_data 61 in 12 s was WARN (61/TB).
+ */
+static void test_version_link0_error(void **state)
+{
+	static const unsigned edits[] = {
+		NO_FIELD | LINK0_ERROR | NO_TRAFFIC,
+		FIELD_ERROR | LINK0_ERROR | NO_TRAFFIC,
+		FIELD_ERROR | LINKS_ERROR | FIELD_LINK3 | NO_TRAFFIC,
+	};
+
+	(void)state;
+	if (!fake_lib)
+		skip();
+	for (size_t i = 0; i < sizeof(edits) / sizeof(edits[0]); i++) {
+		json_object *sn = snapshot_edited(BEFORE, edits[i]);
+		json_object *en = snapshot_edited(AFTER, edits[i]);
+		json_object *s = doc(sn, T0, NULL), *e = doc(en, T0 + 12, NULL);
+		json_object *rec;
+
+		assert_int_equal(u64(dev(s, GPU1), "nvlink_version"), 6);
+		assert_int_equal(u64(dev(e, GPU1), "nvlink_version"), 6);
+		rec = record(s, e, T0 + 12);
+		assert_int_equal(all_ok(rec), 2 * 5);
+		assert_null(at(rec, "accelerators.1.nvlink_bytes"));
+		assert_int_equal(
+			u64(rec, "accelerators.1.deltas.nvlink_crc_data"), 61);
+		assert_contains(
+			json_object_get_string(at(
+				rec,
+				"accelerators.1.information.nvlink_crc_data")),
+			"on NVLink version 6");
+		json_object_put(rec);
+		json_object_put(s);
+		json_object_put(e);
+		json_object_put(sn);
+		json_object_put(en);
+	}
+}
+
+/*
+ * No link tells its version and the traffic is not known: the legacy
+ * counters are information, with the reason, over 12 s and over the same
+ * rates stretched to 24 h (crc_data 439200 judged over one TB was CRIT
+ * and drained a healthy node).
+ */
+static void test_version_unknown(void **state)
+{
+	const unsigned edits = FIELD_ERROR | LINKS_ERROR | NO_TRAFFIC;
+	json_object *sn, *en;
+
+	(void)state;
+	if (!fake_lib)
+		skip();
+	sn = snapshot_edited(BEFORE, edits);
+	en = snapshot_edited(AFTER, edits);
+	for (int day = 0; day < 2; day++) {
+		int64_t secs = day ? DAY : 12;
+		json_object *s = doc(sn, T0, NULL),
+			    *e = doc(en, T0 + secs, NULL);
+		json_object *rec;
+
+		assert_null(at(dev(e, GPU0), "nvlink_version"));
+		if (day) {
+			stretch(dev(s, GPU0), dev(e, GPU0), STRETCH);
+			stretch(dev(s, GPU1), dev(e, GPU1), STRETCH);
+		}
+		rec = record(s, e, T0 + secs);
+		assert_int_equal(all_ok(rec), 2 * 5);
+		assert_null(at(rec, "accelerators.1.nvlink_version"));
+		assert_null(at(rec, "accelerators.1.nvlink_bytes"));
+		assert_int_equal(u64(rec,
+				     "accelerators.1.deltas.nvlink_crc_data"),
+				 61 * (day ? STRETCH : 1));
+		assert_contains(
+			json_object_get_string(at(
+				rec,
+				"accelerators.1.information.nvlink_crc_data")),
+			"NVLink version not known");
+		assert_non_null(
+			at(rec, "accelerators.0.information.nvlink_replay"));
+		json_object_put(rec);
+		json_object_put(s);
+		json_object_put(e);
+	}
+	json_object_put(sn);
+	json_object_put(en);
 }
 
 int main(void)
@@ -779,6 +926,8 @@ int main(void)
 		cmocka_unit_test(test_ib_per_tb_sent),
 		cmocka_unit_test(test_legacy_generation),
 		cmocka_unit_test(test_version_without_field),
+		cmocka_unit_test(test_version_link0_error),
+		cmocka_unit_test(test_version_unknown),
 	};
 
 	return cmocka_run_group_tests_name("record_traffic", tests, setup,
