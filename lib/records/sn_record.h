@@ -45,10 +45,13 @@
  *     { "bus_id": "0000:1b:00.0", "index": 0 | null,
  *       "deltas": { "ecc_uncorrected": n | null, ... }, the ACCEL rows of
  *       "unknown": { NAME: "why" },                     sn_counters that exist
+ *                                    (and "nvlink_effective_ber" when its raw
+ *                                    value is not a BER)
  *       "nvlink_version": 6 | null,      nvmlNvlinkVersion_t (6: NVLink 4.0)
  *       "nvlink_bytes": n | null,        NVLink data sent + received (fields)
  *       "information": { NAME: "why" } }, ... ],  deltas recorded, not judged
- *                                    (legacy NVLink counters from 4.0 on)
+ *                                    (legacy NVLink counters from 4.0 on or
+ *                                    when the version is null)
  *   "xid_events": [                  in log order, at most SN_RECORD_MAX_XID
  *     { "bus_id": "0000:1b:00.0", "xid": 79,
  *       "kind": "xid" | "sxid" | "off_bus",   (sxid: an NVSwitch SXid number)
@@ -63,7 +66,11 @@
  *       "rate": 12.0,                id, "delta" 1, warn/crit null, and
  *       "over": 1.0 | null,          "xid": N, "meaning": "...", "kind"
  *       "actual": 0.003 | null,      added (grade WARN for warn, CRIT for
- *       "warn": 10 | null,           drain).  "rate" is the delta in the
+ *       "traffic": "received" | null, drain).  "traffic" (/TB only): the
+ *                                    bytes "over" counts, "received",
+ *                                    "sent" or "sent+received"
+ *                                    (sn_counter_dir).
+ *       "warn": 10 | null,           "rate" is the delta in the
  *       "crit": 120 | null,          unit, "over" the hours or TB it was
  *       "grade": "OK"|"WARN"|"CRIT" }, divided by (records/sn_rate.h),
  *     ... ],                         "actual" the job's.  Per GPU also:
