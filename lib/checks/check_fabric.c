@@ -3,12 +3,13 @@
  * The NVLink fabric gate, IMEX and the supernode identity guard (issue 12
  * items 2 and 3): the check group "fabric".
  *
- * - node.accelerators.nvlink_domain: every GPU's nvmlDeviceGetGpuFabricInfoV
- *   must be COMPLETED (IN_PROGRESS is asked again until 3/4 of
- *   prolog.check_timeout, then UNKNOWN: a GPU still registering is not
- *   broken), with status SUCCESS, a non-zero cluster UUID, and all GPUs in
- *   one (uuid, clique).  healthMask is judged per sub-field: only TRUE in
- *   a boolean one, and "incorrect configuration" 2 or more, are faults
+ * - node.accelerators.nvlink_domain: NVML must see a GPU (none is CRIT
+ *   FABRIC_NO_GPU), and every GPU's nvmlDeviceGetGpuFabricInfoV must be
+ *   COMPLETED (IN_PROGRESS is asked again until half of the group's time,
+ *   then UNKNOWN: a GPU still registering is not broken), with status
+ *   SUCCESS, a non-zero cluster UUID, and all GPUs in one (uuid, clique).
+ *   healthMask is judged per sub-field: only TRUE in a boolean one, and
+ *   "incorrect configuration" 2 or more, are faults
  *   (sites drained healthy nodes by reading any non-zero mask as a fault:
  *   FALSE is 2 and NONE is 1).  PARTITION_ASSIGNED TRUE is the healthy
  *   state, so it is not judged; a GPU without a partition shows as
@@ -16,12 +17,22 @@
  *   LIMITED_CAPACITY WARN.
  * - node.accelerators.imex: /dev/nvidia-caps-imex-channels/channelN is a
  *   character device (lstat: a link is never followed), and
- *   `nvidia-imex-ctl -q` answers READY.  N is imex_channel from the config:
- *   Slurm's switch/nvidia_imex creates a job's own channel device inside
- *   the job's namespace when its steps start, after the prolog, so a
- *   prolog can only see the channel the site provides.
+ *   `nvidia-imex-ctl -q` answers READY within what is left of the group's
+ *   time.  N is imex_channel from the config, the site's channel: Slurm's
+ *   switch/nvidia_imex gives a prolog no channel (no variable; the number
+ *   lives in the job's switch info, sent to slurmstepd) and creates the
+ *   job's device only when a step starts, in the step's own mount
+ *   namespace on a tmpfs over the folder (imex_device.c
+ *   setup_imex_channel), so the job's channel does not exist where the
+ *   prolog looks.  The verdicts say "site channel N".
  * - supernodes[].identity: the node's hardware identity must be it, else
  *   SUPERNODE_MISMATCH (a tray moved, a hostlist typo).
+ *
+ * Time: the group has until ctx->deadline_ms (the runner's limit for it:
+ * min(check_timeout, what is left of the prolog)), else check_timeout from
+ * its start.  IN_PROGRESS is retried until half of that; IMEX gets what is
+ * left less FABRIC_MARGIN_MS, so a slow fabric and a slow nvidia-imex-ctl
+ * end UNKNOWN, never CRIT CHECK_TIMEOUT.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,6 +50,10 @@
 #define CHECK_IMEX "imex"
 #define CHECK_IDENTITY "supernode_identity"
 #define FABRIC_RETRY_MS 250
+/* Kept back for the results' write and the exit after nvidia-imex-ctl. */
+#define FABRIC_MARGIN_MS 200
+/* Below this, nvidia-imex-ctl is not started at all. */
+#define IMEX_CTL_MIN_MS 50
 #define IMEX_CTL_MAX_MS 5000u
 #define IMEX_CTL_MAX_BYTES 4096
 
@@ -75,6 +90,8 @@ struct fabric_run {
 	const struct sn_check_ctx *ctx;
 	struct sn_results *out;
 	struct sn_nvml *nvml;
+	int64_t retry_end; /* IN_PROGRESS is asked again until (ms) */
+	uint32_t retry_ms; /* how long that is from the group's start */
 	unsigned int count;
 	struct sn_nvml_fabric f[SN_MANIFEST_MAX_ACCELS];
 };
@@ -96,15 +113,14 @@ static void read_all(struct fabric_run *r)
 		sn_nvml_fabric_read(r->nvml, i, &r->f[i]);
 }
 
-/* Read every GPU; while one is IN_PROGRESS, again until 3/4 of the limit. */
+/* Read every GPU; while one is IN_PROGRESS, again until r->retry_end. */
 static void read_with_retry(struct fabric_run *r)
 {
-	int64_t deadline = sn_now_ms() +
-			   (int64_t)r->ctx->cfg->prolog.check_timeout_s * 750;
 	struct timespec pause = { 0, FABRIC_RETRY_MS * 1000000L };
 
 	read_all(r);
-	while (any_in_progress(r) && sn_now_ms() + FABRIC_RETRY_MS < deadline) {
+	while (any_in_progress(r) &&
+	       sn_now_ms() + FABRIC_RETRY_MS < r->retry_end) {
 		nanosleep(&pause, NULL);
 		read_all(r);
 	}
@@ -161,8 +177,7 @@ static bool judge_answer(struct fabric_run *r, const struct sn_nvml_fabric *f,
 	else if (f->state == SN_NVML_FABRIC_STATE_IN_PROGRESS)
 		sn_results_add(r->out, SN_UNKNOWN, CHECK_FABRIC,
 			       "FABRIC_IN_PROGRESS", gpu, "state COMPLETED",
-			       "still registering after %u ms",
-			       r->ctx->cfg->prolog.check_timeout_s * 750);
+			       "still registering after %u ms", r->retry_ms);
 	else if (f->state != SN_NVML_FABRIC_STATE_COMPLETED)
 		sn_results_add(r->out, SN_CRIT, CHECK_FABRIC,
 			       "FABRIC_NOT_STARTED", gpu, "state COMPLETED",
@@ -320,8 +335,24 @@ static void judge_split(struct fabric_run *r)
 	}
 }
 
+/* A node in an NVLink domain with no GPU that NVML sees is broken. */
+static void judge_gpus(struct fabric_run *r)
+{
+	if (!r->count) {
+		sn_results_add(r->out, SN_CRIT, CHECK_FABRIC, "FABRIC_NO_GPU",
+			       "node", "GPUs in an NVLink domain",
+			       "NVML sees no GPU");
+		return;
+	}
+	for (unsigned int i = 0; i < r->count; i++)
+		judge_gpu(r, i);
+	judge_split(r);
+}
+
+/* start, deadline: the group's (sn_now_ms); retries end half way. */
 static void fabric_gate(const struct sn_check_ctx *ctx,
-			const struct sn_supernode *sn, struct sn_results *out)
+			const struct sn_supernode *sn, int64_t start,
+			int64_t deadline, struct sn_results *out)
 {
 	struct fabric_run *r = calloc(1, sizeof(*r));
 	struct sn_identity id;
@@ -333,15 +364,14 @@ static void fabric_gate(const struct sn_check_ctx *ctx,
 	}
 	r->ctx = ctx;
 	r->out = out;
+	r->retry_ms = deadline > start ? (uint32_t)((deadline - start) / 2) : 0;
+	r->retry_end = start + r->retry_ms;
 	if (open_nvml(r))
 		goto out;
 	read_with_retry(r);
 	sn_identity_from_fabric(r->f, r->count, &id);
-	if (ctx->cfg->node.accel.nvlink_domain) {
-		for (unsigned int i = 0; i < r->count; i++)
-			judge_gpu(r, i);
-		judge_split(r);
-	}
+	if (ctx->cfg->node.accel.nvlink_domain)
+		judge_gpus(r);
 	if (sn && sn->identity)
 		judge_identity(sn, &id, out);
 out:
@@ -351,36 +381,42 @@ out:
 
 /* ---- IMEX --------------------------------------------------------------- */
 
+/*
+ * The site's channel N only: the job's own channel, when Slurm's
+ * switch/nvidia_imex gives one, is made after the prolog (see the top).
+ */
 static void imex_channel(const struct sn_check_ctx *ctx, struct sn_results *out)
 {
 	unsigned int n = ctx->cfg->node.accel.imex_channel;
-	char path[PATH_MAX + 32], dev[32];
+	char path[PATH_MAX + 32], dev[32], want[SN_VALUE_MAX];
 	struct stat st;
 
 	snprintf(dev, sizeof(dev), "channel%u", n);
 	snprintf(path, sizeof(path), "%s/%s", ctx->imex_channels, dev);
+	snprintf(want, sizeof(want),
+		 "site channel %u, a character device (a job's own is made "
+		 "after the prolog)",
+		 n);
 	if (lstat(path, &st)) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			sn_results_add(out, SN_CRIT, CHECK_IMEX,
-				       "IMEX_CHANNEL_MISSING", dev,
-				       "character device", "missing: %s", path);
+				       "IMEX_CHANNEL_MISSING", dev, want,
+				       "missing: %s", path);
 		else
 			sn_results_add(out, SN_UNKNOWN, CHECK_IMEX,
-				       "IMEX_CHANNEL_UNREADABLE", dev,
-				       "character device", "%s: %s",
-				       strerror(errno), path);
+				       "IMEX_CHANNEL_UNREADABLE", dev, want,
+				       "%s: %s", strerror(errno), path);
 	} else if (S_ISLNK(st.st_mode)) {
 		sn_results_add(out, SN_CRIT, CHECK_IMEX, "IMEX_CHANNEL_LINK",
-			       dev, "character device",
-			       "a symbolic link (not followed): %s", path);
+			       dev, want, "a symbolic link (not followed): %s",
+			       path);
 	} else if (!S_ISCHR(st.st_mode)) {
 		sn_results_add(out, SN_CRIT, CHECK_IMEX,
-			       "IMEX_CHANNEL_NOT_DEVICE", dev,
-			       "character device", "not a character device: %s",
-			       path);
+			       "IMEX_CHANNEL_NOT_DEVICE", dev, want,
+			       "not a character device: %s", path);
 	} else {
-		sn_results_add(out, SN_OK, CHECK_IMEX, "OK", dev,
-			       "character device", "present");
+		sn_results_add(out, SN_OK, CHECK_IMEX, "OK", dev, want,
+			       "present");
 	}
 }
 
@@ -413,9 +449,20 @@ static void first_line(const char *s, size_t len, char *buf, size_t size)
 	buf[i] = '\0';
 }
 
-static void imex_daemon(const struct sn_check_ctx *ctx, struct sn_results *out)
+/* What is left before deadline, less the margin, at most IMEX_CTL_MAX_MS. */
+static uint32_t imex_ctl_limit(int64_t deadline)
 {
-	uint32_t limit = ctx->cfg->prolog.check_timeout_s * 250;
+	int64_t left = deadline - sn_now_ms() - FABRIC_MARGIN_MS;
+
+	if (left <= 0)
+		return 0;
+	return left > IMEX_CTL_MAX_MS ? IMEX_CTL_MAX_MS : (uint32_t)left;
+}
+
+static void imex_daemon(const struct sn_check_ctx *ctx, int64_t deadline,
+			struct sn_results *out)
+{
+	uint32_t limit = imex_ctl_limit(deadline);
 	char *buf = NULL, line[SN_VALUE_MAX];
 	size_t len = 0;
 	int rc;
@@ -426,8 +473,12 @@ static void imex_daemon(const struct sn_check_ctx *ctx, struct sn_results *out)
 			       strerror(errno), ctx->imex_ctl);
 		return;
 	}
-	if (limit > IMEX_CTL_MAX_MS)
-		limit = IMEX_CTL_MAX_MS;
+	if (limit < IMEX_CTL_MIN_MS) {
+		sn_results_add(out, SN_UNKNOWN, CHECK_IMEX, "IMEX_CTL_TIMEOUT",
+			       "nvidia-imex", "READY",
+			       "not asked: no time left within check_timeout");
+		return;
+	}
 	rc = sn_run_in_child(imex_ctl_exec, (void *)ctx->imex_ctl, limit,
 			     IMEX_CTL_MAX_BYTES, &buf, &len);
 	first_line(buf ? buf : "", buf ? len : 0, line, sizeof(line));
@@ -452,23 +503,33 @@ static void imex_daemon(const struct sn_check_ctx *ctx, struct sn_results *out)
 
 /* ---- the group ---------------------------------------------------------- */
 
+/* The runner's deadline for this group, else check_timeout from start. */
+static int64_t group_deadline(const struct sn_check_ctx *ctx, int64_t start)
+{
+	if (ctx->deadline_ms > 0)
+		return ctx->deadline_ms;
+	return start + (int64_t)ctx->cfg->prolog.check_timeout_s * 1000;
+}
+
 int sn_check_fabric(const struct sn_check_ctx *ctx, struct sn_results *out)
 {
 	const struct sn_accel_manifest *a = &ctx->cfg->node.accel;
 	const struct sn_supernode *sn = my_supernode(ctx);
 	bool guard = sn && sn->identity;
+	int64_t start = sn_now_ms();
+	int64_t deadline = group_deadline(ctx, start);
 	struct sn_identity id;
 
 	if (a->nvlink_domain || (guard && (a->vendor == SN_ACCEL_NVIDIA ||
 					   a->vendor == SN_ACCEL_NONE))) {
-		fabric_gate(ctx, guard ? sn : NULL, out);
+		fabric_gate(ctx, guard ? sn : NULL, start, deadline, out);
 	} else if (guard) {
 		sn_identity_read(ctx, &id);
 		judge_identity(sn, &id, out);
 	}
 	if (a->imex) {
 		imex_channel(ctx, out);
-		imex_daemon(ctx, out);
+		imex_daemon(ctx, deadline, out);
 	}
 	return 0;
 }

@@ -247,17 +247,25 @@ int sn_run_in_child(int (*fn)(void *arg, int fd), void *arg,
 struct group_arg {
 	const struct sn_check_ctx *ctx;
 	const struct sn_check_group *group;
+	int64_t deadline; /* when the runner kills it (sn_now_ms) */
 };
 
+/* In the child: the group sees its own deadline in a copy of the ctx. */
 static int group_child(void *arg, int fd)
 {
 	struct group_arg *ga = arg;
 	struct sn_results res = { 0 };
+	struct sn_check_ctx *ctx = malloc(sizeof(*ctx));
 	int rc;
 
-	ga->group->fn(ga->ctx, &res);
+	if (!ctx)
+		return 1;
+	*ctx = *ga->ctx;
+	ctx->deadline_ms = ga->deadline;
+	ga->group->fn(ctx, &res);
 	rc = sn_write_all(fd, res.items, res.count * sizeof(*res.items)) ? 1 :
 									   0;
+	free(ctx);
 	return rc;
 }
 
@@ -341,6 +349,7 @@ int sn_run_checks(const struct sn_check_ctx *ctx,
 	for (unsigned i = 0; i < ngroups; i++) {
 		args[i].ctx = ctx;
 		args[i].group = &groups[i];
+		args[i].deadline = start + limit;
 		if (child_start(&cs[i], group_child, &args[i], start, limit,
 				SN_RESULTS_MAX * sizeof(struct sn_result)) == 0)
 			started++;

@@ -19,7 +19,9 @@ extern const unsigned sn_check_groups_count;
 /*
  * sn_run_checks - run each group in its own child process, all at once, each
  * with check_timeout_ms and all within total_timeout_ms, and collect their
- * results (in group order) into out.
+ * results (in group order) into out.  Each group's function gets a copy
+ * of ctx whose deadline_ms is the moment it will be killed, so a group that
+ * waits (a fabric still registering) can stop in time.
  *
  * A group that overruns is killed (SIGKILL) and reported as CRIT
  * CHECK_TIMEOUT naming it ("timeout: accelerators > 10s"); a group that dies

@@ -3,6 +3,7 @@
 #define SN_CHECKCTX_H
 
 #include <limits.h>
+#include <stdint.h>
 
 #include "config/sn_config.h"
 
@@ -28,6 +29,14 @@ struct sn_check_ctx {
 	char imex_ctl[PATH_MAX];  /* paths.imex_ctl: nvidia-imex-ctl */
 	char imex_channels[PATH_MAX]; /* paths.imex_channels: channelN folder */
 	char dcmi[PATH_MAX]; /* paths.dcmi: Ascend libdcmi dlopen()ed */
+	/*
+	 * When the running check group must be done, in CLOCK_MONOTONIC
+	 * milliseconds (sn_now_ms); set by the runner in each group's child
+	 * to the limit it kills at: min(check_timeout, time left in the
+	 * prolog).  0 (sn_check_ctx_init): none given, a group that paces
+	 * itself counts prolog.check_timeout from its own start.
+	 */
+	int64_t deadline_ms;
 };
 
 /*

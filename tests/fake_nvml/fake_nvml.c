@@ -54,6 +54,9 @@
  *                                  to determine the device handle")
  *   SN_FAKE_NVML_COUNT=<n>         nvmlDeviceGetCount_v2 answers n
  *   SN_FAKE_NVML_INIT_FAIL=1       nvmlInit_v2 returns DRIVER_NOT_LOADED
+ *   SN_FAKE_NVML_INIT_MS=<ms>      nvmlInit_v2 takes that long first (at
+ *                                  most 60000), as a driver without
+ *                                  persistence mode does
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* dladdr */
@@ -365,12 +368,23 @@ static nvmlReturn_t load_fixture(void)
 	return NVML_SUCCESS;
 }
 
+/* SN_FAKE_NVML_INIT_MS: a slow nvmlInit_v2. */
+static void init_slow(void)
+{
+	const char *ms = getenv("SN_FAKE_NVML_INIT_MS");
+	long v = ms ? strtol(ms, NULL, 10) : 0;
+
+	if (v > 0 && v <= 60000)
+		usleep((useconds_t)v * 1000);
+}
+
 FAKE_EXPORT nvmlReturn_t nvmlInit_v2(void)
 {
 	nvmlReturn_t rc;
 	const char *fail = getenv("SN_FAKE_NVML_INIT_FAIL");
 
 	hang_if("nvmlInit_v2");
+	init_slow();
 	if (fail && !strcmp(fail, "1"))
 		return NVML_ERROR_DRIVER_NOT_LOADED;
 	if (fake.refs) {

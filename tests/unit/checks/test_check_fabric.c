@@ -17,6 +17,7 @@
 #include "unit.h"
 
 #include "checks/sn_check_groups.h"
+#include "checks/sn_runner.h"
 #include "config/sn_checkctx.h"
 
 #define H200 SN_FIXTURES "/nvidia/fabric-h200x2.json"
@@ -41,10 +42,12 @@ static const char *const fake_lib = NULL;
 static const char *const fake_min_lib = NULL;
 #endif
 
-static char dir[64];		  /* this test's temporary folder */
-static struct sn_results res;	  /* the group's verdicts */
-static struct sn_config *cfg;	  /* the loaded config */
-static char node_name[16] = "a1"; /* the node checked */
+static char dir[64];			 /* this test's temporary folder */
+static struct sn_results res;		 /* the group's verdicts */
+static struct sn_config *cfg;		 /* the loaded config */
+static char node_name[16] = "a1";	 /* the node checked */
+static unsigned int check_timeout_s = 1; /* prolog.check_timeout */
+static struct sn_check_ctx check_ctx;	 /* the loaded config's paths */
 
 static int setup(void **state)
 {
@@ -53,6 +56,7 @@ static int setup(void **state)
 	assert_non_null(mkdtemp(dir));
 	memset(&res, 0, sizeof(res));
 	strcpy(node_name, "a1");
+	check_timeout_s = 1;
 	return 0;
 }
 
@@ -68,6 +72,7 @@ static int teardown(void **state)
 	if (system(cmd))
 		return -1;
 	unsetenv("SN_FAKE_NVML_FIXTURE");
+	unsetenv("SN_FAKE_NVML_INIT_MS");
 	unsetenv("SN_FAKE_DCMI_FIXTURE");
 	return 0;
 }
@@ -117,12 +122,11 @@ static const char *fabric(unsigned state, unsigned status, unsigned mask,
 	return b;
 }
 
-/* Load the config (HEAD + accel keys + extra) and run the group. */
-static void run_group(const char *lib, const char *fixture, const char *accel,
-		      const char *identity, const char *extra)
+/* Load the config (HEAD + accel keys + extra) into cfg and check_ctx. */
+static void load_group(const char *lib, const char *fixture, const char *accel,
+		       const char *identity, const char *extra)
 {
 	char yaml[2048];
-	struct sn_check_ctx ctx;
 	struct sn_error err;
 
 	if (!lib)
@@ -133,18 +137,26 @@ static void run_group(const char *lib, const char *fixture, const char *accel,
 		 "supernodes:\n  - name: sn01\n    nodes: a[1-2]\n%s%s%s"
 		 "  - name: sn02\n    nodes: b[1-2]\n"
 		 "node:\n  accelerators:\n    vendor: nvidia\n    count: 2\n%s"
-		 "prolog:\n  check_timeout: 1\n"
+		 "prolog:\n  check_timeout: %u\n"
 		 "paths:\n  nvml: %s\n  imex_ctl: %s/imex-ctl\n"
 		 "  imex_channels: %s/channels\n%s",
 		 identity ? "    identity: " : "", identity ? identity : "",
-		 identity ? "\n" : "", accel, lib, dir, dir,
+		 identity ? "\n" : "", accel, check_timeout_s, lib, dir, dir,
 		 extra ? extra : "");
 	err_reset(&err);
 	cfg = sn_config_load_buffer("t.yaml", yaml, strlen(yaml), &err);
 	if (!cfg)
 		fail_msg("%s\n%s", err.msg, yaml);
-	assert_int_equal(sn_check_ctx_init(&ctx, cfg, node_name, &err), 0);
-	assert_int_equal(sn_check_fabric(&ctx, &res), 0);
+	assert_int_equal(sn_check_ctx_init(&check_ctx, cfg, node_name, &err),
+			 0);
+}
+
+/* Load and call the group directly (no runner: check_timeout paces it). */
+static void run_group(const char *lib, const char *fixture, const char *accel,
+		      const char *identity, const char *extra)
+{
+	load_group(lib, fixture, accel, identity, extra);
+	assert_int_equal(sn_check_fabric(&check_ctx, &res), 0);
 }
 
 #define DOMAIN "    nvlink_domain: true\n"
@@ -214,6 +226,8 @@ static void test_in_progress_completes(void **state)
 			"\", \"health_mask\": 4522, \"health_summary\": 1}";
 
 	(void)state;
+	/* Asked every 250 ms for half of 2 s: the third answer is seen. */
+	check_timeout_s = 2;
 	run_group(fake_lib, two_gpus(f, f), DOMAIN, NULL, NULL);
 	expect("gpu0", "OK", SN_OK, NULL);
 	expect("gpu1", "OK", SN_OK, NULL);
@@ -228,9 +242,24 @@ static void test_in_progress_stays(void **state)
 		  NULL, NULL);
 	/* UNKNOWN, never CRIT on its own. */
 	expect("gpu0", "FABRIC_IN_PROGRESS", SN_UNKNOWN,
-	       "still registering after 750 ms");
+	       "still registering after 500 ms");
 	expect("gpu1", "OK", SN_OK, NULL);
 	assert_int_equal(sn_results_worst(&res), SN_UNKNOWN);
+}
+
+/* With nvlink_domain, a node whose NVML sees no GPU is broken. */
+static void test_no_gpu(void **state)
+{
+	char path[128];
+
+	(void)state;
+	write_file("nvml.json", "{\"gpus\": []}", 0644);
+	snprintf(path, sizeof(path), "%s/nvml.json", dir);
+	run_group(fake_lib, path, DOMAIN, NULL, NULL);
+	expect("node", "FABRIC_NO_GPU", SN_CRIT, "NVML sees no GPU");
+	assert_string_equal(find("node", "FABRIC_NO_GPU")->expected,
+			    "GPUs in an NVLink domain");
+	assert_int_equal(res.count, 1);
 }
 
 static void test_not_started(void **state)
@@ -499,8 +528,11 @@ static void test_imex_channel_missing(void **state)
 	(void)state;
 	write_file("imex-ctl", "#!/bin/sh\necho READY\n", 0755);
 	run_group(fake_lib, DOM_A, IMEX, NULL, NULL);
-	find("channel3", "IMEX_CHANNEL_MISSING");
 	expect("channel3", "IMEX_CHANNEL_MISSING", SN_CRIT, NULL);
+	/* Only the site's channel is checked, and the verdict says why. */
+	assert_string_equal(
+		find("channel3", "IMEX_CHANNEL_MISSING")->expected,
+		"site channel 3, a character device (a job's own is made after the prolog)");
 	expect("nvidia-imex", "OK", SN_OK, "READY");
 	assert_int_equal(res.count, 2);
 }
@@ -572,6 +604,94 @@ static void test_imex_ctl_missing(void **state)
 	expect("nvidia-imex", "IMEX_CTL_MISSING", SN_UNKNOWN, want);
 }
 
+/* ---- the group's time ---------------------------------------------------- */
+
+static const struct sn_check_group fabric_only[] = {
+	{ "fabric", sn_check_fabric },
+};
+
+static size_t count_grade(enum sn_grade g)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < res.count; i++)
+		n += res.items[i].grade == g;
+	return n;
+}
+
+/*
+ * gpu0 stays IN_PROGRESS and nvidia-imex-ctl never answers, run by the
+ * runner with these two limits (it kills the group at the smaller):
+ * both are UNKNOWN and the group ends in time, never CRIT CHECK_TIMEOUT.
+ * The IN_PROGRESS retries took about half the limit.
+ */
+static void run_slow(uint32_t check_ms, uint32_t total_ms, uint32_t limit)
+{
+	const char *f = fabric(2, 0, HEALTHY_MASK, 1);
+	const struct sn_result *x;
+	unsigned int waited = 0;
+	int64_t t0;
+
+	write_file("imex-ctl", "#!/bin/sh\nexec sleep 30\n", 0755);
+	load_group(fake_lib, two_gpus(f, fabric(3, 0, HEALTHY_MASK, 1)),
+		   DOMAIN IMEX, NULL, NULL);
+	t0 = sn_now_ms();
+	assert_int_equal(sn_run_checks(&check_ctx, fabric_only, 1, check_ms,
+				       total_ms, &res),
+			 0);
+	assert_true(sn_now_ms() - t0 < limit + 200);
+	for (size_t i = 0; i < res.count; i++)
+		assert_string_not_equal(res.items[i].code, "CHECK_TIMEOUT");
+	x = find("gpu0", "FABRIC_IN_PROGRESS");
+	assert_int_equal(x->grade, SN_UNKNOWN);
+	assert_int_equal(
+		sscanf(x->found, "still registering after %u ms", &waited), 1);
+	assert_in_range(waited, limit / 2 - 100, limit / 2);
+	expect("gpu1", "OK", SN_OK, NULL);
+	expect("nvidia-imex", "IMEX_CTL_TIMEOUT", SN_UNKNOWN, NULL);
+	/* The one CRIT is the site channel this test does not make. */
+	expect("channel3", "IMEX_CHANNEL_MISSING", SN_CRIT, NULL);
+	assert_int_equal(count_grade(SN_CRIT), 1);
+	assert_int_equal(res.count, 4);
+}
+
+/*
+ * check_timeout 2 s is the group's limit, and nvmlInit takes 600 ms (a
+ * driver without persistence mode): the retries still end half way.
+ */
+static void test_slow_fabric_and_imex(void **state)
+{
+	(void)state;
+	check_timeout_s = 2;
+	setenv("SN_FAKE_NVML_INIT_MS", "600", 1);
+	run_slow(2000, 30000, 2000);
+	unsetenv("SN_FAKE_NVML_INIT_MS");
+}
+
+/* check_timeout 10 s, but the prolog has 1 s left: that is the limit. */
+static void test_slow_fabric_prolog_time_left(void **state)
+{
+	(void)state;
+	check_timeout_s = 10;
+	run_slow(10000, 1000, 1000);
+}
+
+/* Under the margin left: nvidia-imex-ctl is not started at all. */
+static void test_imex_no_time_left(void **state)
+{
+	int64_t t0;
+
+	(void)state;
+	write_file("imex-ctl", "#!/bin/sh\nexec sleep 30\n", 0755);
+	load_group(fake_lib, DOM_A, IMEX, NULL, NULL);
+	check_ctx.deadline_ms = sn_now_ms() + 100;
+	t0 = sn_now_ms();
+	assert_int_equal(sn_check_fabric(&check_ctx, &res), 0);
+	assert_true(sn_now_ms() - t0 < 100);
+	expect("nvidia-imex", "IMEX_CTL_TIMEOUT", SN_UNKNOWN,
+	       "not asked: no time left within check_timeout");
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -582,6 +702,7 @@ int main(void)
 		T(test_nvl72_healthy),
 		T(test_in_progress_completes),
 		T(test_in_progress_stays),
+		T(test_no_gpu),
 		T(test_not_started),
 		T(test_call_errors),
 		T(test_gpu_lost),
@@ -602,6 +723,9 @@ int main(void)
 		T(test_imex_channel_device),
 		T(test_imex_daemon),
 		T(test_imex_ctl_missing),
+		T(test_slow_fabric_and_imex),
+		T(test_slow_fabric_prolog_time_left),
+		T(test_imex_no_time_left),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
