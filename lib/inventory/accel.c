@@ -458,14 +458,13 @@ static json_object *gpu_json(const struct sn_nvml *nvml,
 
 /*
  * The field values the epilog reads (issue 12), each a key of the GPU's
- * object: the generation (NVLink version of the first link that answers,
- * version_any_link), the NVLink data
- * moved (KiB, all links), the Hopper-and-later data-link error counters,
- * the NVLink 5 counters, and the GPU recovery action.  A field the GPU or
- * library does not have (NOT_SUPPORTED, FUNCTION_NOT_FOUND) is left out,
- * so the counter does not exist there; any other failure is null.  The
- * NVLink 5 COUNT fields
- * (bytes, errors, recovery events, BER) are read with the aggregate
+ * object: the generation (the NVLink version of link 0, else of the first
+ * link that tells it: version_any_link), the NVLink data moved (KiB, all
+ * links), the Hopper-and-later data-link error counters, the NVLink 5
+ * counters, and the GPU recovery action.  A field the GPU or library does
+ * not have (NOT_SUPPORTED, FUNCTION_NOT_FOUND) is left out, so the counter
+ * does not exist there; any other failure is null.  The NVLink 5 COUNT
+ * fields (bytes, errors, recovery events, BER) are read with the aggregate
  * scope, as DCGM does (NvmlFieldRequiresNvLinkAggregate).
  */
 static const struct {

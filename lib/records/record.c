@@ -449,7 +449,7 @@ static json_object *gbps(const struct build *b, bool known, uint64_t bytes)
 	return json_object_new_double((double)bytes * 8.0 / (double)secs / 1e9);
 }
 
-/* The traffic fields of a port; returns the bytes it moved (known ones). */
+/* The traffic fields of a port; returns the bytes it moved, by direction. */
 static struct traffic port_traffic(struct build *b, json_object *o,
 				   json_object *deltas)
 {
