@@ -5,14 +5,19 @@
  * supernodes: section and block topology (lib/placement/discover.c
  * decides).
  *
- * Without --input: sinfo lists the nodes and their states; one step over
- * the idle ones (srun -N<n> -w <nodes> --ntasks-per-node=1
- * --supernode-env=none supernode-prolog --config PATH --identity --json)
- * gives one line each.  A node that is not idle, or gives no answer, is
- * listed as not placed, with the reason.  --input reads such lines from a
- * file (what prologs or another runner gathered; "-" is stdin).
+ * Without --input: sinfo lists each node's partitions and state; the idle
+ * ones are asked, one step per partition (lib/placement/discover_plan.c
+ * picks one partition per node: the default one when the node is in it),
+ * one after the other, each under --timeout: srun -p PART -N<n> -w <nodes>
+ * --ntasks-per-node=1 --supernode-env=none supernode-prolog --config PATH
+ * --identity --json gives one line each.  A step that times out or fails
+ * keeps every answer it printed; only the nodes that gave none are listed
+ * as not placed, with the reason, as are the nodes not asked (not idle,
+ * in no partition that is up).  --input reads such lines from a file
+ * (what prologs or another runner gathered; "-" is stdin).
  *
- * Exit: 0 every node placed, 1 some not, 2 usage or no answers at all.
+ * Exit: 0 every node placed, 1 some not, 2 usage, sinfo failed, or no
+ * node at all.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -24,6 +29,7 @@
 #include "snctl.h"
 #include "checks/sn_runner.h"
 #include "placement/sn_discover.h"
+#include "placement/sn_discover_plan.h"
 
 #ifndef SN_SCONTROL
 #define SN_SCONTROL "/usr/bin/scontrol"
@@ -32,16 +38,15 @@
 #define SN_SBIN_FULL_DIR "/usr/sbin"
 #endif
 #define SINFO_TIMEOUT_MS 30000u
-#define DISCOVER_MAX_OUTPUT (32u << 20)
+#define DISCOVER_MAX_OUTPUT (32u << 20) /* bytes kept of one command */
 
 struct discover_args {
 	const char *input;  /* --input FILE, "-" = stdin; NULL: run srun */
 	const char *prolog; /* --prolog PATH */
-	unsigned timeout_s; /* --timeout for the srun step */
+	unsigned timeout_s; /* --timeout for each srun step */
 	char config[PATH_MAX];
 	char bindir[PATH_MAX]; /* where sinfo and srun are: scontrol's */
-	char **idle;	       /* idle nodes, for the step */
-	size_t n_idle;
+	char job_name[64];     /* the steps' job name, for scancel */
 };
 
 /* ---- running Slurm's commands ------------------------------------------ */
@@ -65,161 +70,198 @@ static int exec_child(void *arg, int fd)
 	return 127;
 }
 
-/* Run argv; its stdout in *out (NUL-terminated). 0, or -1 (printed). */
+/*
+ * Run argv for at most timeout_ms; what it printed, whatever happened, in
+ * *out (malloc()ed, NUL-terminated, *len bytes, at most max).  Returns
+ * sn_run_in_child's status: 0-255, -1 timed out, -2 killed by a signal,
+ * -3 not started; -4 out of memory.
+ */
 static int run(const struct discover_args *a, char *const *argv,
-	       uint32_t timeout_ms, char **out)
+	       uint32_t timeout_ms, size_t max, char **out, size_t *len)
 {
 	struct exec_req r = { a->bindir, argv };
-	size_t len = 0;
 	char *p;
 	int rc;
 
-	*out = NULL;
-	rc = sn_run_in_child(exec_child, &r, timeout_ms, DISCOVER_MAX_OUTPUT,
-			     out, &len);
-	if (rc == -1 || rc < -1) {
-		sn_log_stderr("%s %s", argv[0],
-			      rc == -1 ? "did not answer in time" :
-					 "could not be run");
-		free(*out);
-		*out = NULL;
-		return -1;
-	}
-	if (rc > 0)
-		sn_log_stderr("%s exited with %d (answers kept)", argv[0], rc);
-	p = realloc(*out, len + 1);
+	rc = sn_run_in_child(exec_child, &r, timeout_ms, max, out, len);
+	p = realloc(*out, *len + 1);
 	if (!p) {
 		free(*out);
 		*out = NULL;
-		return -1;
+		*len = 0;
+		return -4;
 	}
-	p[len] = '\0';
+	p[*len] = '\0';
 	*out = p;
-	return 0;
+	return rc;
+}
+
+/* sinfo and scancel: 0 with the output, or -1 (printed). */
+static int run_tool(const struct discover_args *a, char *const *argv,
+		    char **out)
+{
+	size_t len;
+	int rc = run(a, argv, SINFO_TIMEOUT_MS, DISCOVER_MAX_OUTPUT, out, &len);
+
+	if (!rc)
+		return 0;
+	if (rc > 0)
+		sn_log_stderr("%s exited with %d", argv[0], rc);
+	else
+		sn_log_stderr("%s %s", argv[0],
+			      rc == -1 ? "did not answer in time" :
+					 "could not be run");
+	free(*out);
+	*out = NULL;
+	return -1;
 }
 
 /* ---- the nodes --------------------------------------------------------- */
 
-static int push_idle(struct discover_args *a, const char *node)
+static int list_nodes(struct discover_args *a, struct sn_discover_plan *p,
+		      struct sn_discover *d)
 {
-	char **p = realloc(a->idle, (a->n_idle + 1) * sizeof(*p));
-
-	if (!p)
-		return -1;
-	a->idle = p;
-	if (!(a->idle[a->n_idle] = strdup(node)))
-		return -1;
-	a->n_idle++;
-	return 0;
-}
-
-static bool listed(const struct discover_args *a, const char *node)
-{
-	for (size_t i = 0; i < a->n_idle; i++)
-		if (!strcmp(a->idle[i], node))
-			return true;
-	return false;
-}
-
-/* One "NODE STATE" line of sinfo: idle ones to the step, others unplaced. */
-static int node_line(struct discover_args *a, struct sn_discover *d, char *line,
-		     struct sn_error *err)
-{
-	char *state = strchr(line, ' '), why[96];
-
-	if (!state || !*line)
-		return 0;
-	*state++ = '\0';
-	if (!strcmp(state, "idle")) {
-		if (listed(a, line))
-			return 0;
-		return push_idle(a, line);
-	}
-	snprintf(why, sizeof(why), "not idle (%.40s): not asked", state);
-	return sn_discover_add_missing(d, line, why, err);
-}
-
-static int list_nodes(struct discover_args *a, struct sn_discover *d)
-{
-	char *const argv[] = { "sinfo", "-h", "-N", "-o", "%N %T", NULL };
+	char *const argv[] = { "sinfo", "-h",	       "-N", "-a",
+			       "-o",	"%N %P %a %T", NULL };
 	char *text, *line, *save = NULL;
 	struct sn_error err;
 
-	if (run(a, argv, SINFO_TIMEOUT_MS, &text))
+	if (run_tool(a, argv, &text))
 		return -1;
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
-		if (node_line(a, d, line, &err)) {
-			sn_log_stderr("sinfo: %s", err.msg);
-			free(text);
-			return -1;
-		}
+		if (sn_discover_plan_line(p, line, &err))
+			sn_log_stderr("sinfo: ignored: %s", err.msg);
 	free(text);
+	if (sn_discover_plan_finish(p, d, &err)) {
+		sn_log_stderr("sinfo: %s", err.msg);
+		return -1;
+	}
 	return 0;
 }
 
-/* ---- the answers ------------------------------------------------------- */
+/* ---- the steps --------------------------------------------------------- */
 
-static void add_lines(struct sn_discover *d, char *text)
+/* Why a node of partition part gave no answer, after the step's rc. */
+static void no_answer_why(int rc, const char *part, unsigned timeout_s,
+			  char *buf, size_t size)
 {
-	char *line, *save = NULL;
-	struct sn_error err;
-
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		if (line[0] == '{' && sn_discover_add_line(d, line, &err))
-			sn_log_stderr("ignored: %s", err.msg);
+	if (rc == 0)
+		snprintf(buf, size, "no answer from the step in partition %s",
+			 part);
+	else if (rc == -1)
+		snprintf(
+			buf, size,
+			"no answer: the step in partition %s did not finish in %u s",
+			part, timeout_s);
+	else if (rc > 0)
+		snprintf(buf, size,
+			 "no answer: the step in partition %s exited with %d",
+			 part, rc);
+	else
+		snprintf(buf, size, "no answer: the step in partition %s %s",
+			 part,
+			 rc == -2 ? "was killed by a signal" :
+				    "could not be run");
 }
 
-/* The step: srun over the idle nodes (w: comma-separated). */
-static int run_step(struct discover_args *a, char *w, char **text)
+/* The step over nodes (a hostlist, n of them) in partition part. */
+static int run_step(const struct discover_args *a, const char *part,
+		    char *nodes, size_t n, char **text, size_t *len)
 {
-	char nodes_arg[24], time_arg[16];
+	char part_arg[SN_DISCOVER_PART_MAX + 4], nodes_arg[24], time_arg[16];
+	char name_arg[sizeof(a->job_name) + 4];
 	char *const argv[] = { "srun",
+			       part_arg,
 			       nodes_arg,
 			       "-w",
-			       w,
+			       nodes,
+			       name_arg,
 			       "--ntasks-per-node=1",
 			       time_arg,
 			       "--supernode-env=none",
 			       (char *)a->prolog,
 			       "--config",
-			       a->config,
+			       (char *)a->config,
 			       "--identity",
 			       "--json",
 			       NULL };
+	size_t max = n * (SN_DISCOVER_LINE_MAX + 1) + 65536;
 
-	snprintf(nodes_arg, sizeof(nodes_arg), "-N%zu", a->n_idle);
+	snprintf(part_arg, sizeof(part_arg), "-p%s", part);
+	snprintf(nodes_arg, sizeof(nodes_arg), "-N%zu", n);
+	snprintf(name_arg, sizeof(name_arg), "-J%s", a->job_name);
 	snprintf(time_arg, sizeof(time_arg), "-t%u", (a->timeout_s + 59) / 60);
-	return run(a, argv, a->timeout_s * 1000, text);
+	return run(a, argv, a->timeout_s * 1000,
+		   max < DISCOVER_MAX_OUTPUT ? max : DISCOVER_MAX_OUTPUT, text,
+		   len);
 }
 
-static int step(struct discover_args *a, struct sn_discover *d)
+/* A step that did not finish leaves its job: cancel it by its name. */
+static void cancel_step(const struct discover_args *a)
 {
-	char *text = NULL, *w;
+	char name_arg[sizeof(a->job_name) + 8];
+	char *const argv[] = { "scancel", name_arg, NULL };
+	char *out;
+
+	snprintf(name_arg, sizeof(name_arg), "--name=%s", a->job_name);
+	if (!run_tool(a, argv, &out))
+		free(out);
+}
+
+/* Every node of part that gave no answer: not placed, with why. */
+static int step_missing(const struct sn_discover_plan *p, const char *part,
+			const char *why, struct sn_discover *d)
+{
 	struct sn_error err;
-	size_t len = 1;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->t[i].part, part) &&
+		    sn_discover_add_missing(d, p->t[i].node, why, &err)) {
+			sn_log_stderr("%s", err.msg);
+			return -1;
+		}
+	return 0;
+}
+
+static void step_report(const char *part, size_t n, int rc,
+			const struct sn_discover_output *o, const char *why)
+{
+	if (o->refused)
+		sn_log_stderr(
+			"partition %s: %zu line(s) ignored, the first: %s",
+			part, o->refused, o->first.msg);
+	if (o->cut)
+		sn_log_stderr("partition %s: the last line was cut short",
+			      part);
+	sn_log_stderr("partition %s: %zu node(s) asked, %zu answer(s)%s%s",
+		      part, n, o->taken, rc ? "; " : "",
+		      rc ? why + strlen("no answer: ") : "");
+}
+
+/* One partition's step; its answers, whole or partial, into d. */
+static int step(const struct discover_args *a, const struct sn_discover_plan *p,
+		const char *part, struct sn_discover *d)
+{
+	struct sn_discover_output o;
+	char *nodes, *text = NULL, why[SN_DISCOVER_PART_MAX + 96];
+	struct sn_error err;
+	size_t n, len = 0;
 	int rc;
 
-	for (size_t i = 0; i < a->n_idle; i++)
-		len += strlen(a->idle[i]) + 1;
-	if (!(w = calloc(1, len)))
+	if (!(nodes = sn_discover_plan_nodes(p, part, &n, &err))) {
+		sn_log_stderr("partition %s: %s", part, err.msg);
 		return -1;
-	for (size_t i = 0; i < a->n_idle; i++) {
-		strcat(w, a->idle[i]);
-		if (i + 1 < a->n_idle)
-			strcat(w, ",");
 	}
-	rc = run_step(a, w, &text);
-	free(w);
-	if (!rc)
-		add_lines(d, text);
+	rc = run_step(a, part, nodes, n, &text, &len);
+	free(nodes);
+	sn_discover_add_output(d, text ? text : "", len, &o);
 	free(text);
-	for (size_t i = 0; i < a->n_idle; i++)
-		if (sn_discover_add_missing(d, a->idle[i],
-					    "no answer from the step", &err))
-			return -1;
-	return rc;
+	if (rc == -1)
+		cancel_step(a);
+	no_answer_why(rc, part, a->timeout_s, why, sizeof(why));
+	step_report(part, n, rc, &o, why);
+	return step_missing(p, part, why, d);
 }
 
 static int read_input(const char *path, struct sn_discover *d)
@@ -284,15 +326,23 @@ static void bindir_of_scontrol(char *buf, size_t size)
 
 static int collect(struct discover_args *a, struct sn_discover *d)
 {
+	struct sn_discover_plan p = { 0 };
+	int rc = 0;
+
 	if (a->input)
 		return read_input(a->input, d);
-	if (list_nodes(a, d))
+	if (list_nodes(a, &p, d)) {
+		sn_discover_plan_free(&p);
 		return -1;
-	if (!a->n_idle) {
-		sn_log_stderr("no idle node to ask");
-		return 0;
 	}
-	return step(a, d);
+	if (!p.n)
+		sn_log_stderr("no idle node to ask");
+	snprintf(a->job_name, sizeof(a->job_name), "supernodectl-discover.%d",
+		 (int)getpid());
+	for (size_t i = 0; i < p.n_parts && !rc; i++)
+		rc = step(a, &p, p.parts[i], d);
+	sn_discover_plan_free(&p);
+	return rc;
 }
 
 int snctl_discover(const struct snctl_global *g, int argc, char **argv)
@@ -325,9 +375,6 @@ int snctl_discover(const struct snctl_global *g, int argc, char **argv)
 	sn_discover_print(stdout, &d);
 	rc = sn_discover_unplaced(&d) ? SNCTL_EXIT_NOTFOUND : SNCTL_EXIT_OK;
 out:
-	for (size_t i = 0; i < a.n_idle; i++)
-		free(a.idle[i]);
-	free(a.idle);
 	sn_discover_free(&d);
 	sn_config_free(cfg);
 	return rc;

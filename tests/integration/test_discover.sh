@@ -3,10 +3,14 @@
 # item 3).  Each node gets its own fake NVML through a %n path
 # (paths.nvml: $fx/%n/libnvidia-ml.so.1; the fake reads nvml.json beside
 # itself): sna1-2 are one NVL72 domain, snb1-2 another with the same
-# sentinel clique 32766.  discover (one srun step of supernode-prolog
-# --identity --json) must print both supernodes with their identities; a
-# node whose GPUs report a zero cluster UUID is listed as not placed, never
-# guessed.  With the identities recorded in supernode.yaml, a --supernode=1
+# sentinel clique 32766.  Two partitions: side (the default) holds
+# sna1-2, main all four, so snb1-2 are outside the default partition.
+# discover (one srun step of supernode-prolog --identity --json per
+# partition: sna1-2 in side, snb1-2 in main) must print both supernodes
+# with their identities; a node whose GPUs report a zero cluster UUID is
+# listed as not placed, never guessed.  A node that hangs: its step times
+# out, the answers of the others are kept, it alone is listed.  A
+# partition that is down: its nodes are not asked.  With the identities recorded in supernode.yaml, a --supernode=1
 # job runs; when the config records another domain for sn02, the prolog
 # drains its nodes with SUPERNODE_MISMATCH.
 source "$(dirname "$0")/lib.sh"
@@ -58,6 +62,7 @@ YAML
 config >"$fx/supernode.yaml"
 : >"$fx/kmsg"
 cat >"$fx/extra.conf" <<CONF
+PartitionName=side Nodes=sna[1-2] Default=YES State=UP MaxTime=INFINITE
 Prolog=$PROLOG
 PrologFlags=Alloc,DeferBatch
 PrologEpilogTimeout=60
@@ -67,16 +72,21 @@ cluster_up "$name" --config "$fx/supernode.yaml" --extra "$fx/extra.conf"
 trap 'cluster_down; rm -rf "$fx"' EXIT
 CFG=$SUPERNODE_CLUSTER_DIR/etc/supernode.yaml
 
+# discover [PROLOG [TIMEOUT]]: OUT (stdout), ERR (stderr), RC.
 discover() {
 	set +e
-	OUT=$("$CTL" --config "$CFG" discover --prolog "$PROLOG" --timeout 60 2>"$WORK/discover.err")
+	OUT=$("$CTL" --config "$CFG" discover --prolog "${1:-$PROLOG}" --timeout "${2:-60}" 2>"$WORK/discover.err")
 	RC=$?
 	set -e
+	ERR=$(<"$WORK/discover.err")
 }
 
-# ---- every node in a domain --------------------------------------------
+# ---- every node in a domain, two partitions -------------------------------
+assert_eq "the default partition is side" "side*" "$(sinfo -h -n snb1,sna1 -o '%P' | grep '\*$')"
 discover
 assert_eq "discover: exit (all placed)" 0 "$RC"
+assert_contains "discover: a step in side" "partition side: 2 node(s) asked, 2 answer(s)" "$ERR"
+assert_contains "discover: a step in main" "partition main: 2 node(s) asked, 2 answer(s)" "$ERR"
 assert_eq "discover: the supernodes: section" "supernodes:
   - name: sn01
     nodes: \"sna[1-2]\"
@@ -100,6 +110,42 @@ assert_eq "discover: snb2 listed with the reason" \
 assert_contains "discover: sn02 is snb1 alone" "nodes: \"snb1\"" "$OUT"
 cp "$FIX/accel/fabric-nvl72-domain-b.json" "$fx/snb2/nvml.json"
 
+# ---- a node that hangs: its step times out, the others' answers are kept --
+cat >"$fx/hang-prolog" <<SH
+#!/bin/bash
+[[ \$SLURMD_NODENAME == snb2 ]] && exec sleep 300
+exec "$PROLOG" "\$@"
+SH
+chmod 755 "$fx/hang-prolog"
+start=$SECONDS
+discover "$fx/hang-prolog" 15
+assert_eq "discover with snb2 hung: exit 1" 1 "$RC"
+if ((SECONDS - start < 45)); then pass "hung step stopped at its time limit ($((SECONDS - start)) s)"; else
+	fail "discover took $((SECONDS - start)) s with a 15 s limit"; fi
+assert_eq "discover: snb2 listed, the step's timeout named" \
+	"#   snb2: no answer: the step in partition main did not finish in 15 s" \
+	"$(grep '^#   snb2' <<<"$OUT")"
+assert_contains "discover: snb1's answer kept" "nodes: \"snb1\"" "$OUT"
+assert_contains "discover: sna1-2 placed (their step in side)" "nodes: \"sna[1-2]\"" "$OUT"
+assert_contains "discover: the timeout on stderr" \
+	"partition main: 2 node(s) asked, 1 answer(s); the step in partition main did not finish in 15 s" "$ERR"
+# The step's job was cancelled: snb2 comes back idle without waiting for -t1.
+for ((i = 0; i < 100; i++)); do
+	[[ $(sinfo -h -n snb2 -o '%T') == idle ]] && break
+	sleep 0.2
+done
+assert_eq "snb2 idle again after the cancel" idle "$(sinfo -h -n snb2 -o '%T')"
+
+# ---- a partition that is down: its nodes are not asked -------------------
+scontrol update partitionname=main state=down
+discover
+scontrol update partitionname=main state=up
+assert_eq "discover with main down: exit 1" 1 "$RC"
+assert_eq "discover: snb1 not asked, main down" \
+	"#   snb1: idle, in no partition that is up (main (down)): not asked" \
+	"$(grep '^#   snb1' <<<"$OUT")"
+assert_contains "discover with main down: sna1-2 placed" "nodes: \"sna[1-2]\"" "$OUT"
+
 # ---- a node that is not idle is not asked --------------------------------
 scontrol update nodename=snb1 state=drain reason="bench"
 discover
@@ -109,7 +155,7 @@ scontrol update nodename=snb1 state=resume
 
 # ---- the drift guard ------------------------------------------------------
 config "$A" "$B" >"$CFG"
-j1=$(sbatch --parsable --supernode=1 -o "$WORK/j1.out" --wrap 'srun hostname')
+j1=$(sbatch --parsable -p main --supernode=1 -o "$WORK/j1.out" --wrap 'srun hostname')
 wait_state "$j1" COMPLETED 60
 assert_eq "identities as recorded: nothing drained" "" "$(sinfo -h -t drain -o '%N')"
 
@@ -117,7 +163,7 @@ assert_eq "identities as recorded: nothing drained" "" "$(sinfo -h -t drain -o '
 # so the job goes to sn02; the prolog drains both with SUPERNODE_MISMATCH.
 config "$A" "$A" >"$CFG"
 scontrol update nodename=sna[1-2] state=drain reason="admin: held"
-j2=$(sbatch --parsable --supernode=1 -o "$WORK/j2.out" --wrap 'srun hostname')
+j2=$(sbatch --parsable -p main --supernode=1 -o "$WORK/j2.out" --wrap 'srun hostname')
 for ((i = 0; i < 150; i++)); do
 	[[ $(sinfo -h -n snb1,snb2 -t drain -o '%n' | wc -l) == 2 ]] && break
 	sleep 0.2

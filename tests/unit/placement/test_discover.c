@@ -276,12 +276,12 @@ static void test_output_bad_lines(void **state)
 	sn_discover_free(&d);
 
 	/* A line past the bound is refused, the next one still read. */
-	big = malloc(SN_DISCOVER_LINE_MAX + 200);
+	big = malloc(SN_DISCOVER_LINE_MAX + 1200);
 	assert_non_null(big);
 	big[0] = '{';
 	memset(big + 1, 'x', SN_DISCOVER_LINE_MAX + 10);
 	big[SN_DISCOVER_LINE_MAX + 11] = '\n';
-	snprintf(big + SN_DISCOVER_LINE_MAX + 12, 180, "%s\n",
+	snprintf(big + SN_DISCOVER_LINE_MAX + 12, 1100, "%s\n",
 		 answer("n3", "nvlink", A, NULL));
 	sn_discover_add_output(&d, big, strlen(big), &o);
 	assert_int_equal(o.taken, 1);
