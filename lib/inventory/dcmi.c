@@ -106,29 +106,6 @@ static int read_cards(struct dcmi_lib *l, struct sn_dcmi_pod *out,
 	return 0;
 }
 
-/*
- * As paths.nvml (inventory/nvml.c): a path with a '/' that is there must be
- * a regular file (dlopen() would block on a FIFO); links are followed
- * (paths.dcmi is root's, libdcmi.so is often one).
- */
-static int path_usable(const char *path, struct sn_error *err)
-{
-	char why[SN_FILE_WHY_MAX];
-	int fd;
-
-	if (!strchr(path, '/'))
-		return 0;
-	fd = sn_file_open_regular(path, SN_FILE_FOLLOW, NULL, why, sizeof(why));
-	if (fd >= 0) {
-		close(fd);
-		return 0;
-	}
-	if (errno != EINVAL)
-		return 0;
-	sn_error_set(err, "%s: %s", why, path);
-	return -1;
-}
-
 int sn_dcmi_super_pod(const char *path, struct sn_dcmi_pod *out,
 		      struct sn_error *err)
 {
@@ -137,7 +114,7 @@ int sn_dcmi_super_pod(const char *path, struct sn_dcmi_pod *out,
 	int rc, ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (path_usable(path, err))
+	if (sn_file_dlopen_usable(path, err))
 		return -1;
 	dlerror();
 	l.dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);

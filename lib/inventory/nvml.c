@@ -235,31 +235,6 @@ static int resolve_symbols(struct sn_nvml *nvml, const char *path,
 	return 0;
 }
 
-/*
- * dlopen() opens its path with a blocking open(): a FIFO named by
- * paths.nvml would hang the check.  A path with a '/' that is there must
- * be a regular file (links followed: libnvidia-ml.so.1 is one); a missing
- * one is left to dlopen() to report, a bare name to the dynamic linker's
- * search of root's library folders.  Returns 0, or -1 with err set.
- */
-static int path_usable(const char *path, struct sn_error *err)
-{
-	char why[SN_FILE_WHY_MAX];
-	int fd;
-
-	if (!strchr(path, '/'))
-		return 0;
-	fd = sn_file_open_regular(path, SN_FILE_FOLLOW, NULL, why, sizeof(why));
-	if (fd >= 0) {
-		close(fd);
-		return 0;
-	}
-	if (errno != EINVAL)
-		return 0;
-	sn_error_set(err, "%s: %s", why, path);
-	return -1;
-}
-
 int sn_nvml_open(const char *path, struct sn_nvml **out, struct sn_error *err)
 {
 	struct sn_nvml *nvml = NULL;
@@ -272,7 +247,7 @@ int sn_nvml_open(const char *path, struct sn_nvml **out, struct sn_error *err)
 		sn_error_set(err, "paths.nvml is empty");
 		goto out;
 	}
-	if (path_usable(path, err))
+	if (sn_file_dlopen_usable(path, err))
 		goto out;
 	nvml = calloc(1, sizeof(*nvml));
 	if (!nvml) {

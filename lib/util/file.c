@@ -364,3 +364,21 @@ int sn_lock_take(const char *path, unsigned wait_ms)
 	close(fd);
 	return -1;
 }
+
+int sn_file_dlopen_usable(const char *path, struct sn_error *err)
+{
+	char why[SN_FILE_WHY_MAX];
+	int fd;
+
+	if (!strchr(path, '/'))
+		return 0;
+	fd = sn_file_open_regular(path, SN_FILE_FOLLOW, NULL, why, sizeof(why));
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno != EINVAL)
+		return 0;
+	sn_error_set(err, "%s: %s", why, path);
+	return -1;
+}
