@@ -66,8 +66,12 @@ assert_eq "SLURM_SUPERNODE=1 srun: ranks" "0: 0
 1: 1" "$out"
 
 # Different jobs, different ports.
-p1=$(srun --supernode=1 -N2 printenv MASTER_PORT | head -n 1)
-p2=$(srun --supernode=1 printenv MASTER_PORT | head -n 1)
+# The whole output first: `| head -n 1` closed the pipe under srun, which
+# 26.05 reported as an aborted step (exit 1) once.
+p1=$(srun --supernode=1 -N2 printenv MASTER_PORT)
+p1=${p1%%$'\n'*}
+p2=$(srun --supernode=1 printenv MASTER_PORT)
+p2=${p2%%$'\n'*}
 if [[ $p1 != "$p2" ]]; then pass "two jobs got ports $p1 and $p2"; else fail "two jobs got the same port $p1"; fi
 
 # Without the option: nothing.
