@@ -25,13 +25,14 @@ static int expand(const char *tmpl, const char *node, const char *host,
 int sn_check_ctx_init(struct sn_check_ctx *ctx, const struct sn_config *cfg,
 		      const char *nodename, struct sn_error *err)
 {
-	char host[SN_HOST_NAME_SIZE] = "localhost";
+	char *host = ctx->host;
 
 	memset(ctx, 0, sizeof(*ctx));
-	if (gethostname(host, sizeof(host) - 1))
+	if (gethostname(host, sizeof(ctx->host) - 1))
 		strcpy(host, "localhost");
-	host[sizeof(host) - 1] = '\0';
+	host[sizeof(ctx->host) - 1] = '\0';
 	ctx->cfg = cfg;
+	/* In ctx, not on this stack: --identity/--learn print it later. */
 	ctx->nodename = nodename ? nodename : host;
 	if (expand(cfg->sysfs, ctx->nodename, host, ctx->sysfs,
 		   sizeof(ctx->sysfs), "sysfs", err) ||

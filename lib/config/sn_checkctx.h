@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "config/sn_config.h"
+#include "util/sn_hostlist.h"
 
 /* Defaults of paths.imex_ctl, paths.imex_channels and paths.dcmi. */
 #define SN_IMEX_CTL_DEFAULT "/usr/bin/nvidia-imex-ctl"
@@ -19,7 +20,8 @@
  */
 struct sn_check_ctx {
 	const struct sn_config *cfg;
-	const char *nodename; /* this node's Slurm name */
+	const char *nodename; /* this node's Slurm name: the caller's, or host */
+	char host[SN_HOST_NAME_SIZE]; /* gethostname(), or "localhost" */
 	char sysfs[PATH_MAX]; /* paths.sysfs: "/sys" or a fixture tree */
 	char dev[PATH_MAX];   /* paths.dev */
 	char nvml[PATH_MAX];  /* paths.nvml: library dlopen()ed for NVIDIA */

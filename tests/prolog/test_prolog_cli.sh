@@ -293,6 +293,10 @@ assert_eq "--identity --json domain A: exit" 0 "$rc"
 assert_eq "--identity --json domain A: identity" "$KEY_A" "$(json '["identity"]' <<<"$out")"
 assert_eq "--identity --json domain A: supernode, expected" "sn01 $KEY_A" \
 	"$(json '["supernode"]' <<<"$out") $(json '["expected"]' <<<"$out")"
+# No --node and no SLURMD_NODENAME: the host's name (it once pointed at a
+# buffer gone by the time it was printed).
+out=$(SN_FAKE_NVML_FIXTURE=$DOM_A env -u SLURMD_NODENAME "$PROLOG" --config "$W/id.yaml" --identity --json 2>"$W/err")
+assert_eq "--identity --json without --node: node" "$(hostname)" "$(json '["node"]' <<<"$out")"
 out=$(SN_FAKE_NVML_FIXTURE=$FABRIC "$PROLOG" --config "$W/id.yaml" --node n1 --identity 2>"$W/err"); rc=$?
 assert_eq "--identity HGX H200: exit" 0 "$rc"
 assert_eq "--identity HGX H200: text" "identity   none: cluster UUID is zero on every GPU: no multi-node NVLink domain" \
