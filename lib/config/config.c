@@ -118,7 +118,14 @@ static int supernode_identity(struct yaml_walk *w, yaml_node_t *v,
 	if (!sn_config_identity_valid(sn->identity))
 		return yaml_walk_fail(
 			w, v, path,
-			"'%.80s' is not an identity (nvlink:<cluster uuid>/<clique id> or ascend:<super pod id>, as supernodectl discover prints)",
+			"'%.80s' is not an identity (nvlink:<cluster uuid>/<clique id> or ascend:<super pod id>, lower-case hex, as supernodectl discover prints)",
+			sn->identity);
+	/* A zero UUID is "in no NVLink domain": every node would mismatch. */
+	if (!strncmp(sn->identity,
+		     "nvlink:00000000-0000-0000-0000-000000000000/", 44))
+		return yaml_walk_fail(
+			w, v, path,
+			"'%.80s': a zero cluster UUID means no multi-node NVLink domain; leave identity out for such a supernode",
 			sn->identity);
 	return 0;
 }

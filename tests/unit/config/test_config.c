@@ -592,10 +592,16 @@ static void test_identity(void **state)
 		snprintf(
 			want, sizeof(want),
 			F
-			":4:15: supernodes[0].identity: '%s' is not an identity (nvlink:<cluster uuid>/<clique id> or ascend:<super pod id>, as supernodectl discover prints)",
+			":4:15: supernodes[0].identity: '%s' is not an identity (nvlink:<cluster uuid>/<clique id> or ascend:<super pod id>, lower-case hex, as supernodectl discover prints)",
 			bad[i]);
 		fails_with(yaml, want);
 	}
+	/* Well formed, but "in no domain": every node would drain. */
+	fails_with(
+		"supernodes:\n  - name: sn01\n    nodes: a[1-2]\n"
+		"    identity: nvlink:00000000-0000-0000-0000-000000000000/0\n",
+		F
+		":4:15: supernodes[0].identity: 'nvlink:00000000-0000-0000-0000-000000000000/0': a zero cluster UUID means no multi-node NVLink domain; leave identity out for such a supernode");
 }
 
 /* "[a|b|...]" holds 64 alternatives: feature refuses 65, switch takes it. */
