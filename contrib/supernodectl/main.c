@@ -58,8 +58,8 @@ void snctl_usage(FILE *f)
 		"                      cannot place are listed with the reason\n"
 		"  --config PATH       supernode.yaml (default: next to $SLURM_CONF, else %s)\n"
 		"exit: report 0 found, 1 no record; config 0 valid/matching, 1 invalid,\n"
-		"      discover 0 every node placed, 1 some not;\n"
 		"      mismatch or slurmctld not reachable; 2 usage;\n"
+		"      discover 0 every node placed, 1 some not, 2 usage or no nodes;\n"
 		"      health 0 ok, 1 warn, 2 crit, 3 unknown, 4 usage/config\n",
 		SN_CONFIG_DEFAULT_PATH);
 }
