@@ -1180,7 +1180,9 @@ enum sn_taskenv_ready sn_taskenv_node_prepare(const struct sn_config *cfg,
 		return SN_TASKENV_NO_PORTS;
 	}
 	if (want_topo && !node->topo.valid) {
-		sn_error_set(err, "%s: %s not set", node->topo_note,
+		sn_error_set(err, "%s: %s not set",
+			     node->topo_note[0] ? node->topo_note :
+						  "no topology read",
 			     want_topo & SN_TASKENV_TOPO_NICS ?
 				     "UCX_NET_DEVICES" :
 				     "CUDA_VISIBLE_DEVICES");
