@@ -93,6 +93,31 @@ pending_verdict() {
 	echo "$state $reason"
 }
 
+# drained_nodes: the nodes in a drain state (drain, drained, draining), one
+# per line; "sinfo failed (exit N): ..." when sinfo itself failed, so that
+# an assert of "nothing drained" ("") cannot pass on a dead controller.
+drained_nodes() {
+	local out rc=0
+	out=$(sinfo -h -N -t drain,drained,draining -o %N 2>&1) || rc=$?
+	if ((rc)); then
+		echo "sinfo failed (exit $rc): $out"
+		return 0
+	fi
+	[[ -z $out ]] || sort -u <<<"$out"
+}
+
+# queued_jobs: the ids of the jobs slurmctld holds, one per line; "squeue
+# failed (exit N): ..." when squeue itself failed (as drained_nodes).
+queued_jobs() {
+	local out rc=0
+	out=$(squeue -h -o %i 2>&1) || rc=$?
+	if ((rc)); then
+		echo "squeue failed (exit $rc): $out"
+		return 0
+	fi
+	printf '%s' "$out"
+}
+
 # sn_of NODE: sna1 -> sn01, snb2 -> sn02, ...
 sn_of() { printf 'sn%02d' $(($(printf '%d' "'${1:2:1}") - 96)); }
 

@@ -53,7 +53,7 @@ case $rc in
 *) fail "installed, knob set: exit code $rc: $out" ;;
 esac
 assert_eq "installed, knob set: nodes confirmed" 0 "$(grep -c CONFIRMED <<<"$out" || true)"
-assert_eq "installed, knob set: nothing drained" "" "$(sinfo -h -t drain -o '%N')"
+assert_eq "installed, knob set: nothing drained" "" "$(drained_nodes)"
 
 # Breaker: 1 slow node of 4 is more than 0.2 of them.
 rc=0

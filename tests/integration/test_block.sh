@@ -74,8 +74,8 @@ wait_state "$p2" COMPLETED 60
 p2list=$(scontrol show hostnames "$(job_field "$p2" NodeList)" | paste -sd' ')
 shared=$(comm -12 <(scontrol show hostnames "$list" | sort) <(tr ' ' '\n' <<<"$p2list" | sort))
 assert_eq "a 4-node plain job beside job $j ($list) took none of its nodes ($p2list)" "" "$shared"
-sleep 2
-assert_eq "plain job $p on $first (held by job $j)" PENDING "$(job_field "$p" JobState)"
+v=$(pending_verdict "$p")
+assert_eq "plain job $p on $first (held by job $j), once the scheduler looked ($v)" PENDING "${v%% *}"
 scancel "$j"
 wait_state "$p" COMPLETED 60
 assert_eq "plain job $p ran on $first once job $j ended" "$first" "$(job_field "$p" NodeList)"
@@ -86,8 +86,8 @@ b2=$(sbatch --parsable -n1 -w snb2 -o /dev/null --wrap 'sleep 300')
 b3=$(sbatch --parsable -n1 -w snc1 -o /dev/null --wrap 'sleep 300')
 for b in "$b1" "$b2" "$b3"; do wait_state "$b" RUNNING 60; done
 w=$(sbatch --parsable --supernode=1 -o /dev/null --wrap 'sleep 1')
-sleep 5
-assert_eq "job $w with one node of every block busy" PENDING "$(job_field "$w" JobState)"
+v=$(pending_verdict "$w")
+assert_eq "job $w with one node of every block busy, once the scheduler looked ($v)" PENDING "${v%% *}"
 assert_eq "job $w not started (not requeued)" 0 "$(job_field "$w" Restarts)"
 scancel "$b2"
 wait_state "$w" COMPLETED 60

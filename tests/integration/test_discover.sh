@@ -157,7 +157,7 @@ scontrol update nodename=snb1 state=resume
 config "$A" "$B" >"$CFG"
 j1=$(sbatch --parsable -p main --supernode=1 -o "$WORK/j1.out" --wrap 'srun hostname')
 wait_state "$j1" COMPLETED 60
-assert_eq "identities as recorded: nothing drained" "" "$(sinfo -h -t drain -o '%N')"
+assert_eq "identities as recorded: nothing drained" "" "$(drained_nodes)"
 
 # sn02 recorded in domain A: its nodes report B.  sn01 is held by an admin,
 # so the job goes to sn02; the prolog drains both with SUPERNODE_MISMATCH.

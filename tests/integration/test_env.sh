@@ -102,5 +102,5 @@ set -e
 assert_eq "sbatch under an unusable port range: refused" 1 "$((rc != 0))"
 assert_contains "sbatch's message names the range read" \
 	"env.master_port_range: [$elo, $((elo + 1))] lies wholly inside the kernel's ephemeral port range $elo-$ehi (/proc/sys/net/ipv4/ip_local_port_range)" "$out"
-assert_eq "no node drained" "" "$(sinfo -h -t drain,drained,draining -o %N)"
+assert_eq "no node drained" "" "$(drained_nodes)"
 finish

@@ -128,7 +128,7 @@ for _ in $(seq 1 100); do [[ -f $fx/records/$j2/$n.json ]] && break; sleep 0.1; 
 rec=$fx/records/$j2/$n.json
 assert_eq "no baseline: record says" missing "$(jqs "$rec" 'd["baseline"]')"
 assert_eq "no baseline: symbol_error delta unknown" None "$(jqs "$rec" 'd["ports"][0]["deltas"]["symbol_error"]')"
-assert_eq "no baseline: no drain" "" "$(sinfo -h -t drain,drained,draining -o %N)"
+assert_eq "no baseline: no drain" "" "$(drained_nodes)"
 
 # Issue 9 item 7: a user plants record_dir/<next job id> as a link to a
 # folder of theirs.  The epilog follows no link: nothing is written there,
@@ -146,5 +146,5 @@ assert_eq "planted link: nothing written through it" "" "$(ls -A "$fx/victim")"
 assert_contains "planted link: the epilog says why" \
 	"job $j3: record not written (the node is not drained for it): a symbolic link, not followed: $fx/records/$j3" \
 	"$(cat "$fx/epilog.log")"
-assert_eq "planted link: no drain" "" "$(sinfo -h -t drain,drained,draining -o %N)"
+assert_eq "planted link: no drain" "" "$(drained_nodes)"
 finish

@@ -28,7 +28,7 @@ msg=$(SBATCH_SUPERNODE=abc sbatch --wrap true 2>&1); rc=$?
 set -e
 assert_contains "SBATCH_SUPERNODE=abc message" "SBATCH_SUPERNODE: --supernode=abc is not a whole number (allowed: 1 to 2)" "$msg"
 assert_eq "SBATCH_SUPERNODE=abc exit" 1 "$((rc != 0))"
-assert_eq "no job was created by any refused submission" "" "$(squeue -h)"
+assert_eq "no job was created by any refused submission" "" "$(queued_jobs)"
 
 # refused CASE ARGS... : slurmctld refuses with a message containing CASE.
 refused() {

@@ -21,9 +21,7 @@ n2=$(job_field "$j2" NodeList)
 assert_eq "the two jobs' supernodes" "sna[1-2] snb[1-2]" "$(printf '%s\n' "$n1" "$n2" | sort | tr '\n' ' ' | sed 's/ $//')"
 assert_eq "job 1 node count" 2 "$(job_field "$j1" NumNodes)"
 assert_eq "job 1 constraint" "[sn01|sn02]" "$(job_field "$j1" Features)"
-sleep 1
-assert_eq "third job state while both supernodes are busy" PENDING "$(job_field "$j3" JobState)"
-assert_eq "third job reason" Resources "$(job_field "$j3" Reason)"
+assert_eq "third job while both supernodes are busy" "PENDING Resources" "$(pending_verdict "$j3")"
 wait_state "$j3" COMPLETED 60
 assert_contains "third job's nodes (one of the freed supernodes)" "[1-2]" "$(job_field "$j3" NodeList)"
 

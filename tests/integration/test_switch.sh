@@ -97,7 +97,7 @@ for ((t = 0; t < 300; t++)); do
 done
 assert_eq "job $j2 requeued by the controller prolog" 1 "$(job_field "$j2" Restarts)"
 if [[ -e $WORK/j2.ran ]]; then fail "job $j2 ran on partial supernodes"; else pass "job $j2 did not run on partial supernodes"; fi
-assert_eq "drained nodes" "" "$(sinfo -h -N -t drain,drng -o %N | paste -sd' ')"
+assert_eq "drained nodes" "" "$(drained_nodes | paste -sd' ')"
 log=$(grep -a "job $j2: allocation" "$fx/prolog-slurmctld.log" || true)
 assert_eq "the controller prolog's verdict on job $j2" \
 	"supernode-prolog: job $j2: allocation sna2,snb2,snc[1-2] is not 2 whole supernodes: sn01 partial: 1 of 2 nodes (missing sna1); sn02 partial: 1 of 2 nodes (missing snb1); 4 nodes touch 3 supernodes, 1 of them whole; the job asked for 2 whole: requeued (no node drained)" \

@@ -138,7 +138,7 @@ for v in bogus '' AUTO ' none' show,none; do
 		assert_contains "$prog --supernode-env='$v' message" "--supernode-env=$v: expected auto, none or show" "$msg"
 	done
 done
-assert_eq "no job was created by a refused submission" "" "$(squeue -h)"
+assert_eq "no job was created by a refused submission" "" "$(queued_jobs)"
 
 # Batch: the script gets the node-wide variables but is no rank; its
 # steps get per-task values; --supernode-env=none reaches the steps.
@@ -244,5 +244,5 @@ for t in 0 1; do
 	jobid=$(env_of "$out" "$t" SLURM_JOB_ID)
 	assert_eq "env.force, task $t on $node: MASTER_PORT" "$((20000 + jobid % 10000))" "$(env_of "$out" "$t" MASTER_PORT)"
 done
-assert_eq "no node drained" "" "$(sinfo -h -t drain,drained,draining -o %N)"
+assert_eq "no node drained" "" "$(drained_nodes)"
 finish
