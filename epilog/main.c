@@ -30,6 +30,7 @@
 #include "util/sn_file.h"
 #include "util/sn_log.h"
 #include "util/sn_number.h"
+#include "util/sn_slurm_env.h"
 #include "records/sn_promfile.h"
 #include "records/sn_record.h"
 #include "records/sn_store.h"
@@ -41,20 +42,22 @@ struct epilog_job {
 	uint32_t id;
 	const char *node;
 	const char *user;
+	bool supernode; /* SPANK_SUPERNODE set: a --supernode job */
 	bool has_exit;
 	int exit_code;
 };
 
 static int job_read(struct epilog_job *job, const char *node_arg)
 {
-	const char *s = getenv("SLURM_JOB_ID");
 	const char *ec = getenv("SLURM_JOB_EXIT_CODE2"); /* "exit:signal" */
+	struct sn_slurm_job sj;
 	long long v;
 
-	if (!s || !sn_number_parse(s, &v) || v < 1 || v > 0xfffffff0LL)
+	if (sn_slurm_env_job(&sj))
 		return -1;
-	job->id = (uint32_t)v;
-	job->node = node_arg ? node_arg : getenv("SLURMD_NODENAME");
+	job->id = sj.id;
+	job->supernode = sj.supernode;
+	job->node = node_arg ? node_arg : sj.node;
 	job->user = getenv("SLURM_JOB_USER");
 	if (ec) {
 		char num[16];
@@ -77,7 +80,7 @@ static int record_write(const struct sn_check_ctx *ctx,
 	char base[PATH_MAX];
 	struct sn_error err;
 
-	if (sn_store_dir(cfg->epilog.record_dir, job->node, job->node, base,
+	if (sn_store_dir(cfg->epilog.record_dir, job->node, ctx->host, base,
 			 sizeof(base))) {
 		sn_log(LOG_ERR, "job %u: epilog.record_dir: path too long",
 		       job->id);
@@ -204,7 +207,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	char config_path[PATH_MAX];
-	const char *node = NULL, *spank = getenv("SPANK_SUPERNODE");
+	const char *node = NULL;
 	struct epilog_job job = { 0 };
 	struct sn_config *cfg;
 	struct sn_error err;
@@ -233,7 +236,7 @@ int main(int argc, char **argv)
 		       job.id, err.msg);
 		return 0;
 	}
-	if (((spank && *spank) || cfg->prolog.all_jobs) &&
+	if ((job.supernode || cfg->prolog.all_jobs) &&
 	    sn_config_find_node(cfg, job.node)) {
 		alarm(cfg->epilog.timeout_s + 1);
 		epilog_run(cfg, &job);

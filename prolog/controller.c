@@ -51,6 +51,7 @@
 
 #include "placement/sn_allocation.h"
 #include "placement/sn_option.h"
+#include "util/sn_slurm_env.h"
 #include "sn_prolog.h"
 
 #define SN_CONTROLLER_TIMEOUT_S 20
@@ -79,9 +80,7 @@ bool sn_prolog_controller_context(void)
 
 bool sn_prolog_controller_wanted(void)
 {
-	const char *s = getenv("SPANK_SUPERNODE");
-
-	return s && *s;
+	return sn_slurm_env_supernode();
 }
 
 /* Log each problem on its own line, then the verdict, and print it. */
@@ -102,7 +101,7 @@ static void verdict_log(const char *job, const char *list,
 int sn_prolog_controller(const struct sn_prolog_args *args,
 			 const struct sn_config *cfg)
 {
-	const char *job = getenv("SLURM_JOB_ID");
+	const char *job = getenv(SN_ENV_JOB_ID);
 	const char *list = getenv("SLURM_JOB_NODELIST");
 	struct sn_allocation a;
 	struct sn_error err;
@@ -116,7 +115,7 @@ int sn_prolog_controller(const struct sn_prolog_args *args,
 		job = "?";
 	/* Any N up to the number of supernodes: max_supernodes may have
 	 * been lowered after the job was submitted. */
-	if (sn_supernode_count_parse(getenv("SPANK_SUPERNODE"),
+	if (sn_supernode_count_parse(getenv(SN_ENV_SUPERNODE),
 				     (uint32_t)cfg->n_supernodes, &want,
 				     &err)) {
 		sn_log(LOG_ERR,

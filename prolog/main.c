@@ -23,6 +23,8 @@
 #include <string.h>
 #include <syslog.h>
 
+#include "checks/sn_runner.h"
+#include "util/sn_slurm_env.h"
 #include "sn_prolog.h"
 
 static void usage(FILE *f)
@@ -121,12 +123,13 @@ static int args_parse(int argc, char **argv, struct sn_prolog_args *a)
 	    sn_prolog_controller_context())
 		a->controller = true;
 	if (!a->node && !a->controller)
-		a->node = getenv("SLURMD_NODENAME");
+		a->node = getenv(SN_ENV_NODENAME);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	int64_t start_ms = sn_now_ms();
 	struct sn_prolog_args args;
 	struct sn_config *cfg;
 	struct sn_error err;
@@ -137,6 +140,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return SN_EXIT_USAGE;
 	}
+	args.start_ms = start_ms;
 	if (args.controller && !sn_prolog_controller_wanted())
 		return SN_EXIT_OK; /* not a --supernode job: nothing to verify */
 	cfg = sn_config_load(args.config, &err);
@@ -144,7 +148,7 @@ int main(int argc, char **argv)
 		/* controller.c says why a broken config lets the job run. */
 		sn_log(LOG_ERR,
 		       "job %s: config not loaded, allocation NOT verified, job runs: %s",
-		       getenv("SLURM_JOB_ID") ? getenv("SLURM_JOB_ID") : "?",
+		       getenv(SN_ENV_JOB_ID) ? getenv(SN_ENV_JOB_ID) : "?",
 		       err.msg);
 		return SN_EXIT_OK;
 	}

@@ -2,10 +2,19 @@
 /*
  * The Prolog= flow.  slurmd runs it as root, without PATH, with the job in
  * its environment (SLURM_JOB_ID, SLURMD_NODENAME, SPANK_SUPERNODE for jobs
- * that asked for --supernode).  Everything is bounded by prolog.timeout:
- * checks and baseline run in children that are killed when they overrun,
- * and an alarm ends the process one second after the budget whatever
- * happens (a hung slurmctld RPC included).
+ * that asked for --supernode).  Everything is bounded by prolog.timeout,
+ * counted from the start of main():
+ *
+ *   start ........ checks (each group <= check_timeout) ....|.. drain ..|.|
+ *                                          deadline - DRAIN_RESERVE     |  deadline
+ *                                                   deadline - EXIT_MARGIN
+ *
+ * The checks end at the latest DRAIN_RESERVE before the deadline, so the
+ * drain always has its slice inside prolog.timeout; the drain child is
+ * killed EXIT_MARGIN before it, which leaves the time to reap it, log and
+ * exit (a sanitized build needs about 100 ms there).  An alarm one second
+ * after the deadline is the last resort whatever happens (a hung
+ * slurmctld RPC included); the normal flow never reaches it.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -19,26 +28,22 @@
 #include "records/sn_baseline.h"
 #include "drain/sn_drain.h"
 #include "util/sn_file.h"
-#include "util/sn_number.h"
+#include "util/sn_slurm_env.h"
 #include "sn_prolog.h"
 #include "checks/sn_runner.h"
 
-static int job_id_get(uint32_t *out)
+/* The drain's slice: a third of prolog.timeout, at most 5 s (ms). */
+#define SN_PROLOG_DRAIN_RESERVE_MAX_MS 5000
+/* Left at the end for reaping the drain child, logging and exit (ms). */
+#define SN_PROLOG_EXIT_MARGIN_MS 300
+
+static uint32_t drain_reserve(const struct sn_config *cfg)
 {
-	const char *s = getenv("SLURM_JOB_ID");
-	long long v;
+	uint32_t r = cfg->prolog.timeout_s * 1000 / 3;
 
-	if (!s || !sn_number_parse(s, &v) || v < 1 || v > 0xfffffff0LL)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
-static bool job_wants_checks(const struct sn_config *cfg)
-{
-	const char *s = getenv("SPANK_SUPERNODE");
-
-	return (s && *s) || cfg->prolog.all_jobs;
+	return r < SN_PROLOG_DRAIN_RESERVE_MAX_MS ?
+		       r :
+		       SN_PROLOG_DRAIN_RESERVE_MAX_MS;
 }
 
 static uint32_t budget(int64_t deadline, uint32_t cap_ms, uint32_t reserve_ms)
@@ -103,21 +108,24 @@ static void on_alarm(int sig)
 
 int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
 {
-	int64_t deadline = sn_now_ms() + (int64_t)cfg->prolog.timeout_s * 1000;
+	int64_t deadline =
+		args->start_ms + (int64_t)cfg->prolog.timeout_s * 1000;
 	uint32_t check_ms = cfg->prolog.check_timeout_s * 1000;
 	struct sn_results res = { 0 };
 	char reason[SN_REASON_MAX + 1];
 	struct sn_check_ctx ctx;
 	struct sn_error err;
+	struct sn_slurm_job job;
 	uint32_t job_id;
 	int lock, rc = SN_EXIT_OK;
 
-	if (job_id_get(&job_id)) {
+	if (sn_slurm_env_job(&job)) {
 		sn_log(LOG_ERR,
 		       "SLURM_JOB_ID missing or invalid: not run by slurmd? (use --check by hand)");
 		return SN_EXIT_USAGE;
 	}
-	if (!job_wants_checks(cfg))
+	job_id = job.id;
+	if (!job.supernode && !cfg->prolog.all_jobs)
 		return SN_EXIT_OK;
 	if (!args->node || !*args->node) {
 		sn_log(LOG_ERR,
@@ -140,15 +148,16 @@ int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
 	if (lock < 0)
 		sn_log(LOG_WARNING, "job %u: prolog lock busy, checking anyway",
 		       job_id);
-	/* Checks may use all of prolog.timeout; the drain has the second after. */
+	/* The checks leave the drain its slice of prolog.timeout (above). */
 	sn_run_checks(&ctx, sn_check_groups, sn_check_groups_count,
-		      budget(deadline, check_ms, 0),
-		      budget(deadline, UINT32_MAX, 0), &res);
+		      budget(deadline, check_ms, drain_reserve(cfg)),
+		      budget(deadline, UINT32_MAX, drain_reserve(cfg)), &res);
 	results_log(&res);
 	if (sn_drain_reason(&res, cfg->drain_tag, cfg->prolog.drain_on_unknown,
 			    reason, sizeof(reason))) {
 		rc = node_drain(args->node, reason, cfg->drain_tag,
-				budget(deadline + 900, UINT32_MAX, 0));
+				budget(deadline, UINT32_MAX,
+				       SN_PROLOG_EXIT_MARGIN_MS));
 		goto out;
 	}
 	if (sn_baseline_save(&ctx, job_id, budget(deadline, check_ms, 500),

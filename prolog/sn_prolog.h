@@ -3,6 +3,7 @@
 #define SN_PROLOG_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "config/sn_config.h"
 #include "util/sn_log.h"
@@ -28,6 +29,7 @@ struct sn_prolog_args {
 	bool learn;	    /* --learn: print this node's manifest */
 	bool identity;	    /* --identity: print the hardware's supernode */
 	bool controller; /* --controller (or SLURM_SCRIPT_CONTEXT=prolog_slurmctld) */
+	int64_t start_ms; /* sn_now_ms() when main() began: prolog.timeout counts from it */
 };
 
 /* prolog_run.c: the Prolog= flow (slurmd's environment). */

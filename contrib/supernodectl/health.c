@@ -34,6 +34,7 @@
 #include "checks/sn_report.h"
 #include "checks/sn_runner.h"
 #include "util/sn_hostlist.h"
+#include "util/sn_slurm_env.h"
 #include "snctl.h"
 
 enum {
@@ -86,13 +87,9 @@ static int health_args_parse(int argc, char **argv, struct health_args *a)
 static int node_default(struct health_args *a)
 {
 	if (!a->node || !*a->node)
-		a->node = getenv("SLURMD_NODENAME");
-	if (!a->node || !*a->node) {
-		if (gethostname(a->host, sizeof(a->host) - 1))
-			return -1;
-		a->host[strcspn(a->host, ".")] = '\0';
-		a->node = a->host;
-	}
+		a->node = getenv(SN_ENV_NODENAME);
+	if (!a->node || !*a->node)
+		a->node = sn_slurm_env_host(a->host, sizeof(a->host));
 	if (!snctl_node_name_ok(a->node)) {
 		sn_log_stderr("health: '%s' is not a node name", a->node);
 		return -1;

@@ -15,6 +15,7 @@
 
 #include "records/sn_store.h"
 #include "util/sn_file.h"
+#include "util/sn_slurm_env.h"
 #include "snctl.h"
 
 #define SNCTL_SCHEMA 1
@@ -291,11 +292,9 @@ void snctl_strv_free(char **v, size_t n)
 /* record_dir expanded for node (sn_store_dir) as a new string (NULL on error). */
 static char *dir_expand(const struct sn_config *cfg, const char *node)
 {
-	char host[256] = "", out[PATH_MAX];
+	char host[256], out[PATH_MAX];
 
-	if (gethostname(host, sizeof(host) - 1))
-		host[0] = '\0';
-	host[strcspn(host, ".")] = '\0';
+	sn_slurm_env_host(host, sizeof(host));
 	if (sn_store_dir(cfg->epilog.record_dir, node, host, out,
 			 sizeof(out))) {
 		sn_log_stderr(

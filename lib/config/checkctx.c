@@ -4,6 +4,7 @@
 
 #include "config/sn_checkctx.h"
 #include "util/sn_hostlist.h"
+#include "util/sn_slurm_env.h"
 
 static int expand(const char *tmpl, const char *node, const char *host,
 		  char *out, size_t size, const char *key, struct sn_error *err)
@@ -28,9 +29,7 @@ int sn_check_ctx_init(struct sn_check_ctx *ctx, const struct sn_config *cfg,
 	char *host = ctx->host;
 
 	memset(ctx, 0, sizeof(*ctx));
-	if (gethostname(host, sizeof(ctx->host) - 1))
-		strcpy(host, "localhost");
-	host[sizeof(ctx->host) - 1] = '\0';
+	sn_slurm_env_host(host, sizeof(ctx->host));
 	ctx->cfg = cfg;
 	/* In ctx, not on this stack: --identity/--learn print it later. */
 	ctx->nodename = nodename ? nodename : host;

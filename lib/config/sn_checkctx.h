@@ -21,7 +21,7 @@
 struct sn_check_ctx {
 	const struct sn_config *cfg;
 	const char *nodename; /* this node's Slurm name: the caller's, or host */
-	char host[SN_HOST_NAME_SIZE]; /* gethostname(), or "localhost" */
+	char host[SN_HOST_NAME_SIZE]; /* %h: sn_slurm_env_host() */
 	char sysfs[PATH_MAX]; /* paths.sysfs: "/sys" or a fixture tree */
 	char dev[PATH_MAX];   /* paths.dev */
 	char nvml[PATH_MAX];  /* paths.nvml: library dlopen()ed for NVIDIA */

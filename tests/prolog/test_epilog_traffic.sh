@@ -118,5 +118,20 @@ assert_eq "old config: epilog exit 0" 0 "$EPILOG_RC"
 assert_eq "old config: no record" "" "$(ls "$W/records/4246" 2>/dev/null)"
 assert_contains "old config: said how to write it now" "old.yaml:8:26: epilog.thresholds.symbol_error.warn: a bare number (a count per job) is no longer a limit of symbol_error: its limits are rates; write 10/h" "$(cat "$W/epilog-4246.out")"
 
+# ---- %h in record_dir: the epilog writes where supernodectl report reads ----
+# (issue 17 item 13: the epilog took %h as the Slurm node name, supernodectl
+# as the short host name; both are the short host name now, as slurmd's %h)
+host=$(hostname); host=${host%%.*}
+mkdir -p "$W/rec-$host"; chmod 755 "$W/rec-$host"
+sed "s|record_dir: .*|record_dir: $W/rec-%h|" "$W/sn.yaml" >"$W/host.yaml"
+job 4247 host "$TRAFFIC/nvml-h200x2-after-traffic.json"
+assert_eq "%h: the record under the short host name" "h200-1.json" "$(ls "$W/rec-$host/4247" 2>/dev/null)"
+if [[ -x ${SNCTL:-} ]]; then
+	out=$("$SNCTL" --config "$W/host.yaml" report 4247 --json 2>&1)
+	assert_contains "%h: supernodectl report finds it" '"node":"h200-1"' "$out"
+else
+	fail "%h: no supernodectl (SNCTL) to read the record back"
+fi
+
 echo "$CHECKS checks, $FAILS failed"
 [[ $FAILS -eq 0 ]]
