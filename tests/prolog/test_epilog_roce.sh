@@ -45,13 +45,20 @@ assert_not_contains() {
 	if [[ $3 != *"$2"* ]]; then pass "$1"; else
 		fail "$1"; printf '  not wanted: %s\n  got: %s\n' "$2" "$3"; fi
 }
-# rec JOB EXPR: EXPR of the record of JOB (python, the record is d; v(name)
-# the verdict of counter name on the RoCE port)
-rec() { python3 -c 'import json, sys
+# recs JOB EXPR...: each EXPR of the record of JOB, one per line, into R
+# (python, started once per job: the record is d; v(name) the verdict of
+# counter name on the RoCE port)
+recs() { mapfile -t R < <(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 def v(name):
     return [x for x in d["verdicts"] if x["counter"] == name and x["device"] == "mlx5_bond_0/1"][0]
-print(eval(sys.argv[2]))' "$W/records/$1/h200-1.json" "$2"; }
+for e in sys.argv[2:]:
+    try:
+        print(eval(e))
+    except Exception as x:
+        print("error: %r" % x)' "$W/records/$1/h200-1.json" "${@:2}"); }
+# the RoCE port's three transport counters' EXPR (n the name), space-separated
+three() { echo "\" \".join($1 for n in (\"local_ack_timeout_err\", \"rnr_nak_retry_err\", \"packet_seq_err\"))"; }
 
 # ---- the node: two H200s and the RoCE port ----
 for b in 0000:00:06.0 0000:00:07.0; do
@@ -71,6 +78,7 @@ node:
   accelerators: {vendor: nvidia, count: 2}
 epilog:
   record_dir: $W/records
+  timeout: 6
   thresholds:
     port_xmit_discards: {warn: 100/h, crit: 1000/h}
 paths:
@@ -104,33 +112,42 @@ TRANSPORT="hw_counters/local_ack_timeout_err=300000 hw_counters/rnr_nak_retry_er
 # ---- the transport counters alone: a user's program, never a drain ----
 # shellcheck disable=SC2086 # TRANSPORT: one word per counter
 job 4301 $TRANSPORT
+recs 4301 "$(three 'str(d["ports"][0]["deltas"][n])')" "$(three 'v(n)["grade"]')" \
+	"$(three 'str(v(n)["rate"])')" 'v("rnr_nak_retry_err")["crit"]' \
+	'v("rnr_nak_retry_err")["raised_by"]' 'v("rnr_nak_retry_err")["physical"]' \
+	'v("rnr_nak_retry_err")["capped"]' 'd["worst"]' 'd["drain_reason"]'
 assert_contains "prolog exit 0" "prolog exit 0" "$(cat "$W/prolog-4301.out")"
 assert_eq "epilog exit 0" 0 "$EPILOG_RC"
-assert_eq "transport alone: deltas" "300000 200000 150000" "$(rec 4301 '" ".join(str(p["deltas"][n]) for p in d["ports"] for n in ("local_ack_timeout_err", "rnr_nak_retry_err", "packet_seq_err"))')"
-assert_eq "transport alone: grades" "WARN WARN WARN" "$(rec 4301 '" ".join(v(n)["grade"] for n in ("local_ack_timeout_err", "rnr_nak_retry_err", "packet_seq_err"))')"
-assert_eq "transport alone: rates over crit" "300000.0 200000.0 150000.0 100000" "$(rec 4301 '" ".join(str(v(n)["rate"]) for n in ("local_ack_timeout_err", "rnr_nak_retry_err", "packet_seq_err")) + " " + str(v("rnr_nak_retry_err")["crit"])')"
-assert_eq "transport alone: raised by users, no physical counter" "user None" "$(rec 4301 'v("rnr_nak_retry_err")["raised_by"] + " " + str(v("rnr_nak_retry_err")["physical"])')"
-assert_eq "transport alone: why" "over crit, but any user's traffic can raise rnr_nak_retry_err and no physical-layer counter of mlx5_bond_0/1 moved" "$(rec 4301 'v("rnr_nak_retry_err")["capped"]')"
-assert_eq "transport alone: worst" WARN "$(rec 4301 'd["worst"]')"
-assert_eq "transport alone: no drain" None "$(rec 4301 'd["drain_reason"]')"
+assert_eq "transport alone: deltas" "300000 200000 150000" "${R[0]}"
+assert_eq "transport alone: grades" "WARN WARN WARN" "${R[1]}"
+assert_eq "transport alone: rates, crit" "300000.0 200000.0 150000.0 100000" "${R[2]} ${R[3]}"
+assert_eq "transport alone: raised by users, no physical counter" "user None" "${R[4]} ${R[5]}"
+assert_eq "transport alone: why" "over crit, but any user's traffic can raise rnr_nak_retry_err and no physical-layer counter of mlx5_bond_0/1 moved" "${R[6]}"
+assert_eq "transport alone: worst" WARN "${R[7]}"
+assert_eq "transport alone: no drain" None "${R[8]}"
 assert_not_contains "transport alone: no drain attempted" "could not drain" "$(cat "$W/epilog-4301.out")"
 
 # ---- the same with one symbol error: the port is at fault, drained ----
 # shellcheck disable=SC2086
 job 4302 $TRANSPORT counters/symbol_error=1
-assert_eq "with symbol_error: grades" "CRIT CRIT CRIT OK" "$(rec 4302 '" ".join(v(n)["grade"] for n in ("local_ack_timeout_err", "rnr_nak_retry_err", "packet_seq_err", "symbol_error"))')"
-assert_eq "with symbol_error: physical" "symbol_error" "$(rec 4302 'v("rnr_nak_retry_err")["physical"]')"
-assert_eq "with symbol_error: symbol_error raised by hardware" "hardware" "$(rec 4302 'v("symbol_error")["raised_by"]')"
-assert_eq "with symbol_error: worst" CRIT "$(rec 4302 'd["worst"]')"
-assert_contains "with symbol_error: reason" "supernode: EPILOG_LOCAL_ACK_TIMEOUT_ERR mlx5_bond_0/1 +300000 in " "$(rec 4302 'd["drain_reason"]')"
-assert_contains "with symbol_error: reason's rate, 2 more" " = 3e+05/h (crit 100000/h) (+2 more)" "$(rec 4302 'd["drain_reason"]')"
+recs 4302 "$(three 'v(n)["grade"]')" 'v("symbol_error")["grade"]' \
+	'v("rnr_nak_retry_err")["physical"]' 'v("symbol_error")["raised_by"]' \
+	'd["worst"]' 'd["drain_reason"]'
+assert_eq "with symbol_error: grades" "CRIT CRIT CRIT OK" "${R[0]} ${R[1]}"
+assert_eq "with symbol_error: physical" "symbol_error" "${R[2]}"
+assert_eq "with symbol_error: symbol_error raised by hardware" "hardware" "${R[3]}"
+assert_eq "with symbol_error: worst" CRIT "${R[4]}"
+assert_contains "with symbol_error: reason" "supernode: EPILOG_LOCAL_ACK_TIMEOUT_ERR mlx5_bond_0/1 +300000 in " "${R[5]}"
+assert_contains "with symbol_error: reason's rate, 2 more" " = 3e+05/h (crit 100000/h) (+2 more)" "${R[5]}"
 assert_contains "with symbol_error: drain attempted, logged" "could not drain h200-1" "$(cat "$W/epilog-4302.out")"
 
 # ---- port_xmit_discards: congestion alone warns; with link_downed drains ----
 job 4303 counters/port_xmit_discards=5000
-assert_eq "discards alone: grade, worst, reason" "WARN WARN None" "$(rec 4303 'v("port_xmit_discards")["grade"] + " " + d["worst"] + " " + str(d["drain_reason"])')"
+recs 4303 'v("port_xmit_discards")["grade"] + " " + d["worst"] + " " + str(d["drain_reason"])'
+assert_eq "discards alone: grade, worst, reason" "WARN WARN None" "${R[0]}"
 job 4304 counters/port_xmit_discards=5000 counters/link_downed=1
-assert_eq "discards with link_downed: grades, physical" "CRIT CRIT link_downed" "$(rec 4304 'v("port_xmit_discards")["grade"] + " " + v("link_downed")["grade"] + " " + v("port_xmit_discards")["physical"]')"
+recs 4304 'v("port_xmit_discards")["grade"] + " " + v("link_downed")["grade"] + " " + v("port_xmit_discards")["physical"]'
+assert_eq "discards with link_downed: grades, physical" "CRIT CRIT link_downed" "${R[0]}"
 
 echo "$CHECKS checks, $FAILS failed"
 [[ $FAILS -eq 0 ]]
