@@ -11,35 +11,43 @@
 
 /*
  * An error counter of a port that a threshold may name, limits in u, that
- * grows with traffic in direction d (PORT_ERR: both).
+ * grows with traffic in direction d (PORT_ERR: both), r who can raise it
+ * (HW, DRV, USER: enum sn_counter_raiser).
  */
-#define PORT_ERR_DIR(n, src, b, u, w, c, p, d)                                 \
+#define PORT_ERR_DIR(n, src, b, u, w, c, p, d, r)                              \
 	{                                                                      \
 		.name = n, .source = src, .kind = SN_COUNTER_ERROR, .bits = b, \
 		.word_bytes = 1, .judged = true, .unit = u, .warn = w,         \
-		.crit = c, .dir = d, .prom = p                                 \
+		.crit = c, .dir = d, .raised_by = r, .prom = p                 \
 	}
-#define PORT_ERR(n, src, b, u, w, c, p) \
-	PORT_ERR_DIR(n, src, b, u, w, c, p, SN_COUNTER_BOTH)
-#define PORT_RX(n, b, u, w, c, p) PORT_ERR_DIR(n, IB, b, u, w, c, p, RX)
-#define PORT_TX(n, b, u, w, c, p) PORT_ERR_DIR(n, IB, b, u, w, c, p, TX)
+#define PORT_ERR(n, src, b, u, w, c, p, r) \
+	PORT_ERR_DIR(n, src, b, u, w, c, p, SN_COUNTER_BOTH, r)
+#define PORT_RX(n, b, u, w, c, p, r) PORT_ERR_DIR(n, IB, b, u, w, c, p, RX, r)
+#define PORT_TX(n, b, u, w, c, p, r) PORT_ERR_DIR(n, IB, b, u, w, c, p, TX, r)
 
-/* A traffic or congestion counter of a port, without a default limit. */
+/*
+ * A traffic or congestion counter of a port, without a default limit:
+ * what it counts is the users' traffic (USER).
+ */
 #define PORT_TRAFFIC(n, src, b, m32, wb, wd, j, p)                           \
 	{                                                                    \
 		.name = n, .source = src, .kind = SN_COUNTER_TRAFFIC,        \
 		.bits = b, .maybe_32bit = m32, .word_bytes = wb, .wide = wd, \
 		.judged = j, .unit = PER_H, .warn = NONE, .crit = NONE,      \
-		.prom = p                                                    \
+		.raised_by = USER, .prom = p                                 \
 	}
 
-/* An accelerator's error counter (NVML), k its snapshot key. */
-#define ACCEL_ROW(n, b, u, w, c, k, link, legacy, p, h)                        \
-	{                                                                      \
-		.name = n, .source = SN_COUNTER_ACCEL,                         \
-		.kind = SN_COUNTER_ERROR, .bits = b, .word_bytes = 1,          \
-		.judged = true, .unit = u, .warn = w, .crit = c, .prom = p,    \
-		.key = k, .per_link = link, .legacy_nvlink = legacy, .help = h \
+/*
+ * An accelerator's error counter (NVML), k its snapshot key: ECC, PCIe and
+ * NVLink errors, which only the GPU's memory or its links make (HW).
+ */
+#define ACCEL_ROW(n, b, u, w, c, k, link, legacy, p, h)                 \
+	{                                                               \
+		.name = n, .source = SN_COUNTER_ACCEL,                  \
+		.kind = SN_COUNTER_ERROR, .bits = b, .word_bytes = 1,   \
+		.judged = true, .unit = u, .warn = w, .crit = c,        \
+		.raised_by = HW, .prom = p, .key = k, .per_link = link, \
+		.legacy_nvlink = legacy, .help = h                      \
 	}
 #define ACCEL(n, b, u, w, c, k, p, h) \
 	ACCEL_ROW(n, b, u, w, c, k, false, false, p, h)
@@ -50,8 +58,9 @@
 #define ROCE SN_COUNTER_ROCE
 #define RX SN_COUNTER_RX
 #define TX SN_COUNTER_TX
-#define RX SN_COUNTER_RX
-#define TX SN_COUNTER_TX
+#define HW SN_RAISED_HARDWARE
+#define DRV SN_RAISED_DRIVER
+#define USER SN_RAISED_USER
 
 /*
  * Default limits (issue 12: rates per generation), each with its source:
@@ -90,7 +99,9 @@
  *    is a retransmit the link survived: a few an hour only warn;
  *  - port_xmit_discards, VL15_dropped, the RoCE retry counters: warn
  *    100/h, crit 100000/h (congestion and timeouts as much as faults:
- *    only a storm drains), out_of_sequence warn 1000/h.
+ *    only a storm, and for the counters a user can raise only one that
+ *    came with a physical-layer error, drains), out_of_sequence warn
+ *    1000/h.
  *
  * Per TB moved (SN_UNIT_PER_TB), errors that grow with traffic:
  *  - nvlink_crc_flit, nvlink_crc_data (before NVLink 4.0), nvlink_dl_crc
@@ -118,31 +129,70 @@
  * the DL fields stay 0 (tests/unit/fixtures/nvidia/traffic-h200x2).  A
  * traffic counter takes a limit only when the config gives one.
  */
+/*
+ * Who can raise each counter (the last column of a port row; enum
+ * sn_counter_raiser says what the epilog does with it):
+ *
+ * HW, the hardware or its link only:
+ *  - symbol_error, link_error_recovery, link_downed,
+ *    local_link_integrity_errors: the physical layer's own events (IBTA
+ *    PortCounters: SymbolErrorCounter "minor link errors detected on one
+ *    or more physical lanes", LinkErrorRecoveryCounter, LinkDownedCounter,
+ *    LocalLinkIntegrityErrors).  Only root takes a link down on purpose
+ *    (ibportstate, ip link, a driver reload);
+ *  - port_rcv_errors: packets received with an error of the physical or
+ *    link layer (ICRC, VCRC, LPCRC, malformed link and data packets,
+ *    IBTA PortRcvErrors); the link-layer CRCs are made by the sending
+ *    port's hardware, so a user's verbs cannot forge a bad one, and
+ *    port_rcv_remote_physical_errors: packets marked bad (EBP) by a hop
+ *    upstream;
+ *  - excessive_buffer_overrun_errors: the link partner overran the input
+ *    buffer, which credit-based flow control rules out on a sound link;
+ *  - every accelerator row (ECC, PCIe replay, NVLink errors).
+ * DRV, the driver, its firmware or the subnet manager:
+ *  - VL15_dropped: subnet management packets (VL15, QP0: the kernel's and
+ *    the SM's alone) dropped for lack of resources.
+ * USER, any user's traffic on a healthy port:
+ *  - local_ack_timeout_err, rnr_nak_retry_err, packet_seq_err,
+ *    out_of_sequence, out_of_buffer (mlx5 hw_counters/): the driver's
+ *    "Q counters" (drivers/infiniband/hw/mlx5/counters.c INIT_Q_COUNTER;
+ *    kernel commit 0ad17a8f7fa0 "IB/mlx5: Add port protocol stats":
+ *    errors "for the associated QP"), the port's view summing every QP on
+ *    it, a user's too: a peer that never posts receives raises
+ *    rnr_nak_retry_err, one that stops answering local_ack_timeout_err,
+ *    and an unprivileged verbs program can be either;
+ *  - port_xmit_discards: packets dropped because the port was down or
+ *    congested (head-of-queue lifetime), and incast is a job's own doing;
+ *  - port_rcv_switch_relay_errors, port_{xmit,rcv}_constraint_errors:
+ *    packets dropped for their addresses or partition keys, which a UD
+ *    QP's sender chooses;
+ *  - every traffic and congestion counter (PORT_TRAFFIC).
+ */
 const struct sn_counter sn_counters[] = {
 	PORT_ERR("link_downed", IB, 8, COUNT, NONE, 1,
-		 "supernode_port_link_downed_total"),
+		 "supernode_port_link_downed_total", HW),
 	PORT_ERR("link_error_recovery", IB, 8, PER_H, 1, 10,
-		 "supernode_port_link_error_recovery_total"),
+		 "supernode_port_link_error_recovery_total", HW),
 	PORT_ERR("symbol_error", IB, 16, PER_H, 10, 120,
-		 "supernode_port_symbol_error_total"),
+		 "supernode_port_symbol_error_total", HW),
 	PORT_RX("port_rcv_errors", 16, PER_TB, 10, 1000,
-		"supernode_port_rcv_errors_total"),
+		"supernode_port_rcv_errors_total", HW),
 	PORT_RX("port_rcv_remote_physical_errors", 16, PER_TB, 10, 1000,
-		"supernode_port_rcv_remote_physical_errors_total"),
+		"supernode_port_rcv_remote_physical_errors_total", HW),
 	PORT_ERR("local_link_integrity_errors", IB, 4, COUNT, NONE, 1,
-		 "supernode_port_local_link_integrity_errors_total"),
+		 "supernode_port_local_link_integrity_errors_total", HW),
 	PORT_RX("excessive_buffer_overrun_errors", 4, COUNT, NONE, 1,
-		"supernode_port_excessive_buffer_overrun_errors_total"),
+		"supernode_port_excessive_buffer_overrun_errors_total", HW),
 	PORT_TX("port_xmit_discards", 16, PER_H, 100, 100000,
-		"supernode_port_xmit_discards_total"),
+		"supernode_port_xmit_discards_total", USER),
 	PORT_RX("VL15_dropped", 16, PER_H, 100, NONE,
-		"supernode_port_vl15_dropped_total"),
+		"supernode_port_vl15_dropped_total", DRV),
 	PORT_RX("port_rcv_switch_relay_errors", 16, PER_H, NONE, NONE,
-		"supernode_port_rcv_switch_relay_errors_total"),
+		"supernode_port_rcv_switch_relay_errors_total", USER),
 	PORT_TX("port_xmit_constraint_errors", 8, PER_H, NONE, NONE,
-		"supernode_port_xmit_constraint_errors_total"),
+		"supernode_port_xmit_constraint_errors_total", USER),
 	PORT_RX("port_rcv_constraint_errors", 8, PER_H, NONE, NONE,
-		"supernode_port_rcv_constraint_errors_total"),
+		"supernode_port_rcv_constraint_errors_total", USER),
 	PORT_TRAFFIC("port_xmit_wait", IB, 32, false, 1, NULL, true,
 		     "supernode_port_xmit_wait_total"),
 	PORT_TRAFFIC("port_xmit_data", IB, 64, true, 4, "port_xmit_data_64",
@@ -212,15 +262,15 @@ const struct sn_counter sn_counters[] = {
 	      "supernode_gpu_nvlink_effective_errors_total",
 	      "NVLink 5 errors after FEC, all links (NVML field 219)."),
 	PORT_ERR("local_ack_timeout_err", ROCE, 64, PER_H, 100, 100000,
-		 "supernode_port_local_ack_timeout_err_total"),
+		 "supernode_port_local_ack_timeout_err_total", USER),
 	PORT_ERR("rnr_nak_retry_err", ROCE, 64, PER_H, 100, 100000,
-		 "supernode_port_rnr_nak_retry_err_total"),
+		 "supernode_port_rnr_nak_retry_err_total", USER),
 	PORT_ERR("packet_seq_err", ROCE, 64, PER_H, 100, 100000,
-		 "supernode_port_packet_seq_err_total"),
+		 "supernode_port_packet_seq_err_total", USER),
 	PORT_ERR("out_of_sequence", ROCE, 64, PER_H, 1000, NONE,
-		 "supernode_port_out_of_sequence_total"),
+		 "supernode_port_out_of_sequence_total", USER),
 	PORT_ERR("out_of_buffer", ROCE, 64, PER_H, NONE, NONE,
-		 "supernode_port_out_of_buffer_total"),
+		 "supernode_port_out_of_buffer_total", USER),
 	PORT_TRAFFIC("np_cnp_sent", ROCE, 64, false, 1, NULL, true,
 		     "supernode_port_np_cnp_sent_total"),
 	PORT_TRAFFIC("np_ecn_marked_roce_packets", ROCE, 64, false, 1, NULL,
@@ -296,6 +346,20 @@ enum sn_counter_dir sn_counter_dir(const char *name)
 	const struct sn_counter *c = sn_counter_find(name);
 
 	return c ? c->dir : SN_COUNTER_BOTH;
+}
+
+enum sn_counter_raiser sn_counter_raised_by(const char *name)
+{
+	const struct sn_counter *c = sn_counter_find(name);
+
+	return c ? c->raised_by : SN_RAISED_USER;
+}
+
+const char *sn_counter_raiser_name(enum sn_counter_raiser r)
+{
+	return r == SN_RAISED_HARDWARE ? "hardware" :
+	       r == SN_RAISED_DRIVER   ? "driver" :
+					 "user";
 }
 
 const char *sn_rate_unit_name(enum sn_rate_unit u)

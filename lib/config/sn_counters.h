@@ -52,6 +52,31 @@ enum sn_counter_dir {
 	SN_COUNTER_TX,	     /* sent bytes only */
 };
 
+/*
+ * Who can make a counter move (issue 17 item 4), the column the epilog's
+ * decision reads (records/sn_rate.h, sn_rate_grade_raised):
+ *  - SN_RAISED_HARDWARE: only the hardware or its link (a bad cable,
+ *    transceiver, port, memory cell): the physical-layer counters of a
+ *    port and the GPU's ECC, PCIe and NVLink error counters.  No program of
+ *    a user can make them move on a healthy device: they judge alone;
+ *  - SN_RAISED_DRIVER: the driver, its firmware or the subnet manager,
+ *    never a user's program (VL15_dropped: subnet management packets, sent
+ *    and received by QP0, which only the kernel owns): they judge alone;
+ *  - SN_RAISED_USER: any user's traffic on a healthy port: a transport
+ *    counter of every QP on the port (an unprivileged verbs loop that
+ *    never answers, never posts receives or sends out of order), or
+ *    congestion the job itself makes (incast).  Such a counter never
+ *    drains alone: over its crit it is CRIT only when a hardware counter
+ *    of the same device moved during the job too, else WARN.
+ * Where in doubt, a row says SN_RAISED_USER: it then warns instead of
+ * draining, which a user cannot turn into a drain of their own nodes.
+ */
+enum sn_counter_raiser {
+	SN_RAISED_USER = 0, /* the default of a row that forgot to say */
+	SN_RAISED_DRIVER,
+	SN_RAISED_HARDWARE,
+};
+
 /* SN_COUNTER_NO_LIMIT - a default warn or crit that is not set. */
 #define SN_COUNTER_NO_LIMIT (-1)
 
@@ -100,6 +125,7 @@ enum sn_rate_unit {
  * @warn, @crit: default limits in @unit (SN_COUNTER_NO_LIMIT: none;
  *               neither: judged only when the config gives a limit)
  * @dir:         the traffic a per-TB rate of it is taken over
+ * @raised_by:   who can make it move (enum sn_counter_raiser)
  * @legacy_nvlink: SN_COUNTER_ACCEL only: a legacy per-link NVLink counter
  *               (nvmlDeviceGetNvLinkErrorCounter), judged below NVLink 4.0
  *               only: from Hopper on (and where the version is not known)
@@ -124,6 +150,7 @@ struct sn_counter {
 	enum sn_rate_unit unit;
 	double warn, crit;
 	enum sn_counter_dir dir;
+	enum sn_counter_raiser raised_by;
 	bool legacy_nvlink;
 	const char *prom;
 	const char *key;
@@ -160,6 +187,15 @@ bool sn_counter_is_error(const char *name);
 
 /* sn_counter_dir - the row's dir; SN_COUNTER_BOTH if not in the table. */
 enum sn_counter_dir sn_counter_dir(const char *name);
+
+/*
+ * sn_counter_raised_by - the row's raised_by; SN_RAISED_USER for a name
+ * not in the table (nothing says the hardware alone moves it).
+ */
+enum sn_counter_raiser sn_counter_raised_by(const char *name);
+
+/* sn_counter_raiser_name - "hardware", "driver", "user". Static. */
+const char *sn_counter_raiser_name(enum sn_counter_raiser r);
 
 /* sn_rate_unit_name - "" (count), "/h", "/TB". Static. */
 const char *sn_rate_unit_name(enum sn_rate_unit u);

@@ -30,7 +30,9 @@
  * that hold CPUs: a NUMA node without CPUs (GPU memory on Grace Hopper or
  * POWER9, HBM, CXL or NVDIMM memory; hwloc gives it an empty cpuset or a
  * memory-tier subtype: GPUMemory, HBM, MCDRAM, NVM, SPM, CXL-DRAM) is never
- * anyone's locality.  Nearest NICs go by the tree, where NUMA nodes are
+ * anyone's locality, nor is one above every CPU's own node (hung off the
+ * Machine, as hwloc places memory whose locality it cannot tell).
+ * Nearest NICs go by the tree, where NUMA nodes are
  * memory children and never an I/O object's ancestor.
  */
 #include <stddef.h>

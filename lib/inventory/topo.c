@@ -501,6 +501,25 @@ static hwloc_obj_t cpu_node_of(hwloc_obj_t first, unsigned depth,
 }
 
 /*
+ * The NUMA node that holds the CPU pu: the CPU-bearing node (cpu_node_of)
+ * among the memory children of its nearest ancestor that has one; NULL if
+ * none.
+ */
+static hwloc_obj_t pu_node(hwloc_obj_t pu)
+{
+	for (hwloc_obj_t o = pu; o; o = o->parent) {
+		hwloc_obj_t n =
+			o->memory_arity ?
+				cpu_node_of(o->memory_first_child, 0, NULL) :
+				NULL;
+
+		if (n)
+			return n;
+	}
+	return NULL;
+}
+
+/*
  * t->cpu_nodes: the NUMA nodes that hold CPUs.  A node without CPUs (GPU
  * memory on Grace Hopper or POWER9, HBM in flat mode, CXL expanders,
  * NVDIMMs) is never a device's or a task's locality.  hwloc attaches a
@@ -509,29 +528,34 @@ static hwloc_obj_t cpu_node_of(hwloc_obj_t first, unsigned depth,
  * that holds those CPUs; Linux puts a CPU in one NUMA node only, so of the
  * nodes of one object at most one holds CPUs: the lowest-numbered one not
  * marked memory-only (Linux numbers CPU-less memory after the CPUs' own:
- * GH200's GPU memory is 2-9 with the CPU's at 0).  One pass over the tree.
- * Returns 0, or -1 when out of memory.
+ * GH200's GPU memory is 2-9 with the CPU's at 0).
+ *
+ * Only the node each CPU (PU) is nearest to counts: a node of an object
+ * above every CPU's own node holds none of them.  hwloc hangs CPU-less
+ * nodes whose locality it cannot tell off the Machine, with the Machine's
+ * cpuset and no subtype (GPU memory on Grace-Hopper-class nodes); taken as
+ * a CPU node it joined every package's locality ("NUMA 0,4"), so a GPU and
+ * a NIC of different packages overlapped and a wrong pair was UNKNOWN
+ * instead of CRIT (issue 17 item 14b).  One pass over the PUs, their
+ * ancestors walked once per run of PUs under the same parent.  Returns 0,
+ * or -1 when out of memory.
  */
 static int collect_cpu_nodes(struct sn_topo *t)
 {
-	int depth = hwloc_topology_get_depth(t->hw);
+	hwloc_obj_t pu = NULL, last_parent = NULL;
 
 	t->cpu_nodes = hwloc_bitmap_alloc();
 	if (!t->cpu_nodes)
 		return -1;
-	for (int d = 0; d < depth; d++) {
-		hwloc_obj_t o = NULL;
+	while ((pu = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PU, pu))) {
+		hwloc_obj_t n;
 
-		while ((o = hwloc_get_next_obj_by_depth(t->hw, d, o))) {
-			hwloc_obj_t n =
-				o->memory_arity ?
-					cpu_node_of(o->memory_first_child, 0,
-						    NULL) :
-					NULL;
-
-			if (n && hwloc_bitmap_set(t->cpu_nodes, n->os_index))
-				return -1;
-		}
+		if (pu->parent && pu->parent == last_parent)
+			continue;
+		last_parent = pu->parent;
+		n = pu_node(pu);
+		if (n && hwloc_bitmap_set(t->cpu_nodes, n->os_index))
+			return -1;
 	}
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "records/sn_rate.h"
 
@@ -33,6 +34,16 @@ const char *sn_rate_grade(const struct sn_threshold *t, double value)
 	if (t->has_warn && value >= t->warn)
 		return "WARN";
 	return "OK";
+}
+
+const char *sn_rate_grade_raised(const struct sn_threshold *t, double value,
+				 enum sn_counter_raiser by, bool physical_moved)
+{
+	const char *g = sn_rate_grade(t, value);
+
+	if (by == SN_RAISED_USER && !physical_moved && !strcmp(g, "CRIT"))
+		return "WARN";
+	return g;
 }
 
 void sn_rate_format(const struct sn_rate *r, uint64_t count, int64_t seconds,

@@ -280,15 +280,63 @@ static const char *traffic_text(const char *counter)
 }
 
 /*
+ * The first hardware-raised counter among a device's deltas that rose
+ * during the job (a known delta above 0), or NULL: the physical-layer
+ * evidence a counter any user can raise needs before it drains
+ * (sn_rate_grade_raised).  An unknown delta (saturated, reset) is no
+ * evidence.  The string belongs to deltas.
+ */
+static const char *physical_moved(json_object *deltas)
+{
+	json_object_object_foreach(deltas, name, val)
+	{
+		if (sn_counter_raised_by(name) == SN_RAISED_HARDWARE && val &&
+		    json_object_is_type(val, json_type_int) &&
+		    sn_sample_get(deltas, name).value > 0)
+			return name;
+	}
+	return NULL;
+}
+
+/*
+ * The fields of who can raise counter ("raised_by") and, for one any
+ * user can raise, the hardware counter of the device that moved
+ * ("physical", or null) and, when its grade was held at WARN for want of
+ * one, why ("capped").
+ */
+static void raised_fields(struct build *b, json_object *o, const char *counter,
+			  const char *device, const char *physical,
+			  const char *plain, const char *grade)
+{
+	enum sn_counter_raiser by = sn_counter_raised_by(counter);
+	char why[160];
+
+	b->bad |= put(o, "raised_by",
+		      json_object_new_string(sn_counter_raiser_name(by)));
+	if (by != SN_RAISED_USER)
+		return;
+	b->bad |= put(o, "physical", str_or_null(physical));
+	if (!strcmp(plain, grade))
+		return;
+	snprintf(why, sizeof(why),
+		 "over crit, but any user's traffic can raise %s and no "
+		 "physical-layer counter of %s moved",
+		 counter, device);
+	b->bad |= put(o, "capped", json_object_new_string(why));
+}
+
+/*
  * A verdict for a known delta v of a counter that has a threshold, judged
  * in the threshold's unit over this job (t: what the device moved; a
- * per-TB verdict says which direction in "traffic").
+ * per-TB verdict says which direction in "traffic"; physical: a hardware
+ * counter of the device that moved, or NULL).
  */
 static void judge(struct build *b, const char *counter, const char *device,
-		  uint64_t v, const struct traffic *t)
+		  uint64_t v, const struct traffic *t, const char *physical)
 {
 	const struct sn_threshold *th =
 		sn_threshold_find(&b->cfg->epilog, counter);
+	const char *plain, *grade;
 	struct sn_rate r;
 	json_object *o;
 
@@ -318,8 +366,11 @@ static void judge(struct build *b, const char *counter, const char *device,
 			      NULL);
 	b->bad |= put(o, "warn", limit_json(th->has_warn, th->warn));
 	b->bad |= put(o, "crit", limit_json(th->has_crit, th->crit));
-	b->bad |= put(o, "grade",
-		      json_object_new_string(sn_rate_grade(th, r.value)));
+	plain = sn_rate_grade(th, r.value);
+	grade = sn_rate_grade_raised(th, r.value, sn_counter_raised_by(counter),
+				     physical != NULL);
+	b->bad |= put(o, "grade", json_object_new_string(grade));
+	raised_fields(b, o, counter, device, physical, plain, grade);
 	b->bad |= append(b->verdicts, o);
 }
 
@@ -342,11 +393,13 @@ static void add_delta(struct build *b, json_object *deltas,
 static void judge_all(struct build *b, json_object *deltas, const char *device,
 		      const struct traffic *t)
 {
+	const char *physical = physical_moved(deltas);
+
 	json_object_object_foreach(deltas, name, val)
 	{
 		if (val && json_object_is_type(val, json_type_int))
 			judge(b, name, device,
-			      sn_sample_get(deltas, name).value, t);
+			      sn_sample_get(deltas, name).value, t, physical);
 	}
 }
 

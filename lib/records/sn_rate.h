@@ -54,6 +54,19 @@ struct sn_rate sn_rate_of(enum sn_rate_unit unit, uint64_t count,
 const char *sn_rate_grade(const struct sn_threshold *t, double value);
 
 /*
+ * sn_rate_grade_raised - the grade of a counter raised by @by (its row's
+ * raised_by, config/sn_counters.h): sn_rate_grade(), except that a
+ * counter any user's traffic can raise (SN_RAISED_USER) never drains
+ * alone (issue 17 item 4): at or over its crit it is "CRIT" only when
+ * @physical_moved (a hardware-raised counter of the same device rose
+ * during the job: symbol_error, link_downed, port_rcv_errors, ...), else
+ * "WARN".  No setting changes this.  Static strings.
+ */
+const char *sn_rate_grade_raised(const struct sn_threshold *t, double value,
+				 enum sn_counter_raiser by,
+				 bool physical_moved);
+
+/*
  * sn_rate_format - "+500 in 12 s = 500/h", "+5000 in 2.0 h = 2500/h",
  * "+30 in 3.40 TB = 8.82/TB", or "+2" for a count, into buf (size bytes).
  */

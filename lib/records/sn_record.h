@@ -72,8 +72,14 @@
  *                                    (sn_counter_dir).
  *       "warn": 10 | null,           "rate" is the delta in the
  *       "crit": 120 | null,          unit, "over" the hours or TB it was
- *       "grade": "OK"|"WARN"|"CRIT" }, divided by (records/sn_rate.h),
- *     ... ],                         "actual" the job's.  Per GPU also:
+ *       "grade": "OK"|"WARN"|"CRIT", divided by (records/sn_rate.h),
+ *       "raised_by": "hardware" |    "actual" the job's.  "raised_by":
+ *         "driver" | "user",         the counter table's column; for
+ *       "physical": "symbol_error"   "user" also "physical", a hardware
+ *         | null,                    counter of the device that rose, and
+ *       "capped": "over crit, ..."   "capped" when the grade was held at
+ *         (only when held) },        WARN for want of one
+ *     ... ],                         (sn_rate_grade_raised).  Per GPU also:
  *                                    "recovery_action" (unit "state", CRIT,
  *                                    "action" its name) when NVML's recovery
  *                                    action is not NONE; "nvlink_down"

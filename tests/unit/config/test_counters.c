@@ -134,6 +134,58 @@ static void test_rows(void **state)
  * The traffic a per-TB rate is taken over: receive-side port counters
  * over received bytes, transmit-side over sent, the rest over both.
  */
+/*
+ * Issue 17 item 4: who can raise each counter, the column the epilog's
+ * decision reads.  The hardware rows are exactly the physical-layer port
+ * counters and the accelerator rows; the driver's is VL15_dropped; every
+ * other row (the RoCE transport counters, discards, traffic) is a user's.
+ */
+static void test_raised_by(void **state)
+{
+	static const char *const hardware[] = {
+		"link_downed",
+		"link_error_recovery",
+		"symbol_error",
+		"port_rcv_errors",
+		"port_rcv_remote_physical_errors",
+		"local_link_integrity_errors",
+		"excessive_buffer_overrun_errors",
+	};
+	size_t n_hw = 0, n_drv = 0, n_user = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(hardware) / sizeof(hardware[0]); i++)
+		assert_int_equal(row(hardware[i])->raised_by,
+				 SN_RAISED_HARDWARE);
+	assert_int_equal(row("VL15_dropped")->raised_by, SN_RAISED_DRIVER);
+	assert_int_equal(row("rnr_nak_retry_err")->raised_by, SN_RAISED_USER);
+	assert_int_equal(row("local_ack_timeout_err")->raised_by,
+			 SN_RAISED_USER);
+	assert_int_equal(row("packet_seq_err")->raised_by, SN_RAISED_USER);
+	assert_int_equal(row("port_xmit_discards")->raised_by, SN_RAISED_USER);
+	assert_int_equal(row("ecc_uncorrected")->raised_by, SN_RAISED_HARDWARE);
+	for (size_t i = 0; i < sn_counters_count; i++) {
+		const struct sn_counter *c = &sn_counters[i];
+
+		if (c->source == SN_COUNTER_ACCEL)
+			assert_int_equal(c->raised_by, SN_RAISED_HARDWARE);
+		if (c->kind == SN_COUNTER_TRAFFIC)
+			assert_int_equal(c->raised_by, SN_RAISED_USER);
+		n_hw += c->raised_by == SN_RAISED_HARDWARE;
+		n_drv += c->raised_by == SN_RAISED_DRIVER;
+		n_user += c->raised_by == SN_RAISED_USER;
+	}
+	assert_int_equal(n_hw, 7 + 15); /* the port rows above, 15 GPU rows */
+	assert_int_equal(n_drv, 1);
+	assert_int_equal(n_user, sn_counters_count - n_hw - n_drv);
+	assert_int_equal(sn_counter_raised_by("no_such_counter"),
+			 SN_RAISED_USER);
+	assert_string_equal(sn_counter_raiser_name(SN_RAISED_HARDWARE),
+			    "hardware");
+	assert_string_equal(sn_counter_raiser_name(SN_RAISED_DRIVER), "driver");
+	assert_string_equal(sn_counter_raiser_name(SN_RAISED_USER), "user");
+}
+
 static void test_dir(void **state)
 {
 	static const char *const rx[] = { "port_rcv_errors",
@@ -325,6 +377,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_dir),
+		cmocka_unit_test(test_raised_by),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_config_defaults),
 		cmocka_unit_test(test_config_not_judged),

@@ -387,6 +387,45 @@ static void test_cpuless_numa(void **state)
 	sn_topo_close(t);
 }
 
+/*
+ * Issue 17 item 14b: Lassen with its GPU memory as CPU-less NUMA nodes
+ * 252-255 hung off the Machine with no subtype (topo/README.md), as on
+ * Grace-Hopper-class nodes.  Each package's nodeset then holds them too;
+ * they were counted as CPU nodes ("NUMA 8,252"), so a GPU and NIC of
+ * different packages partly overlapped: UNKNOWN.  Only the NUMA nodes
+ * some CPU is nearest to count: NO, naming the pair.
+ */
+static void test_cpuless_numa_machine(void **state)
+{
+	static const char *const bus[] = {
+		"0004:04:00.0",
+		"0004:05:00.0",
+		"0035:03:00.0",
+		"0035:04:00.0",
+	};
+	static const int numa[] = { 0, 0, 8, 8 };
+	struct sn_topo *t =
+		open_ok(OWN "lassen-gpumem-machine-numa.xml", 0x10de);
+	const struct sn_topo_nic *nic;
+	char why[SN_TOPO_WHY_MAX];
+
+	(void)state;
+	assert_accels(t, bus, numa, 4);
+	assert_non_null(nic = sn_topo_find_nic(t, "mlx5_0"));
+	assert_int_equal(nic->numa, 0);
+	assert_non_null(nic = sn_topo_find_nic(t, "mlx5_3"));
+	assert_int_equal(nic->numa, 8);
+	assert_int_equal(sn_topo_near(t, 2, "mlx5_0", SN_NEAR_NUMA, why,
+				      sizeof(why)),
+			 SN_TOPO_NO);
+	assert_string_equal(why, "gpu2 on NUMA 8, mlx5_0 on NUMA 0");
+	assert_int_equal(sn_topo_near(t, 0, "mlx5_1", SN_NEAR_NUMA, why,
+				      sizeof(why)),
+			 SN_TOPO_YES);
+	assert_string_equal(why, "gpu0 and mlx5_1 both on NUMA 0");
+	sn_topo_close(t);
+}
+
 /* JURECA-DC CPU node: no accelerator of any vendor, one HCA. */
 static void test_cpu_only(void **state)
 {
@@ -561,6 +600,27 @@ static void test_check_numa(void **state)
 		      "share PCIe switch");
 	assert_result(&run.res.items[2], SN_CRIT, "TOPO_NIC_FAR", "gpu2/mlx5_0",
 		      "gpu2 on NUMA 1, mlx5_0 on NUMA 0");
+	run_free(&run);
+}
+
+/* The check on the same node: the wrong pair is CRIT, naming it (14b). */
+static void test_check_cpuless_numa_machine(void **state)
+{
+	struct check_run run;
+
+	(void)state;
+	run_check(&run, OWN "lassen-gpumem-machine-numa.xml", "numa",
+		  "      - {accelerator: 2, nic: mlx5_0}\n"
+		  "      - {accelerator: 3, nic: mlx5_3}\n");
+	assert_int_equal(run.res.count, 2);
+	assert_result(&run.res.items[0], SN_CRIT, "TOPO_NIC_FAR", "gpu2/mlx5_0",
+		      NULL);
+	assert_string_equal(run.res.items[0].found,
+			    "gpu2 on NUMA 8, mlx5_0 on NUMA 0");
+	assert_result(&run.res.items[1], SN_OK, "OK", "gpu3/mlx5_3", NULL);
+	assert_string_equal(run.res.items[1].found,
+			    "gpu3 and mlx5_3 both on NUMA 8");
+	assert_int_equal(sn_results_worst(&run.res), SN_CRIT);
 	run_free(&run);
 }
 
@@ -751,12 +811,14 @@ int main(void)
 		cmocka_unit_test(test_dgx2h),
 		cmocka_unit_test(test_lassen),
 		cmocka_unit_test(test_cpuless_numa),
+		cmocka_unit_test(test_cpuless_numa_machine),
 		cmocka_unit_test(test_cpu_only),
 		cmocka_unit_test(test_mixed_vendors),
 		cmocka_unit_test(test_amd_and_efa),
 		cmocka_unit_test(test_check_right_pairs),
 		cmocka_unit_test(test_check_wrong_pair),
 		cmocka_unit_test(test_check_numa),
+		cmocka_unit_test(test_check_cpuless_numa_machine),
 		cmocka_unit_test(test_check_missing),
 		cmocka_unit_test(test_check_unavailable),
 		cmocka_unit_test_setup_teardown(test_check_garbage_is_bad_xml,

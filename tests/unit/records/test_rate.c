@@ -92,6 +92,44 @@ static void test_grade(void **state)
 	assert_string_equal(sn_rate_grade(&t, 1e9), "OK");
 }
 
+/*
+ * Issue 17 item 4: a counter any user's traffic can raise is CRIT only with
+ * a physical-layer counter that moved; the other raisers as before.
+ */
+static void test_grade_raised(void **state)
+{
+	struct sn_threshold t = { .counter = (char *)"rnr_nak_retry_err",
+				  .unit = SN_UNIT_PER_HOUR,
+				  .has_warn = true,
+				  .has_crit = true,
+				  .warn = 100,
+				  .crit = 100000 };
+
+	(void)state;
+	assert_string_equal(sn_rate_grade_raised(&t, 200000, SN_RAISED_USER,
+						 false),
+			    "WARN");
+	assert_string_equal(
+		sn_rate_grade_raised(&t, 200000, SN_RAISED_USER, true), "CRIT");
+	assert_string_equal(
+		sn_rate_grade_raised(&t, 99999, SN_RAISED_USER, true), "WARN");
+	assert_string_equal(sn_rate_grade_raised(&t, 99, SN_RAISED_USER, true),
+			    "OK");
+	assert_string_equal(sn_rate_grade_raised(&t, 200000, SN_RAISED_HARDWARE,
+						 false),
+			    "CRIT");
+	assert_string_equal(sn_rate_grade_raised(&t, 200000, SN_RAISED_DRIVER,
+						 false),
+			    "CRIT");
+	/* a crit without a warn is held at WARN all the same */
+	t.has_warn = false;
+	assert_string_equal(sn_rate_grade_raised(&t, 200000, SN_RAISED_USER,
+						 false),
+			    "WARN");
+	assert_string_equal(sn_rate_grade_raised(&t, 50, SN_RAISED_USER, false),
+			    "OK");
+}
+
 static void test_format(void **state)
 {
 	char buf[128];
@@ -160,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_long_job),
 		cmocka_unit_test(test_per_tb),
 		cmocka_unit_test(test_grade),
+		cmocka_unit_test(test_grade_raised),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_ber),
 		cmocka_unit_test(test_ber_garbage),

@@ -556,6 +556,77 @@ static void test_absurd_values_never_drain(void **state)
 	sn_config_free(cfg);
 }
 
+/*
+ * Issue 17 item 4: a RoCE port's transport counters count every QP on the
+ * port, a user's too.  rnr_nak_retry_err +200000 in 30 min (2 x crit
+ * 100000/h) drained the node; alone it is WARN now, with why, and CRIT
+ * only when a physical-layer counter of the same port moved too.
+ */
+#define ROCE_BASE                                                           \
+	"{\"schema\": 1, \"job_id\": 42, \"time\": 1000, \"kmsg_seq\": 7, " \
+	"\"ports\": {\"mlx5_bond_0/1\": {\"link_layer\": \"Ethernet\", "    \
+	"\"counters\": {\"symbol_error\": 0, \"link_downed\": 0, "          \
+	"\"port_rcv_errors\": 14}, \"hw_counters\": "                       \
+	"{\"rnr_nak_retry_err\": 0}}}}"
+#define ROCE_END(symbol_error)                                              \
+	"{\"schema\": 1, \"job_id\": 42, \"time\": 2800, \"kmsg_seq\": 7, " \
+	"\"ports\": {\"mlx5_bond_0/1\": {\"link_layer\": \"Ethernet\", "    \
+	"\"counters\": {\"symbol_error\": " symbol_error ", "               \
+	"\"link_downed\": 0, \"port_rcv_errors\": 14}, \"hw_counters\": "   \
+	"{\"rnr_nak_retry_err\": 200000}}}}"
+
+static json_object *roce_record(const struct sn_config *cfg, const char *end)
+{
+	json_object *base = parse(ROCE_BASE), *e = parse(end), *rec;
+
+	rec = build(cfg, base, SN_BASELINE_OK, e, NULL, 2800);
+	json_object_put(base);
+	json_object_put(e);
+	return rec;
+}
+
+static void test_roce_user_counters(void **state)
+{
+	struct sn_config *cfg = config(NULL);
+	json_object *rec, *v;
+
+	(void)state;
+	/* alone: WARN, no drain */
+	rec = roce_record(cfg, ROCE_END("0"));
+	v = verdict(rec, "rnr_nak_retry_err", "mlx5_bond_0/1");
+	assert_non_null(v);
+	assert_path_int(v, "delta", 200000);
+	assert_true(json_object_get_double(at(v, "rate")) == 200000.0);
+	assert_path_int(v, "crit", 100000);
+	assert_path_str(v, "grade", "WARN");
+	assert_path_str(v, "raised_by", "user");
+	assert_path_null(v, "physical");
+	assert_path_str(v, "capped",
+			"over crit, but any user's traffic can raise "
+			"rnr_nak_retry_err and no physical-layer counter of "
+			"mlx5_bond_0/1 moved");
+	assert_path_str(verdict(rec, "symbol_error", "mlx5_bond_0/1"),
+			"raised_by", "hardware");
+	assert_path_str(rec, "worst", "WARN");
+	assert_path_null(rec, "drain_reason");
+	json_object_put(rec);
+
+	/* with one symbol error on the port: CRIT, drained */
+	rec = roce_record(cfg, ROCE_END("1"));
+	v = verdict(rec, "rnr_nak_retry_err", "mlx5_bond_0/1");
+	assert_path_str(v, "grade", "CRIT");
+	assert_path_str(v, "physical", "symbol_error");
+	assert_false(json_object_object_get_ex(v, "capped", NULL));
+	assert_path_str(verdict(rec, "symbol_error", "mlx5_bond_0/1"), "grade",
+			"OK");
+	assert_path_str(rec, "worst", "CRIT");
+	assert_path_str(rec, "drain_reason",
+			"supernode: EPILOG_RNR_NAK_RETRY_ERR mlx5_bond_0/1 "
+			"+200000 in 1800 s = 2e+05/h (crit 100000/h)");
+	json_object_put(rec);
+	sn_config_free(cfg);
+}
+
 /* The baseline document of node gpu-a001 whose sysfs is sys, parsed. */
 static json_object *collect_doc(const char *sys)
 {
@@ -1010,6 +1081,7 @@ int main(void)
 		cmocka_unit_test(test_baseline_parse),
 		cmocka_unit_test(test_config_thresholds),
 		cmocka_unit_test(test_absurd_values_never_drain),
+		cmocka_unit_test(test_roce_user_counters),
 		cmocka_unit_test(test_bytes_from_64bit_counters),
 		cmocka_unit_test(test_baseline_read_refuses),
 		cmocka_unit_test(test_xid_since_baseline),

@@ -644,8 +644,11 @@ static void test_ib_per_tb(void **state)
 /*
  * A transmit-side counter given a per-TB limit by the config is taken
  * over what the port sent: 24 port_xmit_discards over the 8 TB sent are
- * 3/TB, CRIT (crit 3/TB); over the 10 TB moved they would be 2.4/TB.
- * The same traffic reversed (2 TB sent): 12/TB.
+ * 3/TB, at crit 3/TB; over the 10 TB moved they would be 2.4/TB.  The same
+ * traffic reversed (2 TB sent): 12/TB.  Graded WARN: any user's traffic
+ * can raise port_xmit_discards (congestion) and no physical-layer counter
+ * of the port moved (issue 17 item 4, test_record's
+ * test_roce_user_counters).
  */
 static void test_ib_per_tb_sent(void **state)
 {
@@ -673,7 +676,7 @@ static void test_ib_per_tb_sent(void **state)
 		json_object *e = doc(after, T0 + 100, end[k]), *rec;
 
 		rec = record(s, e, T0 + 100);
-		port_verdict(rec, "port_xmit_discards", "CRIT", k ? 12.0 : 3.0,
+		port_verdict(rec, "port_xmit_discards", "WARN", k ? 12.0 : 3.0,
 			     "sent");
 		json_object_put(rec);
 		json_object_put(s);
