@@ -27,7 +27,7 @@
 
 #include "records/sn_baseline.h"
 #include "drain/sn_drain.h"
-#include "util/sn_file.h"
+#include "util/sn_safedir.h"
 #include "util/sn_slurm_env.h"
 #include "sn_prolog.h"
 #include "checks/sn_runner.h"
@@ -78,19 +78,17 @@ static int node_drain(const char *node, const char *reason, const char *tag,
 	return SN_EXIT_CRIT;
 }
 
-static int lock_take(const struct sn_check_ctx *ctx, uint32_t wait_ms)
+/* state_dir/prolog.lock, through the trusted folders (sn_safedir.h). */
+static int lock_take(const struct sn_check_ctx *ctx, uint32_t wait_ms,
+		     struct sn_error *err)
 {
-	char path[PATH_MAX];
-	struct sn_error err;
+	int fd = sn_safedir_open(ctx->state_dir, 0700, true, err), lock;
 
-	if (sn_mkdir_p(ctx->state_dir, 0700, &err)) {
-		sn_log(LOG_WARNING, "%s", err.msg);
+	if (fd < 0)
 		return -1;
-	}
-	if ((size_t)snprintf(path, sizeof(path), "%s/prolog.lock",
-			     ctx->state_dir) >= sizeof(path))
-		return -1;
-	return sn_lock_take(path, wait_ms);
+	lock = sn_safedir_lock(fd, ctx->state_dir, "prolog.lock", wait_ms, err);
+	close(fd);
+	return lock;
 }
 
 /* The last resort (see alarm() below): say why, in slurmd's log. */
@@ -144,10 +142,11 @@ int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
 	signal(SIGALRM, on_alarm);
 	alarm(cfg->prolog.timeout_s + 1);
 	/* Prologs of jobs starting together take turns (bounded wait). */
-	lock = lock_take(&ctx, budget(deadline, 5000, check_ms));
+	lock = lock_take(&ctx, budget(deadline, 5000, check_ms), &err);
 	if (lock < 0)
-		sn_log(LOG_WARNING, "job %u: prolog lock busy, checking anyway",
-		       job_id);
+		sn_log(LOG_WARNING,
+		       "job %u: prolog lock not taken, checking anyway: %s",
+		       job_id, err.msg);
 	/* The checks leave the drain its slice of prolog.timeout (above). */
 	sn_run_checks(&ctx, sn_check_groups, sn_check_groups_count,
 		      budget(deadline, check_ms, drain_reserve(cfg)),

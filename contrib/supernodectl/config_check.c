@@ -16,6 +16,10 @@
  * on stdout, naming node or supernode, expected and found; then a summary.  Exit 0 all match, 1 a mismatch or Slurm could
  * not be asked (the reason on stderr), 2 usage.
  *
+ * First, on this node, the folders, libraries and program that the prolog
+ * and epilog would refuse (snctl_config_trust), one line each on stderr;
+ * any makes the exit 1.
+ *
  * libslurm runs in a child with a time limit, as in health.c: slurm_init()
  * exit()s when it finds no slurm.conf, and an RPC to a dead controller
  * blocks.
@@ -214,6 +218,7 @@ int snctl_config_check(const struct snctl_global *g0, int argc, char **argv)
 	};
 	struct snctl_global g = *g0;
 	struct sn_config *cfg = NULL;
+	bool trusted;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -228,7 +233,9 @@ int snctl_config_check(const struct snctl_global *g0, int argc, char **argv)
 	}
 	if (snctl_config_load(&g, &cfg))
 		return SNCTL_EXIT_NOTFOUND;
+	/* Up front: what the prolog and epilog on this node would refuse. */
+	trusted = !snctl_config_trust(cfg);
 	rc = check_run(cfg);
 	sn_config_free(cfg);
-	return rc;
+	return trusted ? rc : SNCTL_EXIT_NOTFOUND;
 }

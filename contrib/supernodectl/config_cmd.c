@@ -2,7 +2,9 @@
 /*
  * supernodectl config validate [FILE]: load supernode.yaml with the same
  * loader as every other component and summarise it, or print the loader's
- * error (file:line:col: key: problem) and exit 1.
+ * error (file:line:col: key: problem) and exit 1.  Then, on this node, the
+ * folders, libraries and program that the prolog and epilog would refuse
+ * (lib/util/sn_safedir.h), one line each ("KEY: why"), and exit 1.
  *
  * Also the dispatch of the other config subcommands:
  *   config check   (config_check.c)  against the running cluster
@@ -113,6 +115,11 @@ int snctl_config(const struct snctl_global *g0, int argc, char **argv)
 		g.config = file;
 	if (snctl_config_load(&g, &cfg))
 		return SNCTL_EXIT_NOTFOUND;
+	if (snctl_config_trust(cfg)) {
+		/* The prolog and epilog on this node would refuse them. */
+		sn_config_free(cfg);
+		return SNCTL_EXIT_NOTFOUND;
+	}
 	printf("ok: %zu supernodes of %zu nodes, method %s\n",
 	       cfg->n_supernodes, cfg->supernode_size,
 	       sn_placement_method_name(cfg->method));

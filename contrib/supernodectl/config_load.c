@@ -6,6 +6,11 @@
  */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config/sn_checkctx.h"
 
 #include "snctl.h"
 
@@ -24,4 +29,29 @@ int snctl_config_load(const struct snctl_global *g, struct sn_config **cfg)
 		return -1;
 	}
 	return 0;
+}
+
+static void trust_out(void *arg, const char *key, const char *msg)
+{
+	(void)arg;
+	sn_log_stderr("%s: %s", key, msg);
+}
+
+size_t snctl_config_trust(const struct sn_config *cfg)
+{
+	const char *node = getenv("SLURMD_NODENAME");
+	char host[256] = "localhost";
+	struct sn_check_ctx ctx;
+	struct sn_error err;
+
+	if (!node || !*node) {
+		if (!gethostname(host, sizeof(host) - 1))
+			host[strcspn(host, ".")] = '\0';
+		node = host;
+	}
+	if (sn_check_ctx_init(&ctx, cfg, node, &err)) {
+		sn_log_stderr("%s", err.msg);
+		return 1;
+	}
+	return sn_check_ctx_trust(&ctx, trust_out, NULL);
 }

@@ -59,6 +59,14 @@ void snctl_usage(FILE *f);
  */
 int snctl_config_load(const struct snctl_global *g, struct sn_config **cfg);
 
+/*
+ * snctl_config_trust (config_load.c) - walk on this node ($SLURMD_NODENAME,
+ * else the short host name, for %n) the folders, libraries and program
+ * that the prolog and epilog would refuse (sn_check_ctx_trust); one line
+ * "KEY: why" on stderr each.  Returns how many were refused.
+ */
+size_t snctl_config_trust(const struct sn_config *cfg);
+
 /* ---- records.c: the epilog's per-job per-node records ---- */
 
 /* One record that parsed and passed the schema check. */

@@ -45,6 +45,7 @@
 #include "checks/sn_check_groups.h"
 #include "checks/sn_runner.h"
 #include "inventory/sn_identity.h"
+#include "util/sn_safedir.h"
 
 #define CHECK_FABRIC "nvlink_fabric"
 #define CHECK_IMEX "imex"
@@ -464,6 +465,7 @@ static void imex_daemon(const struct sn_check_ctx *ctx, int64_t deadline,
 {
 	uint32_t limit = imex_ctl_limit(deadline);
 	char *buf = NULL, line[SN_VALUE_MAX];
+	struct sn_error err;
 	size_t len = 0;
 	int rc;
 
@@ -471,6 +473,12 @@ static void imex_daemon(const struct sn_check_ctx *ctx, int64_t deadline,
 		sn_results_add(out, SN_UNKNOWN, CHECK_IMEX, "IMEX_CTL_MISSING",
 			       "nvidia-imex", "READY", "cannot ask: %s: %s",
 			       strerror(errno), ctx->imex_ctl);
+		return;
+	}
+	if (sn_safedir_program(ctx->imex_ctl, &err)) {
+		sn_results_add(out, SN_UNKNOWN, CHECK_IMEX,
+			       "IMEX_CTL_UNTRUSTED", "nvidia-imex", "READY",
+			       "not run: %s", err.msg);
 		return;
 	}
 	if (limit < IMEX_CTL_MIN_MS) {

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "config/sn_checkctx.h"
 #include "util/sn_hostlist.h"
+#include "util/sn_safedir.h"
 #include "util/sn_slurm_env.h"
 
 static int expand(const char *tmpl, const char *node, const char *host,
@@ -56,4 +58,52 @@ int sn_check_ctx_init(struct sn_check_ctx *ctx, const struct sn_config *cfg,
 		   ctx->dcmi, sizeof(ctx->dcmi), "dcmi", err))
 		return -1;
 	return 0;
+}
+
+/* The folder tmpl (may hold %n/%h) walked without creating; 1 if refused. */
+static size_t folder_trust(const struct sn_check_ctx *ctx, const char *key,
+			   const char *tmpl, sn_trust_out out, void *arg)
+{
+	char path[PATH_MAX];
+	struct sn_error err;
+	int fd;
+
+	if (!tmpl)
+		return 0;
+	if (sn_path_expand(tmpl, ctx->nodename, ctx->host, path,
+			   sizeof(path))) {
+		out(arg, key, "path too long once %n/%h are expanded");
+		return 1;
+	}
+	fd = sn_safedir_open(path, 0, false, &err);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno == ENOENT)
+		return 0; /* made on first use, under checked folders */
+	out(arg, key, err.msg);
+	return 1;
+}
+
+size_t sn_check_ctx_trust(const struct sn_check_ctx *ctx, sn_trust_out out,
+			  void *arg)
+{
+	const struct sn_config *cfg = ctx->cfg;
+	struct sn_error err;
+	size_t n = 0;
+
+	n += folder_trust(ctx, "paths.state_dir", ctx->state_dir, out, arg);
+	n += folder_trust(ctx, "epilog.record_dir", cfg->epilog.record_dir, out,
+			  arg);
+	n += folder_trust(ctx, "epilog.textfile_dir", cfg->epilog.textfile_dir,
+			  out, arg);
+	if (sn_safedir_library(ctx->nvml, &err) && ++n)
+		out(arg, "paths.nvml", err.msg);
+	if (sn_safedir_library(ctx->dcmi, &err) && ++n)
+		out(arg, "paths.dcmi", err.msg);
+	if (!access(ctx->imex_ctl, F_OK) &&
+	    sn_safedir_program(ctx->imex_ctl, &err) && ++n)
+		out(arg, "paths.imex_ctl", err.msg);
+	return n;
 }

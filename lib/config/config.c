@@ -18,6 +18,7 @@
 #include "util/sn_ephemeral.h"
 #include "util/sn_file.h"
 #include "util/sn_hostlist.h"
+#include "util/sn_safedir.h"
 #include "config/yaml_walk.h"
 
 /* ---- names ------------------------------------------------------------ */
@@ -448,6 +449,26 @@ static int paths_dcmi(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	return sn_config_path(w, v, path, &((struct sn_config *)target)->dcmi);
 }
 
+/* Account names as useradd takes them (and Debian's system accounts). */
+#define SN_ACCOUNT_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_.-"
+
+static int paths_trusted_owners(struct yaml_walk *w, yaml_node_t *v,
+				const char *path, void *target)
+{
+	struct sn_config *cfg = target;
+
+	if (name_list(w, v, path, SN_ACCOUNT_CHARS, SN_SAFEDIR_MAX_OWNERS,
+		      &cfg->trusted_owners, &cfg->n_trusted_owners))
+		return -1;
+	for (size_t i = 0; i < cfg->n_trusted_owners; i++)
+		if (strlen(cfg->trusted_owners[i]) > SN_SAFEDIR_OWNER_MAX)
+			return yaml_walk_fail(
+				w, v, path,
+				"'%s': an account name has at most %d characters",
+				cfg->trusted_owners[i], SN_SAFEDIR_OWNER_MAX);
+	return 0;
+}
+
 static const struct yaml_key_rule paths_rules[] = {
 	{ "sysfs", paths_sysfs, false },
 	{ "dev", paths_dev, false },
@@ -458,6 +479,7 @@ static const struct yaml_key_rule paths_rules[] = {
 	{ "imex_ctl", paths_imex_ctl, false },
 	{ "imex_channels", paths_imex_channels, false },
 	{ "dcmi", paths_dcmi, false },
+	{ "trusted_owners", paths_trusted_owners, false },
 	{ NULL, NULL, false },
 };
 
@@ -706,6 +728,22 @@ static int yaml_parse(struct sn_config *cfg, const char *buf, size_t len,
 	return rc;
 }
 
+/*
+ * The folders root writes follow the config just loaded (one rule per
+ * process: the prolog, the epilog and supernodectl load one config).
+ */
+static void trust_set(const struct sn_config *cfg)
+{
+	static const char *const dflt[] = { SN_TRUSTED_OWNERS_DEFAULT };
+
+	if (cfg->trusted_owners)
+		sn_safedir_trust_owners(
+			(const char *const *)cfg->trusted_owners,
+			cfg->n_trusted_owners);
+	else
+		sn_safedir_trust_owners(dflt, 1);
+}
+
 struct sn_config *sn_config_load_buffer(const char *path, const char *buf,
 					size_t len, struct sn_error *err)
 {
@@ -728,6 +766,7 @@ struct sn_config *sn_config_load_buffer(const char *path, const char *buf,
 	    defaults_paths(cfg, err) || sn_config_node_finish(cfg, err) ||
 	    sn_config_epilog_finish(cfg, err))
 		goto fail;
+	trust_set(cfg);
 	return cfg;
 fail:
 	sn_config_free(cfg);
@@ -820,6 +859,9 @@ void sn_config_free(struct sn_config *cfg)
 	for (size_t i = 0; i < cfg->n_force; i++)
 		free(cfg->force[i]);
 	free(cfg->force);
+	for (size_t i = 0; i < cfg->n_trusted_owners; i++)
+		free(cfg->trusted_owners[i]);
+	free(cfg->trusted_owners);
 	free(cfg->socket_ifname);
 	free(cfg->path);
 	free(cfg);

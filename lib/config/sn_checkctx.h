@@ -48,4 +48,19 @@ struct sn_check_ctx {
 int sn_check_ctx_init(struct sn_check_ctx *ctx, const struct sn_config *cfg,
 		      const char *nodename, struct sn_error *err);
 
+/* One refusal of sn_check_ctx_trust(): the config key and the message. */
+typedef void (*sn_trust_out)(void *arg, const char *key, const char *msg);
+
+/*
+ * sn_check_ctx_trust - walk, as the prolog and epilog will on this node,
+ * every folder they write (paths.state_dir, epilog.record_dir,
+ * epilog.textfile_dir, with %n/%h of ctx), every library they load
+ * (paths.nvml, paths.dcmi) and the program they run (paths.imex_ctl; only
+ * when it is there), by the rules of sn_safedir.h, creating nothing.  A
+ * folder not there yet is fine: it is made under checked folders.  Calls
+ * out(arg, key, message) per refusal; returns how many.
+ */
+size_t sn_check_ctx_trust(const struct sn_check_ctx *ctx, sn_trust_out out,
+			  void *arg);
+
 #endif

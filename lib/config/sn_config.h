@@ -73,6 +73,10 @@ struct sn_bench_settings {
  * string and array; release with sn_config_free().  Schema: README.md,
  * section "Configuration".
  */
+/* paths.trusted_owners when absent: Debian's prometheus-node-exporter
+ * makes /var/lib/prometheus its own, and textfile_dir lives below it. */
+#define SN_TRUSTED_OWNERS_DEFAULT "prometheus"
+
 struct sn_config {
 	char *path;			 /* file it was loaded from */
 	struct sn_supernode *supernodes; /* n_supernodes entries */
@@ -106,6 +110,10 @@ struct sn_config {
 	char *imex_ctl;	 /* paths.imex_ctl; NULL = /usr/bin/nvidia-imex-ctl */
 	char *imex_channels; /* paths.imex_channels; NULL = /dev/nvidia-caps-imex-channels */
 	char *dcmi; /* paths.dcmi: Ascend's libdcmi.so; NULL = "libdcmi.so" */
+	/* paths.trusted_owners: system accounts trusted with root's folders
+	 * (sn_safedir.h); NULL (absent) = SN_TRUSTED_OWNERS_DEFAULT */
+	char **trusted_owners;
+	size_t n_trusted_owners;
 
 	struct sn_manifest node;	  /* node: (config_node.c) */
 	struct sn_prolog_settings prolog; /* prolog: */

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/sn_file.h"
+#include "util/sn_safedir.h"
 #include "inventory/sn_dcmi.h"
 
 #define DCMI_MAIN_CMD_CHIP_INF 12
@@ -110,19 +110,12 @@ int sn_dcmi_super_pod(const char *path, struct sn_dcmi_pod *out,
 		      struct sn_error *err)
 {
 	struct dcmi_lib l = { 0 };
-	const char *why;
 	int rc, ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (sn_file_dlopen_usable(path, err))
+	l.dl = sn_safedir_dlopen(path, RTLD_NOW | RTLD_LOCAL, err);
+	if (!l.dl)
 		return -1;
-	dlerror();
-	l.dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!l.dl) {
-		why = dlerror();
-		sn_error_set(err, "dlopen: %s", why ? why : path);
-		return -1;
-	}
 	if (dcmi_resolve(&l, path, err))
 		goto out;
 	rc = l.init();

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/sn_file.h"
+#include "util/sn_safedir.h"
 #include "inventory/sn_nvml.h"
 
 _Static_assert(sizeof(struct sn_nvml_pci_info) == 68,
@@ -239,7 +239,6 @@ int sn_nvml_open(const char *path, struct sn_nvml **out, struct sn_error *err)
 {
 	struct sn_nvml *nvml = NULL;
 	sn_nvml_return_t rc;
-	const char *why;
 	int ret = -1;
 
 	*out = NULL;
@@ -247,20 +246,14 @@ int sn_nvml_open(const char *path, struct sn_nvml **out, struct sn_error *err)
 		sn_error_set(err, "paths.nvml is empty");
 		goto out;
 	}
-	if (sn_file_dlopen_usable(path, err))
-		goto out;
 	nvml = calloc(1, sizeof(*nvml));
 	if (!nvml) {
 		sn_error_set(err, "out of memory");
 		goto out;
 	}
-	dlerror();
-	nvml->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!nvml->dl) {
-		why = dlerror();
-		sn_error_set(err, "dlopen: %s", why ? why : path);
+	nvml->dl = sn_safedir_dlopen(path, RTLD_NOW | RTLD_LOCAL, err);
+	if (!nvml->dl)
 		goto out;
-	}
 	if (resolve_symbols(nvml, path, err))
 		goto out;
 	rc = nvml->init();

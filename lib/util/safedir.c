@@ -2,8 +2,10 @@
 /* Trusted folders and files of the privileged programs (see sn_safedir.h). */
 #include <ctype.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
@@ -20,28 +22,77 @@
 
 #define LOCK_POLL_MS 10
 
-static bool owner_ok(uid_t uid)
+/* paths.trusted_owners, copied by sn_safedir_trust_owners(). */
+static char trusted[SN_SAFEDIR_MAX_OWNERS][SN_SAFEDIR_OWNER_MAX + 1];
+static size_t n_trusted;
+
+int sn_safedir_trust_owners(const char *const *names, size_t n)
 {
-	return uid == 0 || uid == geteuid();
+	if (n > SN_SAFEDIR_MAX_OWNERS)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!names[i] || strlen(names[i]) > SN_SAFEDIR_OWNER_MAX)
+			return -1;
+	for (size_t i = 0; i < n; i++)
+		snprintf(trusted[i], sizeof(trusted[i]), "%s", names[i]);
+	n_trusted = n;
+	return 0;
 }
 
-/* "WHAT owned by uid N, not by root: PATH" (or "not by root or uid M"). */
+/* The account name of uid into buf ("" when unknown). */
+static const char *owner_name(uid_t uid, char *buf, size_t size)
+{
+	char pwbuf[1024];
+	struct passwd pw, *res = NULL;
+
+	buf[0] = '\0';
+	if (!getpwuid_r(uid, &pw, pwbuf, sizeof(pwbuf), &res) && res)
+		snprintf(buf, size, "%s", res->pw_name);
+	return buf;
+}
+
+/* uid is a system account (1 to 999) named in paths.trusted_owners. */
+static bool owner_named(uid_t uid)
+{
+	char name[SN_SAFEDIR_OWNER_MAX + 2];
+
+	if (!n_trusted || !uid || uid >= SN_SAFEDIR_SYSTEM_UID_END ||
+	    !*owner_name(uid, name, sizeof(name)))
+		return false;
+	for (size_t i = 0; i < n_trusted; i++)
+		if (!strcmp(trusted[i], name))
+			return true;
+	return false;
+}
+
+/* Root, us, or (folders and files, never libraries) a named owner. */
+static bool owner_ok(uid_t uid, bool lib)
+{
+	return uid == 0 || uid == geteuid() || (!lib && owner_named(uid));
+}
+
+/* "WHAT owned by uid N (NAME), not by root: PATH" (or "not by root or uid M"). */
 static void owner_refuse(const struct stat *st, const char *what,
 			 const char *path, struct sn_error *err)
 {
+	char name[64], shown[80] = "";
+
+	if (*owner_name(st->st_uid, name, sizeof(name)))
+		snprintf(shown, sizeof(shown), " (%s)", name);
 	if (geteuid() == 0)
-		sn_error_set(err, "%s owned by uid %u, not by root: %s", what,
-			     (unsigned)st->st_uid, path);
+		sn_error_set(err, "%s owned by uid %u%s, not by root: %s", what,
+			     (unsigned)st->st_uid, shown, path);
 	else
 		sn_error_set(err,
-			     "%s owned by uid %u, not by root or uid %u: %s",
-			     what, (unsigned)st->st_uid, (unsigned)geteuid(),
-			     path);
+			     "%s owned by uid %u%s, not by root or uid %u: %s",
+			     what, (unsigned)st->st_uid, shown,
+			     (unsigned)geteuid(), path);
 	errno = EPERM;
 }
 
 /* The owner and mode of the folder open as fd; 0 or -1 (errno, err). */
-static int folder_check(int fd, const char *path, struct sn_error *err)
+static int folder_check(int fd, const char *path, bool lib,
+			struct sn_error *err)
 {
 	struct stat st;
 
@@ -53,7 +104,7 @@ static int folder_check(int fd, const char *path, struct sn_error *err)
 		errno = e;
 		return -1;
 	}
-	if (!owner_ok(st.st_uid)) {
+	if (!owner_ok(st.st_uid, lib)) {
 		owner_refuse(&st, "folder", path, err);
 		return -1;
 	}
@@ -91,7 +142,7 @@ static void open_refuse(int fd, const char *name, const char *path, int e,
 
 /* The folder name inside the trusted folder fd, checked; path for messages. */
 static int step(int fd, const char *name, const char *path, unsigned mode,
-		bool create, struct sn_error *err)
+		bool create, bool lib, struct sn_error *err)
 {
 	int nfd = -1, e;
 
@@ -112,7 +163,7 @@ static int step(int fd, const char *name, const char *path, unsigned mode,
 			return -1;
 		}
 	}
-	if (folder_check(nfd, path, err)) {
+	if (folder_check(nfd, path, lib, err)) {
 		e = errno;
 		close(nfd);
 		errno = e;
@@ -134,65 +185,227 @@ static int fail_errno(int e)
 	return -1;
 }
 
-int sn_safedir_open(const char *path, unsigned mode, bool create,
-		    struct sn_error *err)
-{
-	char shown[PATH_MAX] = "", name[NAME_MAX + 1];
-	const char *p = path;
-	size_t used = 0;
-	int fd, nfd;
+/*
+ * A walk from "/" along cur, one component at a time: fd is the checked
+ * folder cur[0, pos).  A symbolic link met on the way restarts it from "/"
+ * along the path the link gives (normalised: the folders before the link
+ * are real folders, so ".." in its target is the textual parent).
+ */
+struct walk {
+	char cur[PATH_MAX];
+	size_t pos;
+	int fd;
+	unsigned links;
+	bool lib; /* a library's walk: owners root and us only */
+};
 
-	if (!path || path[0] != '/') {
-		sn_error_set(err, "not an absolute folder path: %s",
-			     path ? path : "(null)");
-		return fail_errno(EINVAL);
-	}
-	if (strlen(path) >= sizeof(shown)) {
-		sn_error_set(err, "folder path too long: %.200s...", path);
-		return fail_errno(ENAMETOOLONG);
-	}
-	fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || folder_check(fd, "/", err)) {
+/* "/" opened and checked into w->fd; 0 or -1 (errno, err). */
+static int walk_root(struct walk *w, struct sn_error *err)
+{
+	w->pos = 0;
+	w->fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (w->fd < 0) {
 		int e = errno;
 
-		if (fd < 0)
-			sn_error_set(err, "cannot open the folder: %s: /",
-				     strerror(e));
-		else
-			close(fd);
+		sn_error_set(err, "cannot open the folder: %s: /", strerror(e));
 		return fail_errno(e);
 	}
-	for (;;) {
+	if (folder_check(w->fd, "/", w->lib, err)) {
+		int e = errno;
+
+		close(w->fd);
+		w->fd = -1;
+		return fail_errno(e);
+	}
+	return 0;
+}
+
+/* in ("/a/./b/../c") as an absolute path without "." or ".." into out. */
+static int normalise(const char *in, char *out, size_t size)
+{
+	size_t used = 0;
+
+	for (const char *p = in;;) {
 		size_t n;
 
 		p += strspn(p, "/");
 		n = strcspn(p, "/");
 		if (!n)
 			break;
+		if (n == 2 && !strncmp(p, "..", 2)) {
+			while (used && out[used - 1] != '/')
+				used--;
+			if (used)
+				used--;
+		} else if (!(n == 1 && *p == '.')) {
+			if (used + 1 + n >= size)
+				return -1;
+			out[used++] = '/';
+			memcpy(out + used, p, n);
+			used += n;
+		}
+		p += n;
+	}
+	if (!used)
+		out[used++] = '/';
+	out[used] = '\0';
+	return 0;
+}
+
+/*
+ * A link may be followed only where no one but root (or us) can have put
+ * it or can change it: in a folder of root (or us) that no group or other
+ * may write, sticky or not (a user's link in /tmp is theirs).
+ */
+static bool link_holder_ok(int fd)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && (st.st_uid == 0 || st.st_uid == geteuid()) &&
+	       !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* The link cur[start, end) (start at its '/'): restart along its target. */
+static int walk_link(struct walk *w, size_t start, size_t end,
+		     struct sn_error *err)
+{
+	char name[NAME_MAX + 1], target[PATH_MAX], joined[3 * PATH_MAX];
+	ssize_t n;
+
+	snprintf(name, sizeof(name), "%.*s", (int)(end - start - 1),
+		 w->cur + start + 1);
+	if (!link_holder_ok(w->fd)) {
+		sn_error_set(err, "a symbolic link, not followed: %.*s",
+			     (int)end, w->cur);
+		return fail_errno(ELOOP);
+	}
+	if (++w->links > SN_SAFEDIR_MAX_LINKS) {
+		sn_error_set(err, "more than %d symbolic links: %.*s",
+			     SN_SAFEDIR_MAX_LINKS, (int)end, w->cur);
+		return fail_errno(ELOOP);
+	}
+	n = readlinkat(w->fd, name, target, sizeof(target) - 1);
+	if (n <= 0) {
+		int e = n ? errno : ENOENT;
+
+		sn_error_set(err, "cannot read the link: %s: %.*s", strerror(e),
+			     (int)end, w->cur);
+		return fail_errno(e);
+	}
+	target[n] = '\0';
+	snprintf(joined, sizeof(joined), "%.*s/%s/%s",
+		 target[0] == '/' ? 0 : (int)start, w->cur, target,
+		 w->cur + end);
+	if (normalise(joined, w->cur, sizeof(w->cur))) {
+		sn_error_set(err, "path too long behind the link: %.200s...",
+			     joined);
+		return fail_errno(ENAMETOOLONG);
+	}
+	close(w->fd);
+	return walk_root(w, err);
+}
+
+/*
+ * Walk w->cur (w->fd at "/").  Folders are opened (created with mode when
+ * create); when file is set the last component is left for the caller, its
+ * folder in w->fd and its name at w->cur + w->pos + 1.  0 or -1.
+ */
+static int walk(struct walk *w, unsigned mode, bool create, bool file,
+		struct sn_error *err)
+{
+	for (;;) {
+		size_t start = w->pos, end, n;
+		char name[NAME_MAX + 1], held = 0;
+		struct stat st;
+		int nfd;
+
+		start += strspn(w->cur + start, "/");
+		n = strcspn(w->cur + start, "/");
+		if (!n)
+			return 0;
+		end = start + n;
+		start--; /* at the '/' */
+		snprintf(name, sizeof(name), "%.*s", (int)n,
+			 w->cur + start + 1);
+		if (file && !w->cur[end + strspn(w->cur + end, "/")]) {
+			w->pos = start;
+			if (fstatat(w->fd, name, &st, AT_SYMLINK_NOFOLLOW) ||
+			    !S_ISLNK(st.st_mode))
+				return 0;
+			if (walk_link(w, start, end, err))
+				return -1;
+			continue;
+		}
+		if (!fstatat(w->fd, name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    S_ISLNK(st.st_mode)) {
+			if (walk_link(w, start, end, err))
+				return -1;
+			continue;
+		}
+		held = w->cur[end];
+		w->cur[end] = '\0'; /* the path so far, for messages */
+		nfd = step(w->fd, name, w->cur, mode, create, w->lib, err);
+		w->cur[end] = held;
+		if (nfd < 0)
+			return -1;
+		close(w->fd);
+		w->fd = nfd;
+		w->pos = end;
+	}
+}
+
+/* path absolute, each component a plain name; 0, or -1 with err set. */
+static int path_plain(const char *path, const char *what, struct sn_error *err)
+{
+	const char *p = path;
+
+	if (!path || path[0] != '/') {
+		sn_error_set(err, "not an absolute %s path: %s", what,
+			     path ? path : "(null)");
+		return fail_errno(EINVAL);
+	}
+	if (strlen(path) >= PATH_MAX) {
+		sn_error_set(err, "%s path too long: %.200s...", what, path);
+		return fail_errno(ENAMETOOLONG);
+	}
+	for (;;) {
+		char name[NAME_MAX + 1];
+		size_t n;
+
+		p += strspn(p, "/");
+		n = strcspn(p, "/");
+		if (!n)
+			return 0;
 		snprintf(name, sizeof(name), "%.*s",
 			 (int)(n > NAME_MAX ? NAME_MAX : n), p);
-		used += (size_t)snprintf(shown + used, sizeof(shown) - used,
-					 "/%.*s", (int)n, p);
-		p += n;
 		if (n > NAME_MAX || !name_ok(name)) {
 			sn_error_set(
 				err,
-				"not a plain folder name (\".\", \"..\" or too long): %s",
-				shown);
-			close(fd);
+				"not a plain folder name (\".\", \"..\" or too long): %.*s",
+				(int)(p + n - path), path);
 			return fail_errno(EINVAL);
 		}
-		nfd = step(fd, name, shown, mode, create, err);
-		if (nfd < 0) {
-			int e = errno;
-
-			close(fd);
-			return fail_errno(e);
-		}
-		close(fd);
-		fd = nfd;
+		p += n;
 	}
-	return fd;
+}
+
+int sn_safedir_open(const char *path, unsigned mode, bool create,
+		    struct sn_error *err)
+{
+	struct walk w = { .fd = -1 };
+
+	if (path_plain(path, "folder", err))
+		return -1;
+	normalise(path, w.cur, sizeof(w.cur)); /* "a//b/" -> "/a/b" */
+	if (walk_root(&w, err))
+		return -1;
+	if (walk(&w, mode, create, false, err)) {
+		int e = errno;
+
+		close(w.fd);
+		return fail_errno(e);
+	}
+	return w.fd;
 }
 
 int sn_safedir_sub(int dirfd, const char *dir, const char *name, unsigned mode,
@@ -205,7 +418,88 @@ int sn_safedir_sub(int dirfd, const char *dir, const char *name, unsigned mode,
 		sn_error_set(err, "not a plain folder name: %s", shown);
 		return fail_errno(EINVAL);
 	}
-	return step(dirfd, name, shown, mode, create, err);
+	return step(dirfd, name, shown, mode, create, false, err);
+}
+
+/* The library or program name in the checked folder dirfd; path for messages. */
+static int code_check(int dirfd, const char *name, const char *path,
+		      const char *what, struct sn_error *err)
+{
+	struct stat st;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+		int e = errno;
+
+		if (e == ENOENT)
+			return 0; /* dlopen() says it */
+		sn_error_set(err, "cannot open: %s: %s", strerror(e), path);
+		return fail_errno(e);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		sn_error_set(err, "not a regular file (%s): %s",
+			     sn_file_kind(st.st_mode), path);
+		return fail_errno(EINVAL);
+	}
+	if (!owner_ok(st.st_uid, true)) {
+		owner_refuse(&st, what, path, err);
+		return -1;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		sn_error_set(err, "%s writable by group or others: %s", what,
+			     path);
+		return fail_errno(EPERM);
+	}
+	return 0;
+}
+
+/* A file of code that root runs: library or program (its what). */
+static int code_trusted(const char *path, const char *what,
+			struct sn_error *err)
+{
+	struct walk w = { .fd = -1, .lib = true };
+	int rc;
+
+	if (path_plain(path, what, err))
+		return -1;
+	normalise(path, w.cur, sizeof(w.cur));
+	if (walk_root(&w, err))
+		return -1;
+	rc = walk(&w, 0, false, true, err);
+	if (rc && errno == ENOENT)
+		rc = 0; /* a folder missing: dlopen() says it */
+	else if (!rc && w.cur[w.pos])
+		rc = code_check(w.fd, w.cur + w.pos + 1, w.cur, what, err);
+	if (w.fd >= 0)
+		close(w.fd);
+	return rc;
+}
+
+int sn_safedir_library(const char *path, struct sn_error *err)
+{
+	if (path && !strchr(path, '/'))
+		return 0; /* the dynamic loader's own search */
+	return code_trusted(path, "library", err);
+}
+
+int sn_safedir_program(const char *path, struct sn_error *err)
+{
+	return code_trusted(path, "program", err);
+}
+
+void *sn_safedir_dlopen(const char *path, int flags, struct sn_error *err)
+{
+	const char *why;
+	void *dl;
+
+	if (sn_safedir_library(path, err))
+		return NULL;
+	dlerror();
+	dl = dlopen(path, flags);
+	if (!dl) {
+		why = dlerror();
+		sn_error_set(err, "dlopen: %s", why ? why : path);
+	}
+	return dl;
 }
 
 /* A leftover name.PID.tmp of our own PID: a regular file of ours. */
@@ -214,7 +508,7 @@ static bool our_stale_tmp(int dirfd, const char *tmp)
 	struct stat st;
 
 	return !fstatat(dirfd, tmp, &st, AT_SYMLINK_NOFOLLOW) &&
-	       S_ISREG(st.st_mode) && owner_ok(st.st_uid);
+	       S_ISREG(st.st_mode) && owner_ok(st.st_uid, false);
 }
 
 static int tmp_create(int dirfd, const char *tmp, unsigned mode)
@@ -287,7 +581,7 @@ static int file_check(const struct stat *st, const char *path,
 			     sn_file_kind(st->st_mode), path);
 		return fail_errno(EINVAL);
 	}
-	if (!owner_ok(st->st_uid)) {
+	if (!owner_ok(st->st_uid, false)) {
 		owner_refuse(st, "file", path, err);
 		return -1;
 	}
@@ -502,7 +796,7 @@ size_t sn_safedir_sweep(int dirfd, const char *const *prefixes)
 		if (!pid || pid == getpid() || !kill(pid, 0) || errno != ESRCH)
 			continue;
 		if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    !S_ISREG(st.st_mode) || !owner_ok(st.st_uid))
+		    !S_ISREG(st.st_mode) || !owner_ok(st.st_uid, false))
 			continue;
 		if (!unlinkat(dirfd, de->d_name, 0))
 			removed++;

@@ -60,17 +60,6 @@ int sn_file_open_regular(const char *path, unsigned flags, struct stat *st,
 			 char *why, size_t why_size);
 
 /*
- * sn_file_dlopen_usable - whether dlopen(@path) may be tried: dlopen()
- * opens its path with a blocking open(), so a FIFO named by paths.nvml or
- * paths.dcmi would hang the check.  A path with a '/' that is there must
- * be a regular file (links followed: root's paths; libnvidia-ml.so.1 and
- * libdcmi.so are often links); a missing one is left to dlopen() to
- * report, a bare name to the dynamic linker's search.  Returns 0, or -1
- * with @err set.
- */
-int sn_file_dlopen_usable(const char *path, struct sn_error *err);
-
-/*
  * sn_file_read_fd - read at most size - 1 bytes from fd into buf and
  * NUL-terminate it (a longer file is cut), in at most SN_FILE_READ_TRIES
  * read() calls, EINTR retried.  Returns the bytes read, or -1 with errno
@@ -117,13 +106,5 @@ char *sn_file_load(const char *path, size_t max, size_t *len,
  * ENOMEM; a read error) and *out NULL.
  */
 long sn_file_read(const char *path, size_t max, char **out);
-
-/*
- * sn_lock_take - an exclusive flock() on path (created if needed), waiting
- * at most wait_ms.  The kernel drops it when the holder dies, so a stale
- * lock (dead PID) never blocks.  Returns the fd to keep (close to release)
- * or -1 on timeout or error.
- */
-int sn_lock_take(const char *path, unsigned wait_ms);
 
 #endif

@@ -11,13 +11,30 @@
  * A folder is opened from "/" one component at a time with
  * openat(O_DIRECTORY | O_NOFOLLOW) (mkdirat() first when it is missing and
  * the caller creates), and each component is checked on its descriptor:
- *   - a symbolic link is refused: "a symbolic link, not followed: PATH";
- *   - it must be owned by root or by this process's effective uid:
- *     "folder owned by uid 65534, not by root: PATH";
+ *   - it must be owned by root, by this process's effective uid, or by a
+ *     system account (uid 1 to 999) named in paths.trusted_owners
+ *     (sn_safedir_trust_owners; Debian's prometheus owns
+ *     /var/lib/prometheus): "folder owned by uid 65534 (nobody), not by
+ *     root: PATH";
  *   - writable by group or others only with the sticky bit (as /tmp):
- *     "folder writable by group or others without the sticky bit: PATH".
+ *     "folder writable by group or others without the sticky bit: PATH";
+ *   - a symbolic link is followed only when the folder holding it is owned
+ *     by root (or us) and writable by no group or other, sticky or not: no
+ *     one else can have made it or can change it (a stateless node's
+ *     /var/spool -> /local/spool).  The walk then starts again from "/"
+ *     along the link's target (at most SN_SAFEDIR_MAX_LINKS links), every
+ *     component checked again; messages name the real path.  Any other
+ *     link is refused: "a symbolic link, not followed: PATH".
  * The walk holds descriptors, so a component renamed or replaced during
  * it changes nothing: every later step is relative to what was checked.
+ * sn_safedir_sub() (our own job and baseline folders) follows no link.
+ *
+ * Libraries that root loads (paths.nvml, paths.dcmi, and any later
+ * library a config names) go through sn_safedir_dlopen(), programs it runs
+ * (paths.imex_ctl) through sn_safedir_program(): the same walk
+ * with owners root and us only (never a named account: its owner would
+ * run code as root), and the file itself regular, owned by root (or us),
+ * not writable by group or others.
  *
  * Files in such a folder: written under a temporary name "NAME.PID.tmp"
  * with openat(O_CREAT | O_EXCL | O_NOFOLLOW), fsync'd, renameat() over
@@ -35,6 +52,46 @@
 
 /* Entries sn_safedir_sweep() looks at per call, at most. */
 #define SN_SAFEDIR_SWEEP_MAX 256
+/* Symbolic links one walk follows, at most (Linux's own limit). */
+#define SN_SAFEDIR_MAX_LINKS 40
+/* paths.trusted_owners: at most this many names of at most 32 bytes. */
+#define SN_SAFEDIR_MAX_OWNERS 8
+#define SN_SAFEDIR_OWNER_MAX 32
+/* A trusted owner must be a system account: uid 1 to this - 1. */
+#define SN_SAFEDIR_SYSTEM_UID_END 1000
+
+/*
+ * sn_safedir_trust_owners - the accounts (names, n of them; copied) whose
+ * folders and files are trusted as root's, when they are system accounts
+ * (uid 1 to 999; nobody, 65534, never is).  Process-wide; the config
+ * loader sets it from paths.trusted_owners.  Returns 0, or -1 (nothing
+ * changed) when n or a name is over the limits above.
+ */
+int sn_safedir_trust_owners(const char *const *names, size_t n);
+
+/*
+ * sn_safedir_library - whether the library path may be loaded by root (see
+ * above).  A bare soname (no '/') is left to the dynamic loader's system
+ * search, a missing file to dlopen() to report.  Returns 0, or -1 with err
+ * set: "library owned by uid 65534 (nobody), not by root: PATH", "library
+ * writable by group or others: PATH", "not a regular file (fifo): PATH",
+ * or a folder's refusal as above.
+ */
+int sn_safedir_library(const char *path, struct sn_error *err);
+
+/*
+ * sn_safedir_program - the same for a program root runs (paths.imex_ctl):
+ * "program owned by uid 65534 (nobody), not by root: PATH".  A missing
+ * one is left to the caller.
+ */
+int sn_safedir_program(const char *path, struct sn_error *err);
+
+/*
+ * sn_safedir_dlopen - dlopen(path, flags) after sn_safedir_library(); the
+ * one way a configured library is loaded.  Returns the handle, or NULL
+ * with err set (the refusal, or "dlopen: " and dlerror()).
+ */
+void *sn_safedir_dlopen(const char *path, int flags, struct sn_error *err);
 
 /*
  * sn_safedir_open - open the folder path (absolute; "." and ".." refused)

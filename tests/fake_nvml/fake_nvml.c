@@ -57,12 +57,16 @@
  *   SN_FAKE_NVML_INIT_MS=<ms>      nvmlInit_v2 takes that long first (at
  *                                  most 60000), as a driver without
  *                                  persistence mode does
+ *   SN_FAKE_NVML_CTOR_MARK=<file>  the library's constructor creates that
+ *                                  file when it is loaded: a test shows
+ *                                  that a refused library never ran
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* dladdr */
 #endif
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,6 +370,19 @@ static nvmlReturn_t load_fixture(void)
 	for (unsigned int i = 0; i < FAKE_MAX_GPUS; i++)
 		fake.devices[i].index = i;
 	return NVML_SUCCESS;
+}
+
+/* SN_FAKE_NVML_CTOR_MARK: code that runs at dlopen(), as root's would. */
+__attribute__((constructor)) static void fake_ctor(void)
+{
+	const char *mark = getenv("SN_FAKE_NVML_CTOR_MARK");
+	int fd;
+
+	if (!mark || !*mark)
+		return;
+	fd = open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		close(fd);
 }
 
 /* SN_FAKE_NVML_INIT_MS: a slow nvmlInit_v2. */

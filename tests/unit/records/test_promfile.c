@@ -292,7 +292,7 @@ static bool exists(const char *dir, const char *name)
 }
 
 /*
- * Issue 9 items 7 and 9: textfile_dir through a link is refused and its
+ * Issue 9 items 7 and 9: textfile_dir through a user's link is refused and its
  * target untouched; a killed epilog's temporaries go (under the lock), a
  * live one's and other tools' files stay.
  */
@@ -310,6 +310,8 @@ static void test_update_trusted_folder(void **state)
 	snprintf(victim, sizeof(victim), "%s/victim", dir);
 	snprintf(link, sizeof(link), "%s/textfile", dir);
 	assert_int_equal(mkdir(victim, 0755), 0);
+	/* planted where users write (a link in root's own folder is followed) */
+	assert_int_equal(chmod(dir, 01777), 0);
 	assert_int_equal(symlink(victim, link), 0);
 	err_reset(&err);
 	assert_int_equal(sn_promfile_update(link, snap, NULL, 1, &err), -1);

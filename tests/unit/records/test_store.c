@@ -138,9 +138,10 @@ static void test_record_write_refuses(void **state)
 		fail_msg("chown %s: %s (the unit tests run as root)", p,
 			 strerror(errno));
 	assert_int_equal(write_job(44, &err), -1);
-	snprintf(want, sizeof(want),
-		 "folder owned by uid 65534, not by root: %s/records/44",
-		 wroot);
+	snprintf(
+		want, sizeof(want),
+		"folder owned by uid 65534 (nobody), not by root: %s/records/44",
+		wroot);
 	assert_string_equal(err.msg, want);
 	assert_false(exists(wpath(p, "records/44/gpu-a001.json")));
 	/* record_dir itself writable by all without the sticky bit */

@@ -21,6 +21,7 @@
 #include "unit.h"
 
 #include "util/sn_file.h"
+#include "util/sn_safedir.h"
 #include "checks/sn_runner.h"
 
 static char dir[64];
@@ -439,7 +440,27 @@ static void test_read_small_refuses(void **state)
 	assert_string_equal(sn_file_kind(S_IFREG), "regular file");
 }
 
-/* ---- sn_lock_take (field case 16) --------------------------------------- */
+/* ---- the prolog's lock (field case 16) ------------------------------------ */
+
+/*
+ * What the prolog does: its state_dir through the trusted walk, then
+ * sn_safedir_lock() on prolog.lock in it (wait_ms at most).
+ */
+static int lock_take(const char *path, unsigned wait_ms)
+{
+	char folder[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	struct sn_error err;
+	int fd, lock;
+
+	snprintf(folder, sizeof(folder), "%.*s", (int)(slash - path), path);
+	fd = sn_safedir_open(folder, 0, false, &err);
+	if (fd < 0)
+		return -1;
+	lock = sn_safedir_lock(fd, folder, slash + 1, wait_ms, &err);
+	close(fd);
+	return lock;
+}
 
 static void test_lock_wait_bounded(void **state)
 {
@@ -449,22 +470,22 @@ static void test_lock_wait_bounded(void **state)
 
 	(void)state;
 	path_in(path, "prolog.lock");
-	held = sn_lock_take(path, 0);
+	held = lock_take(path, 0);
 	assert_true(held >= 0);
 
 	t0 = sn_now_ms();
-	assert_int_equal(sn_lock_take(path, 300), -1);
+	assert_int_equal(lock_take(path, 300), -1);
 	took = sn_now_ms() - t0;
 	if (took < 300 || took > 350)
 		fail_msg("second taker gave up after %lld ms, want 300..350",
 			 (long long)took);
 	t0 = sn_now_ms();
-	assert_int_equal(sn_lock_take(path, 0), -1);
+	assert_int_equal(lock_take(path, 0), -1);
 	assert_true(sn_now_ms() - t0 < 50);
 
 	close(held);
 	t0 = sn_now_ms();
-	again = sn_lock_take(path, 300);
+	again = lock_take(path, 300);
 	assert_true(again >= 0);
 	assert_true(sn_now_ms() - t0 < 50);
 	close(again);
@@ -486,7 +507,7 @@ static void test_lock_handover(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		int held = sn_lock_take(path, 0);
+		int held = lock_take(path, 0);
 
 		if (held < 0 || write(sync[1], "h", 1) != 1)
 			_exit(1);
@@ -495,7 +516,7 @@ static void test_lock_handover(void **state)
 	}
 	assert_int_equal(read(sync[0], &c, 1), 1);
 	t0 = sn_now_ms();
-	fd = sn_lock_take(path, 5000);
+	fd = lock_take(path, 5000);
 	took = sn_now_ms() - t0;
 	assert_true(fd >= 0);
 	if (took < 100 || took > 1000)
@@ -526,7 +547,7 @@ static void test_lock_stale(void **state)
 	/* A PID file of a process that does not exist. */
 	assert_int_equal(sn_file_write_atomic(path, "99999\n", 6, 0600, &err),
 			 0);
-	fd = sn_lock_take(path, 0);
+	fd = lock_take(path, 0);
 	assert_true(fd >= 0);
 	close(fd);
 
@@ -535,7 +556,7 @@ static void test_lock_stale(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		int held = sn_lock_take(path, 0);
+		int held = lock_take(path, 0);
 		char pidtext[32];
 		int n = snprintf(pidtext, sizeof(pidtext), "%d\n",
 				 (int)getpid());
@@ -547,12 +568,12 @@ static void test_lock_stale(void **state)
 			pause();
 	}
 	assert_int_equal(read(sync[0], &c, 1), 1);
-	assert_int_equal(sn_lock_take(path, 50), -1); /* alive: held */
+	assert_int_equal(lock_take(path, 50), -1); /* alive: held */
 	kill(pid, SIGKILL);
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFSIGNALED(st));
 	t0 = sn_now_ms();
-	fd = sn_lock_take(path, 1000);
+	fd = lock_take(path, 1000);
 	assert_true(fd >= 0);
 	assert_true(sn_now_ms() - t0 < 50);
 	close(fd);
@@ -567,7 +588,7 @@ static void test_lock_bad_path(void **state)
 
 	(void)state;
 	path_in(path, "missing/prolog.lock");
-	assert_int_equal(sn_lock_take(path, 1000), -1);
+	assert_int_equal(lock_take(path, 1000), -1);
 	assert_true(sn_now_ms() - t0 < 50); /* no waiting on an error */
 }
 

@@ -7,6 +7,7 @@
  * processes are swept (a live PID's are kept).  Run as root: the tests
  * chown to uid 65534 to make "another user's" folder and file.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -211,7 +212,7 @@ static void test_untrusted_folders(void **state)
 	assert_int_equal(sn_safedir_open(at("records/42", p), 0755, true, &err),
 			 -1);
 	assert_int_equal(errno, EPERM);
-	expect_msg(&err, "folder owned by uid 65534, not by root",
+	expect_msg(&err, "folder owned by uid 65534 (nobody), not by root",
 		   "records/42");
 	/* group- or world-writable: only with the sticky bit */
 	make_dir("shared", 0777);
@@ -230,6 +231,135 @@ static void test_untrusted_folders(void **state)
 	fd = sn_safedir_open(at("shared/42", p), 0755, true, &err);
 	assert_true(fd >= 0);
 	close(fd);
+}
+
+/*
+ * Issue 17 item 7: a link that only root can have made (its folder root's,
+ * writable by no group or other) is followed, relative ones with ".."
+ * too; the walk starts again along its target and checks every component.
+ */
+static void test_root_link_followed(void **state)
+{
+	char p[PATH_MAX], t[PATH_MAX];
+	struct sn_error err;
+	int fd;
+
+	(void)state;
+	make_dir("local", 0755);
+	make_dir("local/spool", 0755);
+	make_dir("var", 0755);
+	assert_int_equal(symlink("../local/spool", at("var/spool", p)), 0);
+	err_reset(&err);
+	fd = sn_safedir_open(at("var/spool/supernode", p), 0700, true, &err);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(access(at("local/spool/supernode", t), F_OK), 0);
+	/* behind it, a folder of a user is refused under its real path */
+	make_dir("local/spool/user", 0755);
+	give_away("local/spool/user");
+	assert_int_equal(sn_safedir_open(at("var/spool/user/x", p), 0700, true,
+					 &err),
+			 -1);
+	expect_msg(&err, "folder owned by uid 65534 (nobody), not by root",
+		   "local/spool/user");
+	/* a loop ends */
+	assert_int_equal(symlink("loop", at("var/loop", p)), 0);
+	assert_int_equal(sn_safedir_open(at("var/loop", p), 0700, true, &err),
+			 -1);
+	assert_int_equal(errno, ELOOP);
+	expect_msg(&err, "more than 40 symbolic links", "var/loop");
+	/* root's link in a sticky folder: a user could have put it first */
+	make_dir("sticky", 01777);
+	assert_int_equal(symlink(at("local/spool", t), at("sticky/spool", p)),
+			 0);
+	assert_int_equal(
+		sn_safedir_open(at("sticky/spool", p), 0700, true, &err), -1);
+	expect_msg(&err, "a symbolic link, not followed", "sticky/spool");
+}
+
+/*
+ * Issue 17 item 7: a system account named in paths.trusted_owners owns a
+ * folder root may write into (Debian's prometheus); nobody never does.
+ */
+static void test_trusted_owner(void **state)
+{
+	static const char *const daemon_only[] = { "daemon" };
+	static const char *const with_nobody[] = { "daemon", "nobody" };
+	char p[PATH_MAX];
+	struct sn_error err;
+	int fd;
+
+	(void)state;
+	make_dir("svc", 0755);
+	assert_int_equal(lchown(at("svc", p), 1, 1), 0); /* daemon */
+	make_dir("user", 0755);
+	give_away("user");
+	err_reset(&err);
+	assert_int_equal(sn_safedir_open(at("svc/d", p), 0755, true, &err), -1);
+	expect_msg(&err, "folder owned by uid 1 (daemon), not by root", "svc");
+	assert_int_equal(sn_safedir_trust_owners(daemon_only, 1), 0);
+	fd = sn_safedir_open(at("svc/d", p), 0755, true, &err);
+	assert_true(fd >= 0);
+	close(fd);
+	/* a link in the named account's folder is still not followed */
+	assert_int_equal(symlink("d", at("svc/l", p)), 0);
+	assert_int_equal(sn_safedir_open(at("svc/l", p), 0755, true, &err), -1);
+	expect_msg(&err, "a symbolic link, not followed", "svc/l");
+	/* nobody (uid 65534) is no system account: named or not, refused */
+	assert_int_equal(sn_safedir_trust_owners(with_nobody, 2), 0);
+	assert_int_equal(sn_safedir_open(at("user/d", p), 0755, true, &err),
+			 -1);
+	expect_msg(&err, "folder owned by uid 65534 (nobody), not by root",
+		   "user");
+	/* a library is never a named account's, nor is its folder */
+	make_file("daemon.so", "x");
+	assert_int_equal(lchown(at("daemon.so", p), 1, 1), 0);
+	assert_int_equal(sn_safedir_library(p, &err), -1);
+	expect_msg(&err, "library owned by uid 1 (daemon), not by root",
+		   "daemon.so");
+	make_file("svc/lib.so", "x");
+	assert_int_equal(sn_safedir_library(at("svc/lib.so", p), &err), -1);
+	expect_msg(&err, "folder owned by uid 1 (daemon), not by root", "svc");
+	assert_int_equal(sn_safedir_trust_owners(NULL, 0), 0);
+}
+
+/* Issue 17 item 6: what a library must be before root loads it. */
+static void test_library(void **state)
+{
+	char p[PATH_MAX], t[PATH_MAX];
+	struct sn_error err;
+
+	(void)state;
+	err_reset(&err);
+	assert_int_equal(sn_safedir_library("libnvidia-ml.so.1", &err), 0);
+	make_dir("lib", 0755);
+	make_file("lib/ok.so", "x");
+	assert_int_equal(sn_safedir_library(at("lib/ok.so", p), &err), 0);
+	assert_int_equal(symlink("ok.so", at("lib/ok.so.1", p)), 0);
+	assert_int_equal(sn_safedir_library(p, &err), 0);
+	assert_int_equal(sn_safedir_library(at("lib/missing.so", p), &err), 0);
+	assert_int_equal(sn_safedir_library(at("none/x.so", p), &err), 0);
+	make_file("lib/nobody.so", "x");
+	give_away("lib/nobody.so");
+	assert_int_equal(sn_safedir_library(at("lib/nobody.so", p), &err), -1);
+	expect_msg(&err, "library owned by uid 65534 (nobody), not by root",
+		   "lib/nobody.so");
+	make_file("lib/gw.so", "x");
+	assert_int_equal(chmod(at("lib/gw.so", p), 0664), 0);
+	assert_int_equal(sn_safedir_library(p, &err), -1);
+	expect_msg(&err, "library writable by group or others", "lib/gw.so");
+	/* through root's link to it, the file's own path is named */
+	assert_int_equal(symlink("gw.so", at("lib/gw.so.1", t)), 0);
+	assert_int_equal(sn_safedir_library(t, &err), -1);
+	expect_msg(&err, "library writable by group or others", "lib/gw.so");
+	assert_int_equal(mkfifo(at("lib/fifo.so", p), 0600), 0);
+	assert_int_equal(sn_safedir_library(p, &err), -1);
+	expect_msg(&err, "not a regular file (fifo)", "lib/fifo.so");
+	assert_null(sn_safedir_dlopen(at("lib/nobody.so", p), RTLD_NOW, &err));
+	expect_msg(&err, "library owned by uid 65534 (nobody), not by root",
+		   "lib/nobody.so");
+	assert_int_equal(sn_safedir_program(at("lib/gw.so", p), &err), -1);
+	expect_msg(&err, "program writable by group or others", "lib/gw.so");
 }
 
 static char *slurp(const char *rel)
@@ -357,7 +487,8 @@ static void test_load(void **state)
 	give_away("d/ok");
 	assert_null(sn_safedir_load(fd, at("d", p), "ok", 100, &len, &err));
 	assert_int_equal(errno, EPERM);
-	expect_msg(&err, "file owned by uid 65534, not by root", "d/ok");
+	expect_msg(&err, "file owned by uid 65534 (nobody), not by root",
+		   "d/ok");
 	close(fd);
 }
 
@@ -388,7 +519,8 @@ static void test_lock(void **state)
 	give_away("d/x.lock");
 	assert_int_equal(sn_safedir_lock(fd, at("d", p), "x.lock", 0, &err),
 			 -1);
-	expect_msg(&err, "file owned by uid 65534, not by root", "d/x.lock");
+	expect_msg(&err, "file owned by uid 65534 (nobody), not by root",
+		   "d/x.lock");
 	close(fd);
 }
 
@@ -473,6 +605,11 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_refused, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_root_link_followed, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_trusted_owner, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_library, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_untrusted_folders, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_write, setup, teardown),
