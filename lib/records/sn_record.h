@@ -105,7 +105,9 @@
 #define SN_RECORD_SCHEMA 1
 #define SN_RECORD_MAX_PORTS 512
 #define SN_RECORD_MAX_COUNTERS 512
-#define SN_RECORD_MAX_XID 256
+#define SN_RECORD_MAX_XID 256 /* record-level Xid events kept */
+#define SN_RECORD_MAX_XID_SEVERE \
+	1024 /* distinct warn/drain Xid entries kept (each with a count) */
 #define SN_RECORD_KMSG_CALLS 8 /* sn_kmsg_read_since() calls per epilog */
 
 enum sn_baseline_status {
@@ -152,6 +154,24 @@ enum sn_baseline_status sn_baseline_load(const char *path, uint32_t job_id,
 					 json_object **out);
 
 /*
+ * struct sn_xid_counts - Xid events of a scan that are not in its events
+ * array, by why (sn_record_collect_xids).
+ */
+struct sn_xid_counts {
+	size_t dropped;	   /* record-level events past SN_RECORD_MAX_XID */
+	size_t lost;	   /* warn/drain events past SN_RECORD_MAX_XID_SEVERE
+				* distinct entries, or out of memory: the
+				* record is UNKNOWN */
+	size_t not_kernel; /* Xid text in a record of another facility
+				* than the kernel's (user space) */
+	size_t not_driver; /* Xid text in a kernel record that is not one
+				* of the driver's lines from its first byte
+				* (a fault naming a user's file) */
+	size_t unknown_device; /* driver lines for a bus id that is no GPU
+				* or NVSwitch of the baseline or end snapshot */
+};
+
+/*
  * struct sn_record_input - what the epilog knows about the job.  Nothing
  * is owned: sn_record_build() copies what it keeps.
  */
@@ -167,10 +187,10 @@ struct sn_record_input {
 	const json_object *baseline; /* the parsed baseline when OK, else NULL */
 	const json_object *end;	     /* end snapshot: sn_baseline_collect()
 					 * format; NULL = nothing read */
-	const json_object *xid_events; /* array from sn_record_collect_xids();
+	const json_object *xid_events;	 /* array from sn_record_collect_xids();
 					 * NULL = none */
-	int xid_rc;		       /* its return value */
-	size_t xid_dropped;	       /* its *dropped */
+	int xid_rc;			 /* its return value */
+	struct sn_xid_counts xid_counts; /* its *counts */
 };
 
 /*
@@ -206,7 +226,7 @@ json_object *sn_record_xid_event(const struct sn_config *cfg,
  */
 int sn_record_collect_xids(const struct sn_config *cfg, const char *kmsg_path,
 			   const json_object *baseline, const json_object *end,
-			   json_object **events, size_t *dropped);
+			   json_object **events, struct sn_xid_counts *counts);
 
 /*
  * sn_record_drain_reason - the drain reason of a record into buf:
