@@ -52,12 +52,26 @@
  *       "information": { NAME: "why" } }, ... ],  deltas recorded, not judged
  *                                    (legacy NVLink counters from 4.0 on or
  *                                    when the version is null)
- *   "xid_events": [                  in log order, at most SN_RECORD_MAX_XID
+ *   "xid_events": [                  in log order: the first
+ *                                    SN_RECORD_MAX_XID record-level events;
+ *                                    every warn/drain event, one entry per
+ *                                    (kind, xid, bus, severity, meaning),
+ *                                    at most SN_RECORD_MAX_XID_SEVERE
  *     { "bus_id": "0000:1b:00.0", "xid": 79,
  *       "kind": "xid" | "sxid" | "off_bus",   (sxid: an NVSwitch SXid number)
  *       "severity": "record" | "warn" | "drain",
- *       "meaning": "GPU has fallen off the bus", "text": "..." }, ... ],
- *   "xid_events_dropped": 0,         events past SN_RECORD_MAX_XID
+ *       "meaning": "GPU has fallen off the bus", "text": "...",
+ *       "count": 1 }, ... ],         events this entry stands for
+ *   "xid_events_dropped": 0,         record-level events past
+ *                                    SN_RECORD_MAX_XID
+ *   "xid_events_lost": 0,            warn/drain events not kept (past
+ *                                    SN_RECORD_MAX_XID_SEVERE entries):
+ *                                    an UNKNOWN verdict "xid_lost"
+ *   "xid_ignored": { "not_kernel": 0, "not_driver": 0,
+ *                    "unknown_device": 0 },  Xid text not counted, by why
+ *                                    (struct sn_xid_counts): only the
+ *                                    driver's kernel records for a GPU or
+ *                                    NVSwitch of this node count
  *   "verdicts": [                    one per counter that has a threshold
  *     { "counter": "symbol_error",   and a known delta (port counters,
  *       "device": "mlx5_0/1",        then accelerator counters), then one
@@ -80,8 +94,15 @@
  *                                    (count, CRIT, "links") for links active
  *                                    at the start and not at the end;
  *                                    "nvlink_effective_ber" (unit "BER",
- *                                    "rate" the BER, crit 1e-12)
- *   "worst": "OK" | "WARN" | "CRIT",
+ *                                    "rate" the BER, crit 1e-12).
+ *                                    Last, UNKNOWN verdicts for Xid events
+ *                                    not judged: counter "xid_scan" (the
+ *                                    scan was not "ok": records lost, a
+ *                                    bound, a restart, not read, no
+ *                                    position; "delta" null) or "xid_lost"
+ *                                    ("delta" the events), device "kmsg",
+ *                                    "reason" the why
+ *   "worst": "OK" | "WARN" | "UNKNOWN" | "CRIT",  (sn_grade order)
  *   "drain_reason": "supernode: EPILOG_SYMBOL_ERROR mlx5_0/1 +12000 in 2.0 h
  *                    = 6000/h (crit 120/h)" | null }
  *
@@ -218,8 +239,12 @@ json_object *sn_record_xid_event(const struct sn_config *cfg,
 /*
  * sn_record_collect_xids - the Xid events logged in kmsg_path after the
  * baseline's "kmsg_seq" (sn_kmsg_read_since, sn_xid_scan_line per record),
- * each through sn_record_xid_event().  At most SN_RECORD_MAX_XID are kept
- * (*dropped counts the rest), at most SN_RECORD_KMSG_CALLS reads.
+ * each through sn_record_xid_event(), at most SN_RECORD_KMSG_CALLS reads.
+ * A kmsg record counts only when its facility is the kernel's (0), it is
+ * one of the driver's lines (sn_xid_scan_driver) and its bus id is a GPU
+ * (accelerators.devices) or NVSwitch ("nvswitches") of baseline or end;
+ * plain text lines (test input) are parsed leniently (sn_xid_scan_line).
+ * Kept as "xid_events" says above; *counts gets the rest.
  * *events gets a new array (possibly empty) in every case.
  * Returns the SN_KMSG_* flags (>= 0), -ENODATA when the baseline has no
  * "kmsg_seq", or a negative errno from sn_kmsg_read_since().
