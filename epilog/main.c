@@ -124,7 +124,6 @@ static void epilog_run(const struct sn_config *cfg,
 	char path[PATH_MAX], reason[SN_REASON_MAX + 1], prom[PATH_MAX];
 	struct sn_check_ctx ctx;
 	struct sn_error err;
-	size_t dropped = 0;
 	const char *drain;
 
 	if (sn_check_ctx_init(&ctx, cfg, job->node, &err)) {
@@ -145,7 +144,7 @@ static void epilog_run(const struct sn_config *cfg,
 	end = end_snapshot(&ctx, job->id, cfg->epilog.timeout_s * 1000 / 2);
 	if (in.baseline_status == SN_BASELINE_OK)
 		in.xid_rc = sn_record_collect_xids(cfg, ctx.kmsg, baseline, end,
-						   &xids, &dropped);
+						   &xids, &in.xid_counts);
 	in.job_id = job->id;
 	in.user = job->user;
 	in.node = job->node;
@@ -156,7 +155,6 @@ static void epilog_run(const struct sn_config *cfg,
 	in.baseline = baseline;
 	in.end = end;
 	in.xid_events = xids;
-	in.xid_dropped = dropped;
 	record = sn_record_build(cfg, &in);
 	if (!record) {
 		sn_log(LOG_ERR, "job %u: cannot build the record", job->id);

@@ -27,9 +27,7 @@ bool snctl_node_name_ok(const char *s)
 
 int snctl_grade_parse(const char *s)
 {
-	int g = sn_grade_parse(s);
-
-	return g == SN_UNKNOWN ? -1 : g;
+	return sn_grade_parse(s);
 }
 
 void snctl_problem_add(struct snctl_set *set, const char *path, const char *fmt,

@@ -227,6 +227,9 @@ static void row_verdict(struct report_rows *rows, size_t first,
 	if (counter && !strcmp(counter, "xid")) /* an Xid event's verdict */
 		snprintf(note, sizeof(note), "xid%s",
 			 text_of(member(v, "xid")));
+	else if (member_str(v, "reason")) /* xid_scan, xid_lost: UNKNOWN */
+		snprintf(note, sizeof(note), "%s: %s", counter ? counter : "?",
+			 member_str(v, "reason"));
 	else if (counter && !strcmp(counter, "recovery_action"))
 		snprintf(note, sizeof(note), "recovery_action=%s",
 			 text_of(member(v, "action")));

@@ -130,9 +130,9 @@ json_object *snctl_problems_json(const struct snctl_set *set);
 void snctl_set_free(struct snctl_set *set);
 
 /*
- * snctl_grade_parse - a record's grade: "OK", "WARN" or "CRIT" (the grades
- * the epilog writes; else -1, "UNKNOWN" included).  Order and names are
- * checks/sn_grade.h's.
+ * snctl_grade_parse - a record's grade: "OK", "WARN", "UNKNOWN" (Xid
+ * events lost or not read, issue 17) or "CRIT"; else -1.  Order and names
+ * are checks/sn_grade.h's.
  */
 int snctl_grade_parse(const char *s);
 

@@ -177,9 +177,28 @@ static int cmp_bad(const void *a, const void *b)
 		      ((const struct sn_accel_pci_bad *)b)->bdf);
 }
 
-int sn_accel_pci_scan(const char *sysfs, enum sn_accel_vendor vendor,
-		      uint16_t pci_vendor, struct sn_accel_pci_list *out,
-		      struct sn_error *err)
+typedef bool (*accept_fn)(enum sn_accel_vendor vendor,
+			  const struct sn_accel_pci *fn);
+
+static bool accel_accepted(enum sn_accel_vendor vendor,
+			   const struct sn_accel_pci *fn)
+{
+	return sn_accel_class_accepted(vendor, fn->vendor, fn->device,
+				       fn->pci_class);
+}
+
+/* NVSwitch: NVIDIA, class 0x0680 ("other bridge"), sn_accel.h. */
+static bool nvswitch_accepted(enum sn_accel_vendor vendor,
+			      const struct sn_accel_pci *fn)
+{
+	(void)vendor;
+	return fn->vendor == SN_ACCEL_NVIDIA_PCI_VENDOR &&
+	       fn->pci_class >> 8 == 0x0680;
+}
+
+static int pci_scan(const char *sysfs, enum sn_accel_vendor vendor,
+		    uint16_t pci_vendor, accept_fn accept,
+		    struct sn_accel_pci_list *out, struct sn_error *err)
 {
 	char dir[PATH_MAX];
 	struct dirent *e;
@@ -218,9 +237,7 @@ int sn_accel_pci_scan(const char *sysfs, enum sn_accel_vendor vendor,
 			out->n_bad++;
 			continue;
 		}
-		if (rc != ATTR_OK ||
-		    !sn_accel_class_accepted(vendor, fn.vendor, fn.device,
-					     fn.pci_class))
+		if (rc != ATTR_OK || !accept(vendor, &fn))
 			continue;
 		if (out->count == SN_ACCEL_MAX_DEVICES) {
 			out->truncated = true;
@@ -240,6 +257,20 @@ out:
 }
 
 /* ---- device nodes ------------------------------------------------------- */
+
+int sn_accel_pci_scan(const char *sysfs, enum sn_accel_vendor vendor,
+		      uint16_t pci_vendor, struct sn_accel_pci_list *out,
+		      struct sn_error *err)
+{
+	return pci_scan(sysfs, vendor, pci_vendor, accel_accepted, out, err);
+}
+
+int sn_accel_nvswitch_scan(const char *sysfs, struct sn_accel_pci_list *out,
+			   struct sn_error *err)
+{
+	return pci_scan(sysfs, SN_ACCEL_NVIDIA, SN_ACCEL_NVIDIA_PCI_VENDOR,
+			nvswitch_accepted, out, err);
+}
 
 static int cmp_node(const void *a, const void *b)
 {

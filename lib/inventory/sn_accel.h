@@ -109,6 +109,17 @@ int sn_accel_pci_scan(const char *sysfs, enum sn_accel_vendor vendor,
 		      uint16_t pci_vendor, struct sn_accel_pci_list *out,
 		      struct sn_error *err);
 
+#define SN_ACCEL_NVIDIA_PCI_VENDOR 0x10de
+
+/*
+ * sn_accel_nvswitch_scan - the NVIDIA NVSwitches under <sysfs>/bus/pci/
+ * devices (vendor 0x10de, class 0x0680xx), as sn_accel_pci_scan() lists
+ * accelerators: the bus ids their SXid lines name.  Returns 0 (out
+ * filled), or -1 with err set when the directory cannot be read.
+ */
+int sn_accel_nvswitch_scan(const char *sysfs, struct sn_accel_pci_list *out,
+			   struct sn_error *err);
+
 /*
  * sn_accel_dev_nodes - the device nodes under dev matching glob
  * (node.accelerators.device_glob, relative, wildcards in the last

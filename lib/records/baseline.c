@@ -89,6 +89,25 @@ static json_object *ports_collect(const struct sn_check_ctx *ctx)
 	return ports;
 }
 
+/*
+ * "nvswitches": the bus ids of the node's NVSwitches (sysfs), so that the
+ * epilog counts an SXid only for a switch of this node.  Empty when there
+ * are none or sysfs cannot be read.
+ */
+static json_object *nvswitches_collect(const struct sn_check_ctx *ctx)
+{
+	struct sn_accel_pci_list *list = malloc(sizeof(*list));
+	json_object *arr = json_object_new_array();
+	struct sn_error err;
+
+	if (list && arr && !sn_accel_nvswitch_scan(ctx->sysfs, list, &err))
+		for (size_t i = 0; i < list->count; i++)
+			json_object_array_add(arr, json_object_new_string(
+							   list->items[i].bdf));
+	free(list);
+	return arr;
+}
+
 /* The document without its accelerators (null): sysfs and the kernel log. */
 static json_object *fabric_collect(const struct sn_check_ctx *ctx,
 				   uint32_t job_id)
@@ -108,6 +127,7 @@ static json_object *fabric_collect(const struct sn_check_ctx *ctx,
 				       NULL :
 				       json_object_new_uint64(seq));
 	json_object_object_add(doc, "ports", ports_collect(ctx));
+	json_object_object_add(doc, "nvswitches", nvswitches_collect(ctx));
 	json_object_object_add(doc, "accelerators", NULL);
 	return doc;
 }

@@ -397,6 +397,7 @@ static int add_xids(json_object *xid, const json_object *record)
 	for (size_t i = 0; evs && i < json_object_array_length(evs); i++) {
 		json_object *x = sn_json_get(json_object_array_get_idx(evs, i),
 					     "xid", json_type_int);
+		json_object *cnt;
 		char key[24];
 
 		if (!x || json_object_get_int64(x) < 0)
@@ -406,7 +407,14 @@ static int add_xids(json_object *xid, const json_object *record)
 		if (!json_object_object_get_ex(xid, key, NULL) &&
 		    json_object_object_length(xid) >= SN_PROM_MAX_XIDS)
 			continue;
-		bad |= set_u64(xid, key, state_u64(xid, key) + 1);
+		cnt = sn_json_get(json_object_array_get_idx(evs, i), "count",
+				  json_type_int);
+		bad |= set_u64(
+			xid, key,
+			state_u64(xid, key) +
+				(cnt && json_object_get_int64(cnt) > 0 ?
+					 (uint64_t)json_object_get_int64(cnt) :
+					 1));
 	}
 	return bad;
 }

@@ -11,6 +11,7 @@
 #include "records/sn_baseline.h"
 #include "records/sn_delta.h"
 #include "records/sn_rate.h"
+#include "checks/sn_grade.h"
 #include "drain/sn_drain.h"
 #include "util/sn_file.h"
 #include "inventory/sn_kmsg.h"
@@ -948,6 +949,7 @@ oom:
 }
 
 static const char *str_of(const json_object *o, const char *key);
+static uint64_t u64_of(const json_object *o, const char *key);
 
 static void xid_verdict(struct build *b, const json_object *ev)
 {
@@ -968,7 +970,8 @@ static void xid_verdict(struct build *b, const json_object *ev)
 	b->bad |= put(o, "device",
 		      json_object_new_string(bus ? json_object_get_string(bus) :
 						   "?"));
-	b->bad |= put(o, "delta", json_object_new_int(1));
+	b->bad |= put(o, "delta",
+		      json_object_new_uint64(u64_of(ev, "count") ?: 1));
 	b->bad |= put(o, "warn", NULL);
 	b->bad |= put(o, "crit", NULL);
 	b->bad |= put(o, "grade",
@@ -994,7 +997,8 @@ static json_object *xids_json(struct build *b)
 	    !json_object_is_type(in, json_type_array))
 		return arr;
 	n = json_object_array_length(in);
-	for (size_t i = 0; i < n && i < SN_RECORD_MAX_XID; i++) {
+	for (size_t i = 0;
+	     i < n && i < SN_RECORD_MAX_XID + SN_RECORD_MAX_XID_SEVERE; i++) {
 		json_object *ev = json_object_array_get_idx(in, i),
 			    *copy = NULL;
 
@@ -1028,23 +1032,66 @@ static const char *xid_scan_text(const struct build *b, char *buf, size_t size)
 	return "ok";
 }
 
+/* The worst grade of the verdicts (sn_grade order: OK, WARN, UNKNOWN, CRIT). */
 static const char *worst_of(const json_object *verdicts)
 {
-	const char *worst = "OK";
+	enum sn_grade worst = SN_OK;
 	size_t n = json_object_array_length(verdicts);
 
 	for (size_t i = 0; i < n; i++) {
 		json_object *g =
 			sn_json_get(json_object_array_get_idx(verdicts, i),
 				    "grade", json_type_string);
-		const char *s = g ? json_object_get_string(g) : "";
+		int v = sn_grade_parse(g ? json_object_get_string(g) : NULL);
 
-		if (!strcmp(s, "CRIT"))
-			return "CRIT";
-		if (!strcmp(s, "WARN"))
-			worst = "WARN";
+		if (v >= 0)
+			worst = sn_grade_worse(worst, (enum sn_grade)v);
 	}
-	return worst;
+	return sn_grade_name(worst);
+}
+
+/* An UNKNOWN verdict of the Xid scan: events that were not judged. */
+static void scan_verdict(struct build *b, const char *counter, size_t n,
+			 const char *reason)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o) {
+		b->bad = 1;
+		return;
+	}
+	b->bad |= put(o, "counter", json_object_new_string(counter));
+	b->bad |= put(o, "device", json_object_new_string("kmsg"));
+	b->bad |= put(o, "delta", n ? json_object_new_uint64(n) : NULL);
+	b->bad |= put(o, "warn", NULL);
+	b->bad |= put(o, "crit", NULL);
+	b->bad |= put(o, "grade", json_object_new_string("UNKNOWN"));
+	b->bad |= put(o, "reason", json_object_new_string(reason));
+	b->bad |= append(b->verdicts, o);
+}
+
+/*
+ * Xid events lost or not read are not known to be harmless: the record is
+ * at least UNKNOWN, with why (issue 17, item 2).
+ */
+static void scan_verdicts(struct build *b)
+{
+	const struct sn_xid_counts *c = &b->in->xid_counts;
+	char buf[160];
+	const char *scan;
+
+	if (b->why_no_baseline)
+		return;
+	scan = xid_scan_text(b, buf, sizeof(buf));
+	if (strcmp(scan, "ok"))
+		scan_verdict(b, "xid_scan", 0, scan);
+	if (c->lost) {
+		snprintf(
+			buf, sizeof(buf),
+			"%zu warn or drain Xid events not judged (more than %u distinct ones, or out of memory)",
+			c->lost, SN_RECORD_MAX_XID_SEVERE);
+		scan_verdict(b, "xid_lost", c->lost, buf);
+	}
 }
 
 static void header(struct build *b, json_object *rec)
@@ -1070,6 +1117,26 @@ static void header(struct build *b, json_object *rec)
 	b->bad |=
 		put(rec, "xid_scan",
 		    json_object_new_string(xid_scan_text(b, buf, sizeof(buf))));
+}
+
+/* What looked like an Xid and was not counted, by why. */
+static json_object *ignored_json(struct build *b)
+{
+	const struct sn_xid_counts *c = &b->in->xid_counts;
+	json_object *o = json_object_new_object();
+	bool none = b->why_no_baseline;
+
+	if (!o) {
+		b->bad = 1;
+		return NULL;
+	}
+	b->bad |= put(o, "not_kernel",
+		      json_object_new_uint64(none ? 0 : c->not_kernel));
+	b->bad |= put(o, "not_driver",
+		      json_object_new_uint64(none ? 0 : c->not_driver));
+	b->bad |= put(o, "unknown_device",
+		      json_object_new_uint64(none ? 0 : c->unknown_device));
+	return o;
 }
 
 static void setup(struct build *b, const struct sn_config *cfg,
@@ -1111,7 +1178,12 @@ json_object *sn_record_build(const struct sn_config *cfg,
 	b.bad |= put(rec, "xid_events", xids);
 	b.bad |= put(rec, "xid_events_dropped",
 		     json_object_new_uint64(
-			     b.why_no_baseline ? 0 : in->xid_dropped));
+			     b.why_no_baseline ? 0 : in->xid_counts.dropped));
+	b.bad |= put(rec, "xid_events_lost",
+		     json_object_new_uint64(
+			     b.why_no_baseline ? 0 : in->xid_counts.lost));
+	b.bad |= put(rec, "xid_ignored", ignored_json(&b));
+	scan_verdicts(&b);
 	b.bad |= put(rec, "verdicts", json_object_get(b.verdicts));
 	b.bad |=
 		put(rec, "worst", json_object_new_string(worst_of(b.verdicts)));
@@ -1199,6 +1271,7 @@ json_object *sn_record_xid_event(const struct sn_config *cfg,
 	bad |= put(o, "severity", json_object_new_string(sev));
 	bad |= put(o, "meaning", json_object_new_string(meaning));
 	bad |= put(o, "text", json_object_new_string(ev->text));
+	bad |= put(o, "count", json_object_new_int(1));
 	if (bad) {
 		json_object_put(o);
 		return NULL;
@@ -1208,47 +1281,159 @@ json_object *sn_record_xid_event(const struct sn_config *cfg,
 
 struct xid_walk {
 	const struct sn_config *cfg;
-	const json_object *end;
+	const json_object *baseline, *end;
 	struct sn_xid_scan scan;
 	json_object *events;
-	size_t dropped;
+	json_object *severe[SN_RECORD_MAX_XID_SEVERE]; /* borrowed from events */
+	size_t n_severe, n_record;
+	struct sn_xid_counts counts;
 	uint64_t last_seq;
 };
 
+/* Whether key is a member of the array snap[name] (of strings). */
+static bool listed(const json_object *snap, const char *name, const char *key)
+{
+	json_object *a = sn_json_get(snap, name, json_type_array);
+
+	for (size_t i = 0; a && i < json_object_array_length(a); i++) {
+		json_object *v = json_object_array_get_idx(a, i);
+
+		if (json_object_is_type(v, json_type_string) &&
+		    !strcmp(json_object_get_string(v), key))
+			return true;
+	}
+	return false;
+}
+
+/* The event's bus id is a GPU (NVSwitch) of the baseline or end snapshot. */
+static bool device_known(const struct xid_walk *w,
+			 const struct sn_xid_event *ev)
+{
+	const json_object *snaps[] = { w->baseline, w->end };
+
+	for (size_t i = 0; i < 2; i++) {
+		if (ev->kind == SN_XID_NVSWITCH ?
+			    listed(snaps[i], "nvswitches", ev->busid) :
+			    !!sn_json_get(accel_devices(snaps[i]), ev->busid,
+					  json_type_object))
+			return true;
+	}
+	return false;
+}
+
+static bool same_str(const json_object *a, const json_object *b,
+		     const char *key)
+{
+	return !strcmp(str_of(a, key), str_of(b, key));
+}
+
+/* A kept warn/drain entry for the same event as o, or NULL. */
+static json_object *severe_twin(const struct xid_walk *w, const json_object *o)
+{
+	for (size_t i = 0; i < w->n_severe; i++) {
+		json_object *k = w->severe[i];
+
+		if (u64_of(k, "xid") == u64_of(o, "xid") &&
+		    same_str(k, o, "kind") && same_str(k, o, "bus_id") &&
+		    same_str(k, o, "severity") && same_str(k, o, "meaning"))
+			return k;
+	}
+	return NULL;
+}
+
+/*
+ * Keep one judged event: record-level ones up to SN_RECORD_MAX_XID (the
+ * rest counted as dropped); warn and drain ones always, one entry per
+ * (kind, xid, bus, severity, meaning) whose "count" grows, up to
+ * SN_RECORD_MAX_XID_SEVERE entries (the rest counted as lost).
+ */
+static void xid_keep(struct xid_walk *w, json_object *o)
+{
+	json_object *twin;
+
+	if (!o) {
+		w->counts.lost++; /* out of memory: not judged */
+		return;
+	}
+	if (!strcmp(str_of(o, "severity"), "record")) {
+		if (w->n_record >= SN_RECORD_MAX_XID ||
+		    json_object_array_add(w->events, o)) {
+			w->counts.dropped++;
+			json_object_put(o);
+			return;
+		}
+		w->n_record++;
+		return;
+	}
+	if ((twin = severe_twin(w, o))) {
+		json_object_object_add(
+			twin, "count",
+			json_object_new_uint64(u64_of(twin, "count") + 1));
+		json_object_put(o);
+		return;
+	}
+	if (w->n_severe >= SN_RECORD_MAX_XID_SEVERE ||
+	    json_object_array_add(w->events, o)) {
+		w->counts.lost++;
+		json_object_put(o);
+		return;
+	}
+	w->severe[w->n_severe++] = o;
+}
+
+/*
+ * One log record.  A text line (facility -1) is parsed leniently; a kmsg
+ * record counts only when the kernel wrote it (facility 0), it is one of
+ * the driver's lines from its first byte and names a device of this node.
+ */
 static int xid_line(const struct sn_kmsg_record *rec, void *arg)
 {
 	struct xid_walk *w = arg;
 	struct sn_xid_event ev;
 
 	w->last_seq = rec->seq;
-	if (sn_xid_scan_line(&w->scan, rec->msg, &ev))
+	if (rec->facility < 0) {
+		if (sn_xid_scan_line(&w->scan, rec->msg, &ev))
+			return 0;
+	} else if (rec->facility != 0) {
+		if (!sn_xid_parse(rec->msg, &ev))
+			w->counts.not_kernel++;
 		return 0;
-	if (json_object_array_length(w->events) >= SN_RECORD_MAX_XID) {
-		w->dropped++;
+	} else if (sn_xid_scan_driver(&w->scan, rec->msg, &ev)) {
+		if (!sn_xid_parse(rec->msg, &ev))
+			w->counts.not_driver++;
+		return 0;
+	} else if (!device_known(w, &ev)) {
+		w->counts.unknown_device++;
 		return 0;
 	}
-	if (append(w->events, sn_record_xid_event(w->cfg, &ev, w->end)))
-		w->dropped++;
+	xid_keep(w, sn_record_xid_event(w->cfg, &ev, w->end));
 	return 0;
 }
 
 int sn_record_collect_xids(const struct sn_config *cfg, const char *kmsg_path,
 			   const json_object *baseline, const json_object *end,
-			   json_object **events, size_t *dropped)
+			   json_object **events, struct sn_xid_counts *counts)
 {
 	json_object *seq = sn_json_get(baseline, "kmsg_seq", json_type_int);
-	struct xid_walk w = { .cfg = cfg, .end = end };
+	struct xid_walk *w = calloc(1, sizeof(*w));
 	int rc = -ENODATA, flags = 0;
 
-	*dropped = 0;
-	*events = w.events = json_object_new_array();
-	if (!w.events)
+	memset(counts, 0, sizeof(*counts));
+	*events = json_object_new_array();
+	if (!w || !*events) {
+		free(w);
 		return -ENOMEM;
+	}
 	if (!seq || json_object_get_int64(seq) < 0 || !kmsg_path)
-		return rc;
-	w.last_seq = (uint64_t)json_object_get_int64(seq);
+		goto out;
+	w->cfg = cfg;
+	w->baseline = baseline;
+	w->end = end;
+	w->events = *events;
+	w->last_seq = (uint64_t)json_object_get_int64(seq);
 	for (int call = 0; call < SN_RECORD_KMSG_CALLS; call++) {
-		rc = sn_kmsg_read_since(kmsg_path, w.last_seq, xid_line, &w);
+		rc = sn_kmsg_read_since(kmsg_path, w->last_seq, xid_line, w);
 		if (rc < 0)
 			break;
 		flags |= rc & ~SN_KMSG_MORE;
@@ -1256,7 +1441,9 @@ int sn_record_collect_xids(const struct sn_config *cfg, const char *kmsg_path,
 		if (!(rc & SN_KMSG_MORE))
 			break;
 	}
-	*dropped = w.dropped;
+	*counts = w->counts;
+out:
+	free(w);
 	return rc;
 }
 

@@ -16,6 +16,8 @@
  *                              "hw_counters": {NAME: n|null},
  *                              "link_layer": "InfiniBand"|"Ethernet"|null,
  *                              "rate_gbps": 400.0|null }, ... },
+ *     "nvswitches": ["0000:05:00.0", ...],  (sysfs, sn_accel_nvswitch_scan:
+ *                                 the NVSwitches an SXid may name)
  *     "accelerators": { ... sn_accel_counters_json() ... } }
  */
 #include <stdint.h>

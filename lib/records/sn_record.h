@@ -52,12 +52,26 @@
  *       "information": { NAME: "why" } }, ... ],  deltas recorded, not judged
  *                                    (legacy NVLink counters from 4.0 on or
  *                                    when the version is null)
- *   "xid_events": [                  in log order, at most SN_RECORD_MAX_XID
+ *   "xid_events": [                  in log order: the first
+ *                                    SN_RECORD_MAX_XID record-level events;
+ *                                    every warn/drain event, one entry per
+ *                                    (kind, xid, bus, severity, meaning),
+ *                                    at most SN_RECORD_MAX_XID_SEVERE
  *     { "bus_id": "0000:1b:00.0", "xid": 79,
  *       "kind": "xid" | "sxid" | "off_bus",   (sxid: an NVSwitch SXid number)
  *       "severity": "record" | "warn" | "drain",
- *       "meaning": "GPU has fallen off the bus", "text": "..." }, ... ],
- *   "xid_events_dropped": 0,         events past SN_RECORD_MAX_XID
+ *       "meaning": "GPU has fallen off the bus", "text": "...",
+ *       "count": 1 }, ... ],         events this entry stands for
+ *   "xid_events_dropped": 0,         record-level events past
+ *                                    SN_RECORD_MAX_XID
+ *   "xid_events_lost": 0,            warn/drain events not kept (past
+ *                                    SN_RECORD_MAX_XID_SEVERE entries):
+ *                                    an UNKNOWN verdict "xid_lost"
+ *   "xid_ignored": { "not_kernel": 0, "not_driver": 0,
+ *                    "unknown_device": 0 },  Xid text not counted, by why
+ *                                    (struct sn_xid_counts): only the
+ *                                    driver's kernel records for a GPU or
+ *                                    NVSwitch of this node count
  *   "verdicts": [                    one per counter that has a threshold
  *     { "counter": "symbol_error",   and a known delta (port counters,
  *       "device": "mlx5_0/1",        then accelerator counters), then one
@@ -86,8 +100,15 @@
  *                                    (count, CRIT, "links") for links active
  *                                    at the start and not at the end;
  *                                    "nvlink_effective_ber" (unit "BER",
- *                                    "rate" the BER, crit 1e-12)
- *   "worst": "OK" | "WARN" | "CRIT",
+ *                                    "rate" the BER, crit 1e-12).
+ *                                    Last, UNKNOWN verdicts for Xid events
+ *                                    not judged: counter "xid_scan" (the
+ *                                    scan was not "ok": records lost, a
+ *                                    bound, a restart, not read, no
+ *                                    position; "delta" null) or "xid_lost"
+ *                                    ("delta" the events), device "kmsg",
+ *                                    "reason" the why
+ *   "worst": "OK" | "WARN" | "UNKNOWN" | "CRIT",  (sn_grade order)
  *   "drain_reason": "supernode: EPILOG_SYMBOL_ERROR mlx5_0/1 +12000 in 2.0 h
  *                    = 6000/h (crit 120/h)" | null }
  *
@@ -111,7 +132,9 @@
 #define SN_RECORD_SCHEMA 1
 #define SN_RECORD_MAX_PORTS 512
 #define SN_RECORD_MAX_COUNTERS 512
-#define SN_RECORD_MAX_XID 256
+#define SN_RECORD_MAX_XID 256 /* record-level Xid events kept */
+#define SN_RECORD_MAX_XID_SEVERE \
+	1024 /* distinct warn/drain Xid entries kept (each with a count) */
 #define SN_RECORD_KMSG_CALLS 8 /* sn_kmsg_read_since() calls per epilog */
 
 enum sn_baseline_status {
@@ -158,6 +181,24 @@ enum sn_baseline_status sn_baseline_load(const char *path, uint32_t job_id,
 					 json_object **out);
 
 /*
+ * struct sn_xid_counts - Xid events of a scan that are not in its events
+ * array, by why (sn_record_collect_xids).
+ */
+struct sn_xid_counts {
+	size_t dropped;	   /* record-level events past SN_RECORD_MAX_XID */
+	size_t lost;	   /* warn/drain events past SN_RECORD_MAX_XID_SEVERE
+				* distinct entries, or out of memory: the
+				* record is UNKNOWN */
+	size_t not_kernel; /* Xid text in a record of another facility
+				* than the kernel's (user space) */
+	size_t not_driver; /* Xid text in a kernel record that is not one
+				* of the driver's lines from its first byte
+				* (a fault naming a user's file) */
+	size_t unknown_device; /* driver lines for a bus id that is no GPU
+				* or NVSwitch of the baseline or end snapshot */
+};
+
+/*
  * struct sn_record_input - what the epilog knows about the job.  Nothing
  * is owned: sn_record_build() copies what it keeps.
  */
@@ -173,10 +214,10 @@ struct sn_record_input {
 	const json_object *baseline; /* the parsed baseline when OK, else NULL */
 	const json_object *end;	     /* end snapshot: sn_baseline_collect()
 					 * format; NULL = nothing read */
-	const json_object *xid_events; /* array from sn_record_collect_xids();
+	const json_object *xid_events;	 /* array from sn_record_collect_xids();
 					 * NULL = none */
-	int xid_rc;		       /* its return value */
-	size_t xid_dropped;	       /* its *dropped */
+	int xid_rc;			 /* its return value */
+	struct sn_xid_counts xid_counts; /* its *counts */
 };
 
 /*
@@ -204,15 +245,19 @@ json_object *sn_record_xid_event(const struct sn_config *cfg,
 /*
  * sn_record_collect_xids - the Xid events logged in kmsg_path after the
  * baseline's "kmsg_seq" (sn_kmsg_read_since, sn_xid_scan_line per record),
- * each through sn_record_xid_event().  At most SN_RECORD_MAX_XID are kept
- * (*dropped counts the rest), at most SN_RECORD_KMSG_CALLS reads.
+ * each through sn_record_xid_event(), at most SN_RECORD_KMSG_CALLS reads.
+ * A kmsg record counts only when its facility is the kernel's (0), it is
+ * one of the driver's lines (sn_xid_scan_driver) and its bus id is a GPU
+ * (accelerators.devices) or NVSwitch ("nvswitches") of baseline or end;
+ * plain text lines (test input) are parsed leniently (sn_xid_scan_line).
+ * Kept as "xid_events" says above; *counts gets the rest.
  * *events gets a new array (possibly empty) in every case.
  * Returns the SN_KMSG_* flags (>= 0), -ENODATA when the baseline has no
  * "kmsg_seq", or a negative errno from sn_kmsg_read_since().
  */
 int sn_record_collect_xids(const struct sn_config *cfg, const char *kmsg_path,
 			   const json_object *baseline, const json_object *end,
-			   json_object **events, size_t *dropped);
+			   json_object **events, struct sn_xid_counts *counts);
 
 /*
  * sn_record_drain_reason - the drain reason of a record into buf:

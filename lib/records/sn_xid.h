@@ -6,20 +6,54 @@
  * NVIDIA Xid events from kernel log lines, and what each one means for a
  * node (record it, warn, drain).
  *
- * Line forms understood (anywhere in the line, after any timestamp,
- * "kernel:" or "kern :warn :" prefix):
- *   NVRM: Xid (PCI:0000:1b:00): 79, pid=1234, name=python3, TEXT
- *   NVRM: Xid (PCI:0000:1b:00): 13, pid='<unknown>', name=<unknown>, TEXT
- *   NVRM: Xid (PCI:0000:01:00): 31, Ch 0000003a, intr 10000000. TEXT
- *   NVRM: Xid (0000:01:00): 3, TEXT                      (old drivers)
- *   nvidia-nvswitch1: SXid (PCI:0000:06:00.0): 20034, Fatal, Link 48 ...
- *   NVRM: GPU 0000:91:00.0: GPU has fallen off the bus.   (no Xid)
- *   NVRM: GPU at 0000:01:00.0 has fallen off the bus.     (no Xid)
- *   NVRM: The NVIDIA GPU 0000:b3:00.0 (PCI ID: 10de:26b5) installed in
- *         this system has fallen off the bus ...  (one kmsg record; when
- *         dmesg splits it over lines, use struct sn_xid_scan)
- * Sources: NVIDIA "Xid Errors" (https://docs.nvidia.com/deploy/xid-errors/)
- * and the real lines in shared/fixtures/nvidia/kmsg.
+ * Two parsers, because who wrote a line matters (issue 17, item 1):
+ *
+ * sn_xid_parse_driver() / sn_xid_scan_driver(): a /dev/kmsg record of the
+ * kernel facility (PRI >> 3 == 0; devkmsg_write() in the kernel's
+ * kernel/printk/printk.c forces LOG_USER on anything written from user
+ * space, so facility 0 is the kernel's own).  The message must be one the
+ * driver prints, from its first byte.  The lines the NVIDIA driver writes
+ * (NVIDIA/open-gpu-kernel-modules 595.45.04, commit df1c9a3de; the
+ * proprietary driver shares this resource manager code):
+ *
+ *   NVRM: Xid (PCI:%04x:%02x:%02x): %d, pid=%s, name=%s, %s%s
+ *   NVRM: Xid (PCI:%04x:%02x:%02x): %d, %s%s          (no process)
+ *   NVRM: Xid (PCI:%04x:%02x:%02x GPU-I:%02u): ...     (MIG instance)
+ *   NVRM: Xid (PCI:%04x:%02x:%02x GPU-I:%02u GPU-CI:%02u): ...
+ *       src/nvidia/src/kernel/gpu/rc/kernel_rc.c, XID_PRINT_WITH_ATTR
+ *       (through portDbgPrintf -> nv_printf -> printk, kernel-open/nvidia/
+ *       os-interface.c); the last %s is " caused by previous Xid %d" or "".
+ *   nvidia-nvswitch%d: SXid (PCI:%04x:%02x:%02x.%x): %05d, TEXT
+ *       src/common/nvswitch/kernel/inc/common_nvswitch.h,
+ *       NVSWITCH_PRINT_SXID (the device name is "nvswitch%d"), printed by
+ *       nvswitch_os_print() in kernel-open/nvidia/linux_nvswitch.c.
+ *   NVRM: GPU %04x:%02x:%02x.%x: GPU has fallen off the bus.
+ *       src/nvidia/arch/nvalloc/unix/src/osinit.c (NV_DEV_PRINTF), after
+ *       the Xid 79 line that nvErrorLog_va() prints for the same event.
+ *   NVRM: The NVIDIA GPU %04x:%02x:%02x.%x
+ *   NVRM: (PCI ID: %04x:%04x) installed in this system has
+ *   NVRM: fallen off the bus and is not responding to commands.
+ *       src/nvidia/arch/nvalloc/unix/src/osapi.c: one printk, so one kmsg
+ *       record with the newlines escaped as \x0a (when a kernel splits it,
+ *       sn_xid_scan_driver() joins the records).
+ *   NVRM: GPU at 0000:01:00.0 has fallen off the bus.
+ *       older proprietary drivers (field reports; not in the open source).
+ *
+ * The only text a user controls in these records comes after the bus id
+ * and number (the process name), and a kernel record that starts with
+ * user text (a task's comm, an interface name) holds at most 15 bytes of
+ * it, not enough for a prefix plus a bus id.  The caller also checks that
+ * the bus id is a GPU or NVSwitch of this node.
+ *
+ * sn_xid_parse() / sn_xid_scan_line(): lenient, for plain text logs given
+ * as test input (dmesg, journalctl, syslog): the forms above anywhere in
+ * the line, after any timestamp, "kernel:" or "kern :warn :" prefix; also
+ * "NVRM: Xid (0000:01:00): 3, TEXT" (old drivers).  A text log cannot say
+ * who wrote a line: never use it where users can write to the log.
+ *
+ * Sources: the driver source above, NVIDIA "Xid Errors"
+ * (https://docs.nvidia.com/deploy/xid-errors/), the real lines in
+ * shared/fixtures/nvidia/kmsg (SOURCES.md there) and field cases 11, 12.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -54,6 +88,13 @@ struct sn_xid_event {
 int sn_xid_parse(const char *line, struct sn_xid_event *ev);
 
 /*
+ * sn_xid_parse_driver - parse the message of a kernel-facility kmsg record
+ * strictly: one of the driver's lines above from its first byte, nothing
+ * else.  Returns 0 with *ev filled, or -1 (ev zeroed).
+ */
+int sn_xid_parse_driver(const char *msg, struct sn_xid_event *ev);
+
+/*
  * struct sn_xid_scan - state for dmesg text where one kernel message spans
  * lines ("NVRM: The NVIDIA GPU <bus>" / "NVRM: (PCI ID: ...) installed in
  * this system has" / "NVRM: fallen off the bus and ...").  Zero it before
@@ -70,6 +111,15 @@ struct sn_xid_scan {
  */
 int sn_xid_scan_line(struct sn_xid_scan *scan, const char *line,
 		     struct sn_xid_event *ev);
+
+/*
+ * sn_xid_scan_driver - sn_xid_parse_driver() plus the split "The NVIDIA
+ * GPU" message, each part a record starting with "NVRM: ".  Feed it only
+ * kernel-facility records.  Returns 0 with *ev filled when this record
+ * completes an event, else -1.
+ */
+int sn_xid_scan_driver(struct sn_xid_scan *scan, const char *msg,
+		       struct sn_xid_event *ev);
 
 /* What the prolog/epilog does about an Xid (a config key may override). */
 enum sn_xid_severity {

@@ -177,7 +177,25 @@ static void parse_name(const char **p, struct sn_xid_event *ev)
 	*p = end ? end + 2 : s + len;
 }
 
-/* After "Xid (" / "SXid (": "BUS): N[, pid=..][, name=..][, ]TEXT". */
+/*
+ * " GPU-I:NN" / " GPU-CI:NN" at s (the MIG attribution kernel_rc.c puts
+ * after the bus id): the length, 0 if absent.
+ */
+static size_t mig_attr(const char *s, const char *name)
+{
+	size_t n = strlen(name), i;
+
+	if (s[0] != ' ' || strncmp(s + 1, name, n))
+		return 0;
+	for (i = 1 + n; i < 1 + n + 4 && isdigit((unsigned char)s[i]); i++)
+		;
+	return i > 1 + n ? i : 0;
+}
+
+/*
+ * After "Xid (" / "SXid (":
+ * "BUS[ GPU-I:NN[ GPU-CI:NN]]): N[, pid=..][, name=..][, ]TEXT".
+ */
 static int parse_xid_body(const char *s, enum sn_xid_kind kind,
 			  struct sn_xid_event *ev)
 {
@@ -185,6 +203,10 @@ static int parse_xid_body(const char *s, enum sn_xid_kind kind,
 	unsigned long xid;
 	char *end;
 
+	if (n && kind == SN_XID_GPU) {
+		n += mig_attr(s + n, "GPU-I:");
+		n += mig_attr(s + n, "GPU-CI:");
+	}
 	if (!n || strncmp(s + n, "):", 2))
 		return -1;
 	s += n + 2;
@@ -267,6 +289,122 @@ int sn_xid_parse(const char *line, struct sn_xid_event *ev)
 	if (!parse_offbus(line, ev))
 		return 0;
 	event_reset(ev);
+	return -1;
+}
+
+/* ---- the driver's own records (kernel facility) ----------------------- */
+
+/* "nvidia-nvswitchN: SXid (" at the start of msg: its length, else 0. */
+static size_t sxid_prefix(const char *msg)
+{
+	size_t i = 15;
+
+	if (strncmp(msg, "nvidia-nvswitch", 15))
+		return 0;
+	while (i < 15 + 4 && isdigit((unsigned char)msg[i]))
+		i++;
+	if (i == 15 || strncmp(msg + i, ": SXid (PCI:", 12))
+		return 0;
+	return i + 8; /* up to and including "(" */
+}
+
+/* The bus id at s, then exactly tail: 0 with out filled, else -1. */
+static int bus_then(const char *s, const char *tail, char *out, size_t size)
+{
+	size_t n = parse_busid(s, out, size);
+
+	return n && !strcmp(s + n, tail) ? 0 : -1;
+}
+
+static int driver_offbus(const char *msg, struct sn_xid_event *ev)
+{
+	const char *p;
+
+	if (!strncmp(msg, "NVRM: GPU at ", 13))
+		p = msg + 13;
+	else if (!strncmp(msg, "NVRM: GPU ", 10))
+		p = msg + 10;
+	else
+		return -1;
+	if (bus_then(p, ": GPU has fallen off the bus.", ev->busid,
+		     sizeof(ev->busid)) &&
+	    bus_then(p, " has fallen off the bus.", ev->busid,
+		     sizeof(ev->busid)))
+		return -1;
+	ev->kind = SN_XID_OFF_BUS;
+	ev->xid = 79;
+	copy_text(ev->text, sizeof(ev->text), msg + 6, strlen(msg + 6));
+	return 0;
+}
+
+/* "NVRM: The NVIDIA GPU BUS\x0aNVRM: (PCI ID: ...) ... fallen off ..." */
+static int driver_offbus_long(const char *msg, struct sn_xid_event *ev)
+{
+	static const char head[] = "NVRM: The NVIDIA GPU ";
+	size_t n;
+
+	if (strncmp(msg, head, sizeof(head) - 1))
+		return -1;
+	n = parse_busid(msg + sizeof(head) - 1, ev->busid, sizeof(ev->busid));
+	if (!n ||
+	    !strstr(msg, "NVRM: fallen off the bus and is not responding"))
+		return -1;
+	ev->kind = SN_XID_OFF_BUS;
+	ev->xid = 79;
+	copy_text(ev->text, sizeof(ev->text), msg + 6, strlen(msg + 6));
+	return 0;
+}
+
+int sn_xid_parse_driver(const char *msg, struct sn_xid_event *ev)
+{
+	size_t n;
+
+	event_reset(ev);
+	if (!msg)
+		return -1;
+	if (!strncmp(msg, "NVRM: Xid (", 11)) {
+		if (!parse_xid_body(msg + 11, SN_XID_GPU, ev))
+			return 0;
+	} else if ((n = sxid_prefix(msg))) {
+		if (!parse_xid_body(msg + n, SN_XID_NVSWITCH, ev))
+			return 0;
+	} else if (!driver_offbus(msg, ev) || !driver_offbus_long(msg, ev)) {
+		return 0;
+	}
+	event_reset(ev);
+	return -1;
+}
+
+int sn_xid_scan_driver(struct sn_xid_scan *scan, const char *msg,
+		       struct sn_xid_event *ev)
+{
+	static const char head[] = "NVRM: The NVIDIA GPU ";
+	char bus[SN_BDF_SIZE];
+
+	if (!sn_xid_parse_driver(msg, ev)) {
+		scan->pending_bus[0] = '\0';
+		return 0;
+	}
+	if (!msg)
+		return -1;
+	if (!strncmp(msg, head, sizeof(head) - 1) &&
+	    parse_busid(msg + sizeof(head) - 1, bus, sizeof(bus))) {
+		memcpy(scan->pending_bus, bus, sizeof(bus));
+		scan->lines_left = SCAN_SPAN_LINES;
+		return -1;
+	}
+	if (!scan->pending_bus[0])
+		return -1;
+	if (!strncmp(msg, "NVRM: fallen off the bus", 24)) {
+		ev->kind = SN_XID_OFF_BUS;
+		ev->xid = 79;
+		memcpy(ev->busid, scan->pending_bus, sizeof(ev->busid));
+		copy_text(ev->text, sizeof(ev->text), msg + 6, strlen(msg + 6));
+		scan->pending_bus[0] = '\0';
+		return 0;
+	}
+	if (!--scan->lines_left)
+		scan->pending_bus[0] = '\0';
 	return -1;
 }
 

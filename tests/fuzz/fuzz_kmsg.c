@@ -99,7 +99,7 @@ static void as_file(const uint8_t *data, size_t size)
 	json_object *baseline, *events = NULL;
 	struct walk w = { 0 };
 	uint64_t pos = 0;
-	size_t dropped = 0;
+	struct sn_xid_counts counts;
 	int rc;
 
 	fz_write(fz_file, data, size);
@@ -115,9 +115,10 @@ static void as_file(const uint8_t *data, size_t size)
 	json_object_object_add(baseline, "kmsg_seq",
 			       json_object_new_int64((int64_t)(pos / 2)));
 	sn_record_collect_xids(fz_cfg, fz_file, baseline, NULL, &events,
-			       &dropped);
+			       &counts);
 	FZ_ASSERT(events && json_object_is_type(events, json_type_array));
-	FZ_ASSERT(json_object_array_length(events) <= SN_RECORD_MAX_XID);
+	FZ_ASSERT(json_object_array_length(events) <=
+		  SN_RECORD_MAX_XID + SN_RECORD_MAX_XID_SEVERE);
 	json_object_put(events);
 	json_object_put(baseline);
 }

@@ -127,6 +127,12 @@ static void rdma_tree(void)
 	counter("mlx5_0", 2, "counters", "symbol_error", "65535\n");
 	counter("mlx5_1", 1, "hw_counters", "rx_icrc_encapsulated", "3\n");
 	counter("mlx5_1", 1, "counters_ext", "port_xmit_data_64", "250000\n");
+	/* an NVSwitch (class 0x068000) and a GPU: only the switch is listed */
+	tree_file(&T, "sys/bus/pci/devices/0000:05:00.0/vendor", "0x10de\n");
+	tree_file(&T, "sys/bus/pci/devices/0000:05:00.0/class", "0x068000\n");
+	tree_file(&T, "sys/bus/pci/devices/0000:05:00.0/device", "0x22a3\n");
+	tree_file(&T, "sys/bus/pci/devices/0000:1b:00.0/vendor", "0x10de\n");
+	tree_file(&T, "sys/bus/pci/devices/0000:1b:00.0/class", "0x030200\n");
 }
 
 static json_object *get(json_object *o, const char *const *keys)
@@ -194,7 +200,12 @@ static void test_collect(void **state)
 
 	keys(doc, list, sizeof(list));
 	assert_string_equal(
-		list, "accelerators job_id kmsg_seq node ports schema time");
+		list,
+		"accelerators job_id kmsg_seq node nvswitches ports schema time");
+	assert_string_equal(
+		json_object_to_json_string_ext(GET(doc, "nvswitches"),
+					       JSON_C_TO_STRING_PLAIN),
+		"[\"0000:05:00.0\"]");
 	assert_int_equal(json_object_get_int(GET(doc, "schema")),
 			 SN_BASELINE_SCHEMA);
 	assert_int_equal(json_object_get_int64(GET(doc, "job_id")), 4242);

@@ -333,6 +333,144 @@ static void test_scan_expires(void **state)
 		-1);
 }
 
+/* ---- the driver's own records (issue 17) ------------------------------ */
+
+#define TRAP                                                                      \
+	"traps: main[26332] trap invalid opcode ip:7fcc4d94b0fd sp:7ffc0d80dd70 " \
+	"error:0 in "
+
+/* Exactly the lines of open-gpu-kernel-modules (sn_xid.h) are accepted. */
+static void test_driver_lines(void **state)
+{
+	struct sn_xid_event ev;
+
+	(void)state;
+	assert_int_equal(
+		sn_xid_parse_driver(
+			"NVRM: Xid (PCI:0000:1b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
+			&ev),
+		0);
+	assert_int_equal(ev.kind, SN_XID_GPU);
+	assert_int_equal(ev.xid, 79);
+	assert_string_equal(ev.busid, "0000:1b:00.0");
+	assert_string_equal(ev.text, "GPU has fallen off the bus.");
+	/* MIG attribution (kernel_rc.c), the example of kern_gpu_error_cont_ga100.c */
+	assert_int_equal(
+		sn_xid_parse_driver(
+			"NVRM: Xid (PCI:0000:01:00 GPU-I:05): 94, pid=7194, Contained: CE User Channel (0x9). RST: No, D-RST: No",
+			&ev),
+		0);
+	assert_int_equal(ev.xid, 94);
+	assert_string_equal(ev.busid, "0000:01:00.0");
+	assert_int_equal(ev.pid, 7194);
+	assert_int_equal(
+		sn_xid_parse_driver(
+			"NVRM: Xid (PCI:0000:01:00 GPU-I:05 GPU-CI:01): 13, Graphics Exception",
+			&ev),
+		0);
+	assert_int_equal(ev.xid, 13);
+	assert_int_equal(
+		sn_xid_parse_driver(
+			"nvidia-nvswitch1: SXid (PCI:0000:06:00.0): 20034, Fatal, Link 48 LTSSM Fault Up",
+			&ev),
+		0);
+	assert_int_equal(ev.kind, SN_XID_NVSWITCH);
+	assert_int_equal(ev.xid, 20034);
+	assert_string_equal(ev.busid, "0000:06:00.0");
+	assert_int_equal(
+		sn_xid_parse_driver(
+			"nvidia-nvswitch0: SXid (PCI:0000:05:00.0): 00012, Non-fatal",
+			&ev),
+		0);
+	assert_int_equal(ev.xid, 12);
+	assert_int_equal(
+		sn_xid_parse_driver(
+			"NVRM: GPU 0000:91:00.0: GPU has fallen off the bus.",
+			&ev),
+		0);
+	assert_int_equal(ev.kind, SN_XID_OFF_BUS);
+	assert_int_equal(ev.xid, 79);
+	assert_string_equal(ev.busid, "0000:91:00.0");
+	assert_int_equal(
+		sn_xid_parse_driver(
+			"NVRM: The NVIDIA GPU 0000:b3:00.0\\x0aNVRM: (PCI ID: 10de:26b5) installed in this system has\\x0aNVRM: fallen off the bus and is not responding to commands.",
+			&ev),
+		0);
+	assert_string_equal(ev.busid, "0000:b3:00.0");
+	assert_int_equal(
+		sn_xid_parse_driver(
+			"NVRM: GPU at 0000:01:00.0 has fallen off the bus.",
+			&ev),
+		0);
+	assert_string_equal(ev.busid, "0000:01:00.0");
+}
+
+/* Anything else that names an Xid is refused: ev zeroed, -1. */
+static void test_driver_refuses(void **state)
+{
+	static const char *const lines[] = {
+		TRAP
+		"NVRM: Xid (PCI:0000:c1:00): 48, An uncorrectable double bit error[10fd,7fcc4d94b000+1000]",
+		TRAP
+		"nvidia-nvswitch0: SXid (PCI:0000:06:00.0): 20034, Fatal[10fd,7fcc4d94b000+1000]",
+		TRAP
+		"NVRM: GPU 0000:91:00.0: GPU has fallen off the bus.[10fd,7fcc4d94b000+1000]",
+		" NVRM: Xid (PCI:0000:1b:00): 79, GPU has fallen off the bus.",
+		"kernel: NVRM: Xid (PCI:0000:1b:00): 79, GPU has fallen off the bus.",
+		/* a 15-byte comm at the start of a segfault line */
+		"NVRM: Xid (PCI:[26332]: segfault at 0 ip 0 sp 0 error 4",
+		"NVRM: GPU 0000:[26332]: segfault at 0 ip 0 sp 0 error 4",
+		"nvidia-nvswitch: SXid (PCI:0000:06:00.0): 20034, Fatal",
+		"nvidia-nvswitch0: SXid (0000:06:00.0): 20034, Fatal",
+		"NVRM: GPU 0000:91:00.0: GPU has fallen off the bus. (really)",
+		"NVRM: GPU at PCI:0000:91:00: GPU-b6c3b2be-c55b-d076-fa0e-d464e4c7e08b",
+		"NVRM: The NVIDIA GPU 0000:b3:00.0",
+	};
+	struct sn_xid_event ev;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		assert_int_equal(sn_xid_parse_driver(lines[i], &ev), -1);
+		assert_int_equal(ev.xid, 0);
+		assert_string_equal(ev.busid, "");
+	}
+	/* the lenient text parser still takes the first (test input only) */
+	assert_int_equal(sn_xid_parse(lines[0], &ev), 0);
+	assert_int_equal(ev.xid, 48);
+}
+
+/* The split long message, record by record, only from "NVRM: " records. */
+static void test_scan_driver_split(void **state)
+{
+	struct sn_xid_scan sc = { { 0 }, 0 };
+	struct sn_xid_event ev;
+
+	(void)state;
+	assert_int_equal(sn_xid_scan_driver(
+				 &sc, "NVRM: The NVIDIA GPU 0000:b3:00.0", &ev),
+			 -1);
+	assert_int_equal(
+		sn_xid_scan_driver(
+			&sc,
+			"NVRM: (PCI ID: 10de:26b5) installed in this system has",
+			&ev),
+		-1);
+	assert_int_equal(
+		sn_xid_scan_driver(
+			&sc,
+			"NVRM: fallen off the bus and is not responding to commands.",
+			&ev),
+		0);
+	assert_int_equal(ev.xid, 79);
+	assert_string_equal(ev.busid, "0000:b3:00.0");
+	assert_int_equal(sn_xid_scan_driver(
+				 &sc, "NVRM: The NVIDIA GPU 0000:b3:00.0", &ev),
+			 -1);
+	assert_int_equal(
+		sn_xid_scan_driver(&sc, TRAP "NVRM: fallen off the bus", &ev),
+		-1);
+}
+
 /* ---- the table -------------------------------------------------------- */
 
 static void assert_severity(unsigned xid, enum sn_xid_severity want,
@@ -401,6 +539,9 @@ int main(void)
 		cmocka_unit_test(test_parse_rejects),
 		cmocka_unit_test(test_parse_truncates),
 		cmocka_unit_test(test_scan_expires),
+		cmocka_unit_test(test_driver_lines),
+		cmocka_unit_test(test_driver_refuses),
+		cmocka_unit_test(test_scan_driver_split),
 		cmocka_unit_test(test_field_case_12),
 		cmocka_unit_test(test_table_sorted),
 	};
