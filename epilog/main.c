@@ -12,7 +12,9 @@
  * It always exits 0: a non-zero Epilog makes Slurm drain the node with
  * "Epilog error", and our own precise reason must be the one that stays.
  * Everything is bounded by epilog.timeout (snapshot in a child, an alarm one
- * second after the budget).
+ * second after the budget).  The alarm ends the epilog with exit 0 and one
+ * line on stderr (on_alarm): killed by SIGALRM, it would make Slurm drain
+ * the node with "Epilog error".
  */
 #include <getopt.h>
 #include <signal.h>
@@ -46,6 +48,43 @@ struct epilog_job {
 	bool has_exit;
 	int exit_code;
 };
+
+/*
+ * The last resort's line, composed before the alarm is armed: a signal
+ * handler may only write(2) and _exit(2) (no stdio, malloc or syslog).
+ */
+static char alarm_line[256];
+static size_t alarm_line_len;
+
+static void on_alarm(int sig)
+{
+	ssize_t n;
+
+	(void)sig;
+	n = write(STDERR_FILENO, alarm_line, alarm_line_len);
+	(void)n;
+	_exit(0); /* never fail the Epilog: see the top */
+}
+
+/* Arm the alarm one second after epilog.timeout, with its handler. */
+static void alarm_arm(const struct epilog_job *job, unsigned timeout_s)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	int n;
+
+	n = snprintf(
+		alarm_line, sizeof(alarm_line),
+		SN_EPILOG_NAME
+		": job %u: epilog.timeout (%u s) overrun: stopped, exit 0 (the node is not drained for it)\n",
+		job->id, timeout_s);
+	alarm_line_len = n < 0 ? 0 :
+			 (size_t)n < sizeof(alarm_line) ?
+				 (size_t)n :
+				 sizeof(alarm_line) - 1;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(timeout_s + 1);
+}
 
 static int job_read(struct epilog_job *job, const char *node_arg)
 {
@@ -236,7 +275,7 @@ int main(int argc, char **argv)
 	}
 	if ((job.supernode || cfg->prolog.all_jobs) &&
 	    sn_config_find_node(cfg, job.node)) {
-		alarm(cfg->epilog.timeout_s + 1);
+		alarm_arm(&job, cfg->epilog.timeout_s);
 		epilog_run(cfg, &job);
 	}
 	sn_config_free(cfg);

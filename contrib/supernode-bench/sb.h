@@ -64,6 +64,12 @@ int sb_op_parse(const char *s, enum sb_op *op);
 int sb_parse_size(const char *s, size_t *bytes);
 int sb_parse_uint(const char *s, long min, long max, long *val);
 int sb_parse_double(const char *s, double min, double *val);
+/*
+ * sb_parse_permille - a fraction 0 < F < 1 written as a decimal ("0.25",
+ * ".5", "0.333": at most three decimals) into parts per thousand (1-999),
+ * without floating point.  Returns 0, or -1 for anything else.
+ */
+int sb_parse_permille(const char *s, unsigned *permille);
 double sb_bus_factor(enum sb_op op, int nranks);
 double sb_algbw(size_t bytes, double time_us);
 double sb_busbw(enum sb_op op, size_t bytes, double time_us, int nranks);

@@ -106,6 +106,31 @@ int sb_parse_uint(const char *s, long min, long max, long *val)
 	return 0;
 }
 
+int sb_parse_permille(const char *s, unsigned *permille)
+{
+	unsigned v = 0, digits = 0;
+
+	if (!s)
+		return -1;
+	if (s[0] == '0')
+		s++;
+	if (*s++ != '.')
+		return -1;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (++digits > 3)
+			return -1;
+		v = v * 10 + (unsigned)(*s - '0');
+	}
+	if (*s || !digits)
+		return -1;
+	while (digits++ < 3)
+		v *= 10;
+	if (v < 1 || v > 999)
+		return -1;
+	*permille = v;
+	return 0;
+}
+
 /** sb_parse_double - a finite number >= @min, nothing after it. */
 int sb_parse_double(const char *s, double min, double *val)
 {

@@ -10,7 +10,7 @@
  * The bisection halves the suspect set while one half's busbw is below
  * fraction x the other's.  A node is confirmed when both tests, which
  * measure different things (sendrecv between two ranks, a collective on
- * halves), name one of its ranks.  When more than max_fraction of the
+ * halves), name one of its ranks.  When more than max_permille of the
  * nodes are suspect, the fault is probably shared (a switch, the fabric):
  * the verdict says so and nothing is drained.
  */
@@ -32,7 +32,7 @@ enum sb_diag_verdict {
 	SB_DIAG_CLEAN,	   /* no pair and no node below the fraction */
 	SB_DIAG_SLOW_PAIR, /* slow pairs (links), no node named by both */
 	SB_DIAG_FOUND,	   /* nodes confirmed by both tests */
-	SB_DIAG_SHARED, /* more than max_fraction of the nodes: a shared fault */
+	SB_DIAG_SHARED, /* more than max_permille of the nodes: shared fault */
 };
 
 /** One halving: busbw of each half (GB/s), ranks [lo, mid) and [mid, hi). */
@@ -65,8 +65,9 @@ struct sb_diag {
 			     * the diagonal and NAN are not measured */
 	const int *node_of; /* rank -> node index */
 	const char (*names)[SB_DIAG_NAME_SIZE]; /* node index -> name */
-	double fraction;     /* slow below fraction x median (0 < f < 1) */
-	double max_fraction; /* breaker: at most this share of the nodes */
+	double fraction;       /* slow below fraction x median (0 < f < 1) */
+	unsigned max_permille; /* breaker: at most max(1, floor(permille x
+				* nnodes / 1000)) nodes (integers) */
 	/* results */
 	double median;	     /* the reference: median of rank_busbw, GB/s */
 	double *rank_busbw;  /* per rank: the median of its pairs, GB/s */
@@ -89,6 +90,7 @@ int sb_rounds(int n);
 int sb_diag_pairs(struct sb_diag *d);
 int sb_bisect_run(int nranks, double fraction, sb_bisect_measure_fn measure,
 		  void *arg, struct sb_bisect *out);
+long long sb_diag_limit(const struct sb_diag *d);
 enum sb_diag_verdict sb_diag_decide(struct sb_diag *d);
 int sb_diag_alloc(struct sb_diag *d);
 void sb_diag_free(struct sb_diag *d);

@@ -113,8 +113,9 @@ void sb_diag_write_table(FILE *f, const struct sb_diag *d, size_t bytes)
 	switch (d->verdict) {
 	case SB_DIAG_SHARED:
 		fprintf(f,
-			"# verdict: %d of %d nodes look slow (more than %.2f of them): probably a shared fault (switch), nothing drained\n",
-			d->nsuspect_nodes, d->nnodes, d->max_fraction);
+			"# verdict: %d of %d nodes look slow (more than max(1, %u/1000 x %d) = %lld of them): probably a shared fault (switch), nothing drained\n",
+			d->nsuspect_nodes, d->nnodes, d->max_permille,
+			d->nnodes, sb_diag_limit(d));
 		break;
 	case SB_DIAG_FOUND:
 		fprintf(f, "# verdict: %d node(s) confirmed by both tests\n",
@@ -209,7 +210,7 @@ int sb_diag_write_json(FILE *f, const struct sb_diag *d, size_t bytes)
 		"\"pair_test\": \"sendrecv\", \"bytes\": %zu, \"ranks\": %d, \"nodes_total\": %d,\n"
 		"\"median_busbw_gbps\": %.6g, \"fraction\": %.4g, \"max_fraction\": %.4g,\n",
 		bytes, d->nranks, d->nnodes, d->median, d->fraction,
-		d->max_fraction);
+		d->max_permille / 1000.0);
 	json_pairs(f, d);
 	json_steps(f, d);
 	json_nodes(f, d);

@@ -20,6 +20,7 @@
 #ifdef SB_HAVE_CONFIG
 #include "config/sn_config.h"
 #include "drain/sn_drain.h"
+#include "drain/sn_drain_cap.h"
 #endif
 
 /* What one diagnosis holds while it runs. */
@@ -160,11 +161,34 @@ static int measure_halves(int lo, int mid, int hi, double out[2], void *arg)
 }
 
 #ifdef SB_HAVE_CONFIG
-/* Drain each confirmed node with our tag and the precise reason. */
-static int drain_confirmed(const struct diag_run *x, const char *config)
+/* "# drain NODE: not drained: ..." when lib/drain's cap refuses it. */
+static void cap_refused(const struct sn_config *cfg, const char *name,
+			const struct sn_drain_tally *t, size_t s,
+			enum sn_drain_cap_verdict v, unsigned permille)
+{
+	if (v == SN_CAP_SUPERNODE)
+		printf("# drain %s: not drained: supernode %s has %u of %zu nodes drained by us, its cap at %u/1000 is %u\n",
+		       name, cfg->supernodes[s].name, t->supernode[s],
+		       cfg->supernodes[s].size, permille,
+		       sn_drain_cap_of(permille,
+				       (uint32_t)cfg->supernodes[s].size));
+	else
+		printf("# drain %s: not drained: the cluster has %u of %zu nodes drained by us, its cap at %u/1000 is %u\n",
+		       name, t->cluster, cfg->n_nodes, permille,
+		       sn_drain_cap_of(permille, (uint32_t)cfg->n_nodes));
+}
+
+/*
+ * Drain each confirmed node with our tag and the precise reason, within
+ * the cap (lib/drain/sn_drain_cap.h): the nodes of its supernode and of
+ * the cluster already drained by us count, so runs do not compound.
+ */
+static int drain_confirmed(const struct diag_run *x, const char *config,
+			   unsigned permille)
 {
 	char def[4096], first[256], reason[SN_REASON_LINE_SIZE];
 	const struct sb_diag *d = &x->d;
+	struct sn_drain_tally tally;
 	struct sn_config *cfg;
 	struct sn_error err;
 	int rc = 0;
@@ -183,26 +207,45 @@ static int drain_confirmed(const struct diag_run *x, const char *config)
 			err.msg);
 		return -1;
 	}
+	if (sn_drain_tally_load(cfg, cfg->drain_tag, 15000, &tally, &err)) {
+		fprintf(stderr, SB_PREFIX "--drain: %s: nothing drained\n",
+			err.msg);
+		sn_config_free(cfg);
+		return -1;
+	}
 	for (int k = 0; k < d->nnodes; k++) {
+		const struct sn_node *node =
+			sn_config_find_node(cfg, x->names[k]);
+		size_t s = node ? node->supernode : SIZE_MAX;
+		enum sn_drain_cap_verdict v;
 		enum sn_drain_outcome out;
 
 		if (sb_diag_reason(d, k, first, sizeof(first)) ||
 		    sn_reason_compose(reason, sizeof(reason), cfg->drain_tag,
 				      first, 1))
 			continue;
+		v = sn_drain_cap_admit(cfg, permille, &tally, s);
+		if (v != SN_CAP_OK) {
+			cap_refused(cfg, x->names[k], &tally, s, v, permille);
+			continue;
+		}
 		out = sn_drain_logged(x->names[k], reason, cfg->drain_tag,
 				      15000);
+		if (out != SN_DRAIN_DONE)
+			sn_drain_cap_release(&tally, s);
 		printf("# drain %s: %s (%s)\n", x->names[k],
 		       sn_drain_outcome_name(out), reason);
 		rc |= out == SN_DRAIN_ERROR ? -1 : 0;
 	}
+	sn_drain_tally_free(&tally);
 	sn_config_free(cfg);
 	return rc;
 }
 #else
-static int drain_confirmed(const struct diag_run *x, const char *config)
+static int drain_confirmed(const struct diag_run *x, const char *config,
+			   unsigned permille)
 {
-	(void)x, (void)config;
+	(void)x, (void)config, (void)permille;
 	fprintf(stderr, SB_PREFIX
 		"--drain needs supernode-bench built inside slurm-supernode\n");
 	return -1;
@@ -244,7 +287,7 @@ static int diagnose(struct diag_run *x, const struct sb_mode *m)
 	x->d.node_of = x->node_of;
 	x->d.names = (const char(*)[SB_DIAG_NAME_SIZE])x->names;
 	x->d.fraction = m->slow_fraction;
-	x->d.max_fraction = m->max_drain_fraction;
+	x->d.max_permille = m->max_drain_permille;
 	if (sb_diag_alloc(&x->d) || sb_diag_pairs(&x->d) ||
 	    sb_bisect_run(n, x->d.fraction, measure_halves, x, &x->d.bisect))
 		return 3;
@@ -252,7 +295,7 @@ static int diagnose(struct diag_run *x, const struct sb_mode *m)
 	if (print && report(x, m))
 		return 3;
 	if (print && m->drain && x->d.verdict == SB_DIAG_FOUND &&
-	    drain_confirmed(x, m->config))
+	    drain_confirmed(x, m->config, m->max_drain_permille))
 		return 3;
 	if (print && m->drain && x->d.verdict == SB_DIAG_SHARED)
 		printf("# --drain: breaker tripped, nothing drained\n");

@@ -171,16 +171,31 @@ static int count_true(const bool *v, int n)
 }
 
 /**
+ * sb_diag_limit - the most nodes a run may name: max(1, floor(max_permille
+ * x nnodes / 1000)), in integers.
+ */
+long long sb_diag_limit(const struct sb_diag *d)
+{
+	long long limit = (long long)d->max_permille * d->nnodes / 1000;
+
+	return limit < 1 ? 1 : limit;
+}
+
+/**
  * sb_diag_decide - per node: suspect by pairwise, in the bisection's end,
  * confirmed by both; then the verdict.  More suspect nodes (by pairwise)
- * or confirmed ones than max_fraction x nodes trips the breaker: SHARED,
- * and none stays confirmed.  Call after sb_diag_pairs() and with
+ * or confirmed ones than the limit trips the breaker: SHARED, and none
+ * stays confirmed.  The limit is max(1, floor(max_permille x nodes /
+ * 1000)), in integers: one node may always be named, so a run of 2 or 3
+ * nodes can name its one bad node (before, 0.25 x 3 = 0.75 refused it),
+ * and 0.58 x 50 is 29 (in doubles 28.999999999999996).  How many nodes
+ * may then be drained is lib/drain's cap (sn_drain_cap.h).  Call after sb_diag_pairs() and with
  * d->bisect filled.
  */
 enum sb_diag_verdict sb_diag_decide(struct sb_diag *d)
 {
 	int m = d->nnodes;
-	double limit = d->max_fraction * m;
+	long long limit = sb_diag_limit(d);
 
 	memset(d->node_pairwise, 0, m * sizeof(bool));
 	memset(d->node_bisect, 0, m * sizeof(bool));

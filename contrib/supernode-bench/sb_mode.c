@@ -14,7 +14,7 @@
 void sb_mode_defaults(struct sb_mode *m)
 {
 	*m = (struct sb_mode){ .slow_fraction = 0.5,
-			       .max_drain_fraction = 0.25,
+			       .max_drain_permille = 250,
 			       .soak = { .op_timeout_s = 120,
 					 .fraction = 0.8,
 					 .mem_growth_mib = 256 } };
@@ -57,8 +57,11 @@ int sb_mode_parse(int c, const char *arg, struct sb_mode *m)
 		return fraction("--slow-fraction (0 < F < 1)", arg,
 				&m->slow_fraction);
 	case SB_OPT_MAX_DRAIN_FRACTION:
-		return fraction("--max-drain-fraction (0 < F < 1)", arg,
-				&m->max_drain_fraction);
+		if (sb_parse_permille(arg, &m->max_drain_permille))
+			return bad(
+				"--max-drain-fraction (0 < F < 1, at most 3 decimals)",
+				arg);
+		return 0;
 	case SB_OPT_DURATION:
 		return duration("--duration (e.g. 24h, 10m, 20s)", arg,
 				&m->soak.duration_s);

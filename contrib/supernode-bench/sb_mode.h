@@ -48,11 +48,12 @@ enum {
 /** What the modes were asked for. */
 struct sb_mode {
 	bool diagnose, drain;
-	double slow_fraction;	   /* diagnose: slow below F x median */
-	double max_drain_fraction; /* diagnose: the breaker */
-	struct sb_soak_opts soak;  /* duration_s 0: no soak */
-	const char *config;	   /* --config (drain.tag) or NULL */
-	const struct sb_opts *o;   /* the sweep's options */
+	double slow_fraction;	     /* diagnose: slow below F x median */
+	unsigned max_drain_permille; /* diagnose: the breaker and the drain
+				      * cap, parts per thousand */
+	struct sb_soak_opts soak;    /* duration_s 0: no soak */
+	const char *config;	     /* --config (drain.tag) or NULL */
+	const struct sb_opts *o;     /* the sweep's options */
 };
 
 void sb_mode_defaults(struct sb_mode *m);

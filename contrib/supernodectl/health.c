@@ -4,8 +4,11 @@
  * cron.  Runs the prolog's checks (the same runner, groups and time limits)
  * on this node, then:
  *   a check drains (CRIT)        -> drain with the prolog's reason
- *   all pass (OK/WARN), node drained with our tag and nothing else holding
- *   it                           -> resume
+ *   all pass (OK/WARN), node drained with our tag for a prolog check's
+ *   code, nothing else holding it -> resume
+ *   drained with our tag for an epilog or bench code (EPILOG_*, XIDn,
+ *   BENCH_SLOW)                  -> left for a person
+ *   (sn_reason_health_resumes)
  *   anything else (admin's drain, DOWN, REBOOT, MAINT, "Not responding",
  *   an UNKNOWN)                  -> left exactly as it is, with a log line
  * (field case 15; the decision itself is sn_node_state_decide in lib/).
@@ -167,9 +170,21 @@ static void outcome_text(const struct sn_bounded_req *j,
 			"%s: %s, reason \"%s\", not ours: left as it is; would drain: %s",
 			j->node, st, cur, j->reason);
 		break;
+	case SN_DRAIN_RACED:
+		snprintf(
+			msg, size,
+			"%s: drained by someone else at the same time, reason \"%s\": their reason kept; would drain: %s",
+			j->node, cur, j->reason);
+		break;
 	case SN_RESUME_DONE:
 		snprintf(msg, size, "%s: checks pass: resumed (was \"%s\")",
 			 j->node, cur);
+		break;
+	case SN_RESUME_WAITS:
+		snprintf(
+			msg, size,
+			"%s: checks pass; drained by us, reason \"%s\": not a condition health can check again, left for a person",
+			j->node, cur);
 		break;
 	case SN_RESUME_NOT_OURS:
 		if (*cur || (state & NODE_STATE_DRAIN) ||
@@ -196,7 +211,9 @@ static int outcome_priority(int o)
 	case SN_DRAIN_ERROR:
 		return LOG_ERR;
 	case SN_DRAIN_FOREIGN:
+	case SN_DRAIN_RACED:
 	case SN_DRAIN_OURS_ALREADY:
+	case SN_RESUME_WAITS:
 		return LOG_WARNING;
 	case SN_RESUME_DONE:
 		return LOG_NOTICE;

@@ -34,7 +34,8 @@ static int bounded_child(void *arg, int fd)
 	o = sn_node_state_decide(rep.state, rep.current, req->tag,
 				 req->want_drain);
 	if (o == SN_DRAIN_DONE)
-		o = sn_node_drain(req->node, req->reason, req->tag, &err);
+		o = sn_node_drain(req->node, req->reason, req->tag, rep.current,
+				  sizeof(rep.current), &err);
 	else if (o == SN_RESUME_DONE)
 		o = sn_node_resume(req->node, req->tag, &err);
 out:
@@ -113,6 +114,11 @@ enum sn_drain_outcome sn_drain_logged(const char *node, const char *reason,
 		sn_log(LOG_ERR,
 		       "%s is drained or down by someone else: left as it is; would drain: %s",
 		       node, reason);
+		break;
+	case SN_DRAIN_RACED:
+		sn_log(LOG_ERR,
+		       "%s was drained by someone else at the same time (\"%s\"): their reason kept, ours not written; would drain: %s",
+		       node, rep.current, reason);
 		break;
 	default:
 		if (rc == -1)

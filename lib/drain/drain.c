@@ -147,6 +147,65 @@ int sn_reason_is_ours(const char *reason, const char *tag)
 	return reason[n] == ' ' || reason[n] == '\0';
 }
 
+int sn_reason_code(const char *reason, const char *tag, char *buf, size_t size)
+{
+	const char *code;
+	size_t n;
+
+	if (size)
+		buf[0] = '\0';
+	if (!size || !sn_reason_is_ours(reason, tag))
+		return -1;
+	code = reason + strlen(tag);
+	code += strspn(code, " ");
+	n = strcspn(code, " ");
+	if (!n)
+		return -1;
+	snprintf(buf, size, "%.*s", (int)n, code);
+	return 0;
+}
+
+/*
+ * The codes of the prolog's checks (lib/checks: one family per check
+ * group, and the runner's CHECK_TIMEOUT/CHECK_DIED, NO_MEMORY): conditions
+ * that supernodectl health runs again, so it may lift their drains.  Not
+ * here, so never lifted by health: the epilog's EPILOG_<COUNTER>, XID<n>,
+ * SXID<n> (lib/records/record.c, format_reason: rates and events of a past
+ * job that no static check can see again), the bench's BENCH_SLOW, and any
+ * code we do not know.  GPU_RECOVERY_ACTION is both the prolog's and the
+ * epilog's: NVML reports it again, and the prolog checks it.
+ */
+static const char *const health_families[] = {
+	"ACCEL_",  "CHECK_", "FABRIC_", "GPU_",	 "IB_",	       "IMEX_",
+	"NVLINK_", "NVML_",  "PCIE_",	"ROCE_", "SUPERNODE_", "TOPO_",
+};
+
+int sn_reason_health_resumes(const char *reason, const char *tag)
+{
+	char code[64];
+
+	if (sn_reason_code(reason, tag, code, sizeof(code)))
+		return 0;
+	if (!strcmp(code, "NO_MEMORY"))
+		return 1;
+	for (size_t i = 0;
+	     i < sizeof(health_families) / sizeof(health_families[0]); i++) {
+		size_t n = strlen(health_families[i]);
+
+		if (!strncmp(code, health_families[i], n) && code[n])
+			return 1;
+	}
+	return 0;
+}
+
+enum sn_drain_outcome sn_drain_after_mark(const char *reason, const char *tag)
+{
+	if (!reason || !*reason)
+		return SN_DRAIN_DONE;
+	return sn_reason_is_ours(reason, tag) ? SN_DRAIN_OURS_ALREADY :
+						SN_DRAIN_RACED;
+}
+
 enum sn_drain_outcome sn_node_state_decide(unsigned node_state,
 					   const char *reason, const char *tag,
 					   int want_drain)
@@ -166,9 +225,10 @@ enum sn_drain_outcome sn_node_state_decide(unsigned node_state,
 			return SN_DRAIN_FOREIGN;
 		return SN_DRAIN_DONE;
 	}
-	if (drained && ours && !other_hold)
-		return SN_RESUME_DONE;
-	return SN_RESUME_NOT_OURS;
+	if (!drained || !ours || other_hold)
+		return SN_RESUME_NOT_OURS;
+	return sn_reason_health_resumes(reason, tag) ? SN_RESUME_DONE :
+						       SN_RESUME_WAITS;
 }
 
 int sn_node_load(const char *node, unsigned *state, char *reason, size_t size,
@@ -209,9 +269,10 @@ static int node_update(const char *node, uint32_t state, const char *reason,
 }
 
 enum sn_drain_outcome sn_node_drain(const char *node, const char *reason,
-				    const char *tag, struct sn_error *err)
+				    const char *tag, char *current, size_t size,
+				    struct sn_error *err)
 {
-	char current[SN_REASON_READ_SIZE], clean[SN_REASON_MAX + 1];
+	char clean[SN_REASON_MAX + 1];
 	unsigned state;
 	enum sn_drain_outcome o;
 
@@ -223,14 +284,23 @@ enum sn_drain_outcome sn_node_drain(const char *node, const char *reason,
 			node, tag ? tag : "");
 		return SN_DRAIN_ERROR;
 	}
-	if (sn_node_load(node, &state, current, sizeof(current), err))
+	if (sn_node_load(node, &state, current, size, err))
 		return SN_DRAIN_ERROR;
 	o = sn_node_state_decide(state, current, tag, 1);
 	if (o != SN_DRAIN_DONE)
 		return o;
-	if (node_update(node, NODE_STATE_DRAIN, clean, err))
+	/* DRAIN alone: a reason set since our read stays (see the header). */
+	if (node_update(node, NODE_STATE_DRAIN, NULL, err) ||
+	    sn_node_load(node, &state, current, size, err))
 		return SN_DRAIN_ERROR;
-	return SN_DRAIN_DONE;
+	o = sn_drain_after_mark(current, tag);
+	if (o != SN_DRAIN_DONE)
+		return o;
+	if (node_update(node, NODE_STATE_DRAIN, clean, err) ||
+	    sn_node_load(node, &state, current, size, err))
+		return SN_DRAIN_ERROR;
+	/* Drained again by someone right after us: theirs is what stands. */
+	return sn_reason_is_ours(current, tag) ? SN_DRAIN_DONE : SN_DRAIN_RACED;
 }
 
 enum sn_drain_outcome sn_node_resume(const char *node, const char *tag,
@@ -263,6 +333,10 @@ const char *sn_drain_outcome_name(enum sn_drain_outcome o)
 		return "resumed";
 	case SN_RESUME_NOT_OURS:
 		return "not ours";
+	case SN_DRAIN_RACED:
+		return "not drained: drained by someone else at the same time";
+	case SN_RESUME_WAITS:
+		return "ours, but waits for a person";
 	default:
 		return "not drained: slurmctld did not take it";
 	}

@@ -39,6 +39,10 @@ enum sn_drain_outcome {
 	SN_RESUME_DONE,	    /* we resumed it */
 	SN_RESUME_NOT_OURS, /* not drained by us (or not drained): untouched */
 	SN_DRAIN_ERROR,	    /* the RPC failed; err says why */
+	SN_DRAIN_RACED,	    /* someone else drained it while we did: their
+			     * reason kept, ours not written */
+	SN_RESUME_WAITS,    /* drained by us for a reason health cannot
+			     * re-check (epilog, bench): waits for a person */
 };
 
 /*
@@ -86,6 +90,31 @@ int sn_reason_clean(char *buf, size_t size, const char *tag, const char *text);
 int sn_reason_is_ours(const char *reason, const char *tag);
 
 /*
+ * sn_reason_code - the code of a reason of ours ("TAG CODE ..." -> CODE)
+ * into buf (size bytes, cut to fit).  Returns 0, or -1 (buf "") when the
+ * reason is not ours or has no code.
+ */
+int sn_reason_code(const char *reason, const char *tag, char *buf, size_t size);
+
+/*
+ * sn_reason_health_resumes - true if supernodectl health may resume a node
+ * drained with reason: it is ours and its code is one of the prolog's
+ * checks (ACCEL_, GPU_, IB_, ... : the conditions health runs again).
+ * The epilog's (EPILOG_*, XIDn, SXIDn), the bench's (BENCH_*) and any other
+ * code wait for a person (contrib/supernodectl/README.md, "Who resumes").
+ */
+int sn_reason_health_resumes(const char *reason, const char *tag);
+
+/*
+ * sn_drain_after_mark - the decision after our first write (DRAIN without
+ * a reason, which never replaces one) and a fresh read of the node's
+ * reason: "" -> SN_DRAIN_DONE (write ours now); ours ->
+ * SN_DRAIN_OURS_ALREADY; anything else -> SN_DRAIN_RACED (someone drained
+ * it between our read and our write: their reason stays).
+ */
+enum sn_drain_outcome sn_drain_after_mark(const char *reason, const char *tag);
+
+/*
  * sn_node_load - read node's Slurm state bits and reason (into reason,
  * size bytes; "" when none) from slurmctld.  Returns 0, or -1 with err set.
  */
@@ -95,10 +124,17 @@ int sn_node_load(const char *node, unsigned *state, char *reason, size_t size,
 /*
  * sn_node_drain - drain node with reason unless someone else's state must be
  * kept (see enum).  The reason goes through sn_reason_clean() with tag
- * first, whoever composed it.  slurm_init() must have been called.
+ * first, whoever composed it.  Slurm has no compare-and-set and replaces a
+ * reason whoever set it, so an admin's drain landing between our read and
+ * our write would be lost: we first set DRAIN without a reason (which
+ * keeps any), read again, and write our reason only onto an empty one
+ * (sn_drain_after_mark), then read once more.  current (size bytes) gets
+ * the node's reason as last read ("" if none; theirs for SN_DRAIN_RACED).
+ * slurm_init() must have been called.
  */
 enum sn_drain_outcome sn_node_drain(const char *node, const char *reason,
-				    const char *tag, struct sn_error *err);
+				    const char *tag, char *current, size_t size,
+				    struct sn_error *err);
 
 /*
  * sn_drain_logged - drain through sn_drain_bounded() (drain/sn_bounded.h:
@@ -114,8 +150,9 @@ enum sn_drain_outcome sn_drain_logged(const char *node, const char *reason,
 const char *sn_drain_outcome_name(enum sn_drain_outcome o);
 
 /*
- * sn_node_resume - resume node only if it is drained with our tag and not
- * DOWN, FAIL, MAINT or rebooting for another reason.
+ * sn_node_resume - resume node only if it is drained with our tag, for a
+ * reason sn_reason_health_resumes() accepts, and not DOWN, FAIL, MAINT or
+ * rebooting for another reason.
  */
 enum sn_drain_outcome sn_node_resume(const char *node, const char *tag,
 				     struct sn_error *err);
@@ -124,7 +161,8 @@ enum sn_drain_outcome sn_node_resume(const char *node, const char *tag,
  * sn_node_state_decide - the pure decision behind the two calls above, for
  * a node in Slurm state (node_state bits) with reason (may be NULL).
  * want_drain: 1 to drain, 0 to resume.  Returns the outcome it would have
- * (SN_DRAIN_DONE / SN_RESUME_DONE meaning "do the update").
+ * (SN_DRAIN_DONE / SN_RESUME_DONE meaning "do the update"; SN_RESUME_WAITS
+ * for a drain of ours that health may not lift).
  */
 enum sn_drain_outcome sn_node_state_decide(unsigned node_state,
 					   const char *reason, const char *tag,

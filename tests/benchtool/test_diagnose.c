@@ -18,7 +18,10 @@
 
 #include <cmocka.h>
 
+#include "sb.h"
 #include "sb_diag.h"
+
+#define SET_MAX(d, pm) ((d).max_permille = (pm))
 
 #define N 8
 
@@ -92,8 +95,8 @@ static enum sb_diag_verdict diagnose(struct fabric *f, struct sb_diag *d,
 		.node_of = f->node_of,
 		.names = (const char(*)[SB_DIAG_NAME_SIZE])f->names,
 		.fraction = 0.5,
-		.max_fraction = max_fraction
 	};
+	SET_MAX(*d, (unsigned)(max_fraction * 1000 + 0.5));
 	assert_int_equal(sb_diag_alloc(d), 0);
 	assert_int_equal(sb_diag_pairs(d), 0);
 	assert_int_equal(
@@ -214,6 +217,71 @@ static void test_breaker(void **state)
 	assert_int_equal(d.bisect.hi, 2);
 	assert_int_equal(d.nconfirmed, 2);
 	sb_diag_free(&d);
+}
+
+/*
+ * The breaker in integers (issue 17 item 10): ranks 0..k-1 of n (one a
+ * node) suspect by pairwise and at the bisection's end, max permille.
+ */
+static enum sb_diag_verdict decide_k_of_n(int k, int n, unsigned permille)
+{
+	int node_of[SB_DIAG_MAX_RANKS];
+	struct sb_diag d = { .nranks = n, .nnodes = n, .node_of = node_of };
+	enum sb_diag_verdict v;
+
+	SET_MAX(d, permille);
+	for (int r = 0; r < n; r++)
+		node_of[r] = r;
+	assert_int_equal(sb_diag_alloc(&d), 0);
+	for (int r = 0; r < k; r++)
+		d.rank_suspect[r] = true;
+	d.bisect.lo = 0;
+	d.bisect.hi = k;
+	v = sb_diag_decide(&d);
+	sb_diag_free(&d);
+	return v;
+}
+
+static void test_breaker_integer(void **state)
+{
+	(void)state;
+	/* 0.58 x 50 = 29 (in doubles 28.999999999999996: 29 tripped it). */
+	assert_int_equal(decide_k_of_n(29, 50, 580), SB_DIAG_FOUND);
+	assert_int_equal(decide_k_of_n(30, 50, 580), SB_DIAG_SHARED);
+	/* Small runs: one node of 2 or 3 may be named (before: never). */
+	assert_int_equal(decide_k_of_n(1, 3, 250), SB_DIAG_FOUND);
+	assert_int_equal(decide_k_of_n(1, 2, 250), SB_DIAG_FOUND);
+	assert_int_equal(decide_k_of_n(2, 3, 250), SB_DIAG_SHARED);
+	/* 4 nodes: one, not two. */
+	assert_int_equal(decide_k_of_n(1, 4, 250), SB_DIAG_FOUND);
+	assert_int_equal(decide_k_of_n(2, 4, 250), SB_DIAG_SHARED);
+}
+
+/* --max-drain-fraction parsed exactly, as parts per thousand. */
+static void test_parse_permille(void **state)
+{
+	static const struct {
+		const char *s;
+		int rc;
+		unsigned v;
+	} rows[] = {
+		{ "0.25", 0, 250 },  { ".5", 0, 500 },	  { "0.58", 0, 580 },
+		{ "0.333", 0, 333 }, { "0.001", 0, 1 },	  { "0.999", 0, 999 },
+		{ "0", -1, 0 },	     { "1", -1, 0 },	  { "1.0", -1, 0 },
+		{ "0.0", -1, 0 },    { "0.2500", -1, 0 }, { "0.25x", -1, 0 },
+		{ "-0.25", -1, 0 },  { "", -1, 0 },	  { "0.", -1, 0 },
+		{ "25%", -1, 0 },    { " 0.25", -1, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		unsigned v = 0;
+		int rc = sb_parse_permille(rows[i].s, &v);
+
+		if (rc != rows[i].rc || (!rc && v != rows[i].v))
+			fail_msg("'%s': rc %d v %u", rows[i].s, rc, v);
+	}
+	assert_int_equal(sb_parse_permille(NULL, NULL), -1);
 }
 
 /* Pairwise names rank 6, the bisection ends elsewhere: not confirmed. */
@@ -393,6 +461,8 @@ int main(void)
 		cmocka_unit_test(test_slow_link),
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_breaker),
+		cmocka_unit_test(test_breaker_integer),
+		cmocka_unit_test(test_parse_permille),
 		cmocka_unit_test(test_needs_both),
 		cmocka_unit_test(test_bisect_odd),
 		cmocka_unit_test(test_two_ranks),

@@ -32,13 +32,58 @@ assert_eq "long reason: sinfo %E" "$want" "$(reason sna1)"
 assert_eq "long reason: scontrol" "$want" "$(ctl_reason sna1)"
 assert_contains "long reason: the log line shows it cleaned" "drained sna1: $want" "$OUT"
 
-# Without our tag: it is put first, and health knows the drain for ours.
+# health NODE: as HealthCheckProgram runs it; sets OUT.
+health() {
+	set +e
+	OUT=$(SLURMD_NODENAME=$1 "$CTL" health 2>&1)
+	set -e
+}
+
+# Without our tag: it is put first.  It is ours, but "bad" is no code of a
+# check health runs again: it waits for a person (issue 17 item 9).
 OUT=$("$DRAIN" sna2 supernode: $'bad "dimm"\r' 2>&1)
 assert_eq "untagged reason: sinfo %E" "supernode: bad 'dimm' " "$(reason sna2)"
-set +e
-OUT=$(SLURMD_NODENAME=sna2 "$CTL" health 2>&1)
-set -e
-assert_contains "untagged reason: ours, resumed" "sna2: checks pass: resumed" "$OUT"
+health sna2
+assert_contains "untagged reason: ours, left for a person" \
+	"sna2: checks pass; drained by us, reason \"supernode: bad 'dimm' \": not a condition health can check again, left for a person" "$OUT"
+assert_eq "untagged reason: still drained" "supernode: bad 'dimm' " "$(reason sna2)"
+
+# Who resumes (issue 17 item 9): health lifts a prolog check's drain once
+# the check passes, never the bench's or the epilog's (before: both were
+# resumed, so a node the bench had drained came back at once).
+for r in "supernode: BENCH_SLOW rank 3: 5/7 sendrecv pairs < 0.50 x median 40 GB/s" \
+	"supernode: EPILOG_SYMBOL_ERROR mlx5_0/1 +5000 in 40 s = 5000/h (crit 1000/h)"; do
+	scontrol update nodename=sna2 state=resume
+	"$DRAIN" sna2 supernode: "$r" >/dev/null 2>&1 || true
+	health sna2
+	assert_eq "${r:11:12}: health leaves it drained" "$r" "$(reason sna2)"
+	assert_contains "${r:11:12}: said" "left for a person" "$OUT"
+done
+scontrol update nodename=sna2 state=resume
+"$DRAIN" sna2 supernode: "supernode: IB_PORT_DOWN mlx5_0/1 state=DOWN expected ACTIVE" >/dev/null 2>&1
+health sna2
+assert_contains "IB_PORT_DOWN, check passes: resumed" "sna2: checks pass: resumed" "$OUT"
+assert_eq "IB_PORT_DOWN: reason gone" none "$(reason sna2)"
+
+# The drain race (issue 17 item 8): the admin drains snb2 ("bad DIMM, RMA
+# 1234") after our read and before our first write (race_shim.so runs
+# scontrol there).  Their reason stays and we say so; health never resumes
+# it (before: our reason replaced theirs, and health resumed the node).
+OUT=$(LD_PRELOAD=$BUILD/tests/integration/race_shim.so SN_TEST_RACE_AT=1 \
+	SN_TEST_RACE_NODE=snb2 SN_TEST_RACE_REASON="bad DIMM, RMA 1234" \
+	"$DRAIN" snb2 supernode: "supernode: IB_PORT_DOWN mlx5_0/1 state=DOWN expected ACTIVE" 2>&1) || true
+assert_eq "race: the admin's reason kept" "bad DIMM, RMA 1234" "$(reason snb2)"
+assert_contains "race: said" \
+	'snb2 was drained by someone else at the same time ("bad DIMM, RMA 1234"): their reason kept, ours not written' "$OUT"
+assert_contains "race: outcome" "not drained: drained by someone else at the same time" "$OUT"
+health snb2
+assert_eq "race: health leaves the admin's drain" "bad DIMM, RMA 1234" "$(reason snb2)"
+assert_contains "race: health said" 'reason "bad DIMM, RMA 1234", not ours: left as it is' "$OUT"
+# Without the race, the same path drains with our reason (and re-reads it).
+scontrol update nodename=snb2 state=resume
+OUT=$("$DRAIN" snb2 supernode: "supernode: IB_PORT_DOWN mlx5_0/1 state=DOWN expected ACTIVE" 2>&1)
+assert_eq "no race: our reason" "supernode: IB_PORT_DOWN mlx5_0/1 state=DOWN expected ACTIVE" "$(reason snb2)"
+assert_contains "no race: outcome" "drained snb2: supernode: IB_PORT_DOWN" "$OUT"
 
 # supernodectl health's own reason: a state file holding '"', a tab, DEL.
 ib_port "$fx/snb1/sys" mlx5_0 1 $'1: DO"WN\tx\x7fy' "5: LinkUp" "400 Gb/sec (4X NDR)"

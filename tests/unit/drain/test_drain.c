@@ -375,12 +375,18 @@ static void test_case15_our_drain(void **state)
 			 SN_RESUME_DONE);
 	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, OURS, TAG, 1),
 			 SN_DRAIN_OURS_ALREADY);
-	/* The field case's own tag ("[supernode-hc] ib_rate: ..."). */
+	/* The field case's own tag, with a code of the prolog's. */
+	assert_int_equal(
+		sn_node_state_decide(IDLE_DRAIN,
+				     "[supernode-hc] IB_PORT_RATE mlx5_0/1 200",
+				     "[supernode-hc]", 0),
+		SN_RESUME_DONE);
+	/* Its lower-case "ib_rate:" is no code of ours: for a person. */
 	assert_int_equal(
 		sn_node_state_decide(IDLE_DRAIN,
 				     "[supernode-hc] ib_rate: 200 < 400",
 				     "[supernode-hc]", 0),
-		SN_RESUME_DONE);
+		SN_RESUME_WAITS);
 	/* That reason is not ours under the default tag. */
 	assert_int_equal(sn_node_state_decide(
 				 IDLE_DRAIN,
@@ -404,8 +410,9 @@ static void test_tag_prefix_exact(void **state)
 	assert_int_equal(sn_node_state_decide(IDLE_DRAIN,
 					      "supernode IB_PORT_DOWN", TAG, 0),
 			 SN_RESUME_NOT_OURS);
+	/* Our tag alone names no condition health could check again. */
 	assert_int_equal(sn_node_state_decide(IDLE_DRAIN, "supernode:", TAG, 0),
-			 SN_RESUME_DONE);
+			 SN_RESUME_WAITS);
 }
 
 static void test_case15_not_responding(void **state)
@@ -480,9 +487,9 @@ static void test_held_states(void **state)
 }
 
 /*
- * A bare-prefix tag must not claim an admin's reason.  Every reason of ours
- * is resumable once the node's checks pass, the epilog's too (issue 4:
- * "once the fixture is healthy, supernodectl health resumes it").
+ * A bare-prefix tag must not claim an admin's reason.  Health resumes only
+ * the prolog's codes (issue 17 item 9): the epilog's counter drain waits for
+ * a person (before: SN_RESUME_DONE).
  */
 static void test_tag_delimiter_and_resumable(void **state)
 {
@@ -500,13 +507,93 @@ static void test_tag_delimiter_and_resumable(void **state)
 			drained,
 			"supernode: EPILOG_LINK_DOWNED mlx5_0/1 +3 (crit 1)",
 			"supernode:", 0),
-		SN_RESUME_DONE);
+		SN_RESUME_WAITS);
 	assert_int_equal(
 		sn_node_state_decide(
 			drained,
 			"supernode: IB_PORT_DOWN mlx5_0/1 state=DOWN expected ACTIVE",
 			"supernode:", 0),
 		SN_RESUME_DONE);
+}
+
+/* ---- who resumes: one row per reason code (issue 17 item 9) ------------ */
+
+static void test_health_resumes_table(void **state)
+{
+	static const struct {
+		const char *reason;
+		int resumes;
+	} rows[] = {
+		{ "supernode: IB_PORT_DOWN mlx5_0/1 state=DOWN expected ACTIVE",
+		  1 },
+		{ "supernode: GPU_ECC_UNCORRECTED 0000:1b:00.0 3", 1 },
+		{ "supernode: ACCEL_COUNT node 7 expected 8", 1 },
+		{ "supernode: FABRIC_SPLIT 0000:1b:00.0 x", 1 },
+		{ "supernode: IMEX_NOT_READY nvidia-imex x", 1 },
+		{ "supernode: NVLINK_INACTIVE 0000:1b:00.0 x", 1 },
+		{ "supernode: NVML_UNAVAILABLE node x", 1 },
+		{ "supernode: PCIE_WIDTH 0000:1b:00.0 x8", 1 },
+		{ "supernode: ROCE_NETDEV_DOWN mlx5_0/1 x", 1 },
+		{ "supernode: SUPERNODE_MISMATCH node x", 1 },
+		{ "supernode: TOPO_NIC_FAR mlx5_0 x", 1 },
+		{ "supernode: CHECK_TIMEOUT accel 10 s", 1 },
+		{ "supernode: NO_MEMORY node x", 1 },
+		{ "supernode: GPU_RECOVERY_ACTION 0000:00:06.0 node reboot",
+		  1 },
+		{ "supernode: EPILOG_SYMBOL_ERROR mlx5_0/1 +5000 in 40 s", 0 },
+		{ "supernode: EPILOG_NVLINK_EFFECTIVE_BER x 1e-9 (crit 1e-12)",
+		  0 },
+		{ "supernode: XID79 0000:1b:00.0 GPU has fallen off the bus",
+		  0 },
+		{ "supernode: SXID20034 0000:c1:00.0 x", 0 },
+		{ "supernode: BENCH_SLOW rank 3: 5/7 sendrecv pairs", 0 },
+		{ "supernode: GPU_ 0000:1b:00.0", 0 },
+		{ "supernode: bad 'dimm'", 0 },
+		{ "supernode:", 0 },
+		{ "bad DIMM, RMA 1234", 0 },
+		{ "bad DIMM, RMA 1234; supernode: IB_PORT_DOWN mlx5_0/1", 0 },
+	};
+	char code[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (sn_reason_health_resumes(rows[i].reason, TAG) !=
+		    rows[i].resumes)
+			fail_msg("%s: want %d", rows[i].reason,
+				 rows[i].resumes);
+		assert_int_equal(sn_node_state_decide(IDLE_DRAIN,
+						      rows[i].reason, TAG, 0),
+				 rows[i].resumes ? SN_RESUME_DONE :
+				 sn_reason_is_ours(rows[i].reason, TAG) ?
+						   SN_RESUME_WAITS :
+						   SN_RESUME_NOT_OURS);
+	}
+	assert_int_equal(sn_reason_code("supernode: XID79 0000:1b:00.0 x", TAG,
+					code, sizeof(code)),
+			 0);
+	assert_string_equal(code, "XID79");
+	assert_int_equal(sn_reason_code("supernode:", TAG, code, sizeof(code)),
+			 -1);
+	assert_string_equal(code, "");
+	assert_int_equal(sn_reason_code(ADMIN, TAG, code, sizeof(code)), -1);
+}
+
+/* ---- the drain race (issue 17 item 8): after our DRAIN without reason --- */
+
+static void test_drain_after_mark(void **state)
+{
+	(void)state;
+	/* Nobody else: write ours. */
+	assert_int_equal(sn_drain_after_mark("", TAG), SN_DRAIN_DONE);
+	assert_int_equal(sn_drain_after_mark(NULL, TAG), SN_DRAIN_DONE);
+	/* An admin drained it between our read and our write: theirs stays. */
+	assert_int_equal(sn_drain_after_mark("bad DIMM, RMA 1234", TAG),
+			 SN_DRAIN_RACED);
+	/* Another program of ours drained it meanwhile: kept. */
+	assert_int_equal(sn_drain_after_mark(OURS, TAG), SN_DRAIN_OURS_ALREADY);
+	assert_string_equal(
+		sn_drain_outcome_name(SN_DRAIN_RACED),
+		"not drained: drained by someone else at the same time");
 }
 
 int main(void)
@@ -530,6 +617,8 @@ int main(void)
 		cmocka_unit_test(test_case15_not_responding),
 		cmocka_unit_test(test_plain_states),
 		cmocka_unit_test(test_held_states),
+		cmocka_unit_test(test_health_resumes_table),
+		cmocka_unit_test(test_drain_after_mark),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
