@@ -25,8 +25,26 @@ static int hostlist_supernodes(const struct sn_config *cfg, const char *expr,
 	struct sn_names names;
 	struct sn_error herr;
 	int distinct = 0;
+	long long hosts;
 
-	if (sn_hostlist_expand(expr, SN_HOSTLIST_MAX, &names, &herr)) {
+	/*
+	 * Bounded by what the config holds, counted before Slurm expands
+	 * anything: a 0.5 MB list of 65536 hosts took 0.26-0.58 s inside
+	 * slurmctld's job_submit (issue 17, item 12), now about 1 ms.
+	 */
+	hosts = sn_hostlist_count(expr, &herr);
+	if (hosts < 0) {
+		sn_error_set(err, "%s=%.200s: %s", option, expr, herr.msg);
+		return -1;
+	}
+	if ((unsigned long long)hosts > cfg->n_nodes) {
+		sn_error_set(
+			err,
+			"%s names %lld hosts, more than the %zu nodes of all supernodes in the config: a --supernode job runs only on those, so list only them",
+			option, hosts, cfg->n_nodes);
+		return -1;
+	}
+	if (sn_hostlist_expand(expr, cfg->n_nodes, &names, &herr)) {
 		sn_error_set(err, "%s=%.200s: %s", option, expr, herr.msg);
 		return -1;
 	}
@@ -54,18 +72,18 @@ static int hostlist_supernodes(const struct sn_config *cfg, const char *expr,
 	return distinct;
 }
 
-/* Number of hosts in a hostlist, 0 if absent or unparsable. */
+/*
+ * Number of hosts in a hostlist, 0 if absent or unparsable; counted on the
+ * written ranges, nothing expanded (hostlist_supernodes bounds the list).
+ */
 static uint32_t hostlist_count(const char *expr)
 {
-	struct sn_names names;
-	uint32_t n;
+	long long n;
 
-	if (!expr || !*expr ||
-	    sn_hostlist_expand(expr, SN_HOSTLIST_MAX, &names, NULL))
+	if (!expr || !*expr)
 		return 0;
-	n = (uint32_t)names.count;
-	sn_names_free(&names);
-	return n;
+	n = sn_hostlist_count(expr, NULL);
+	return n < 0 || n > UINT32_MAX ? 0 : (uint32_t)n;
 }
 
 static int nodes_check(const struct sn_config *cfg,
