@@ -410,7 +410,14 @@ static void test_hostlist_bound(void **state)
 	REFUSED(*state, &r,
 		"--exclude names 65536 hosts, more than the 6 nodes of all supernodes in the config");
 	free(list);
-	/* the count sbatch derives -N from is not an expansion either */
+	/* sbatch derives -N from the list: the list is named, not -N */
+	list = repeated("sn000001", 65536 * 9);
+	r = req_n(1);
+	r.min_nodes = r.max_nodes = 65536;
+	r.req_nodes = list;
+	REFUSED(*state, &r,
+		"--nodelist names 65536 hosts, more than the 6 nodes");
+	free(list);
 	r = req_n(1);
 	r.req_nodes = "sna[1-2],snb1,snb2,snc1,snc2,sna1";
 	REFUSED(*state, &r, "--nodelist names 7 hosts, more than the 6 nodes");
