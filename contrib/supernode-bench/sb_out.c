@@ -16,6 +16,7 @@
 
 #include "sb.h"
 #include "sb_out.h"
+#include "util/sn_file.h"
 #include "util/sn_safedir.h"
 
 /* @path's folder as an absolute path into @dir, its last name into @base. */
@@ -105,6 +106,7 @@ char *sb_out_load(const char *path, size_t max, const char *option,
 int sb_out_check(const char *path, const char *option)
 {
 	char dir[PATH_MAX], base[NAME_MAX + 1], probe[NAME_MAX + 32];
+	struct stat st;
 	int fd, pfd;
 
 	if (!path || !strcmp(path, "-"))
@@ -112,6 +114,16 @@ int sb_out_check(const char *path, const char *option)
 	fd = dir_open(path, option, dir, sizeof(dir), base, sizeof(base));
 	if (fd < 0)
 		return -1;
+	/* A link there is replaced; anything else but a file is refused. */
+	if (!fstatat(fd, base, &st, AT_SYMLINK_NOFOLLOW) &&
+	    !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+		fprintf(stderr,
+			SB_PREFIX
+			"%s %s: cannot write: not a regular file (%s)\n",
+			option, path, sn_file_kind(st.st_mode));
+		close(fd);
+		return -1;
+	}
 	/* The temporary sn_safedir_write() will use, created and removed. */
 	snprintf(probe, sizeof(probe), "%s.%ld.tmp", base, (long)getpid());
 	pfd = openat(fd, probe,
