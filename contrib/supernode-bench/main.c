@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "sb_backend.h"
+#include "sb_out.h"
 #include "sb_prom.h"
 #include "sb_mode.h"
 
@@ -434,38 +435,47 @@ static int run_group(struct run *run, struct sb_backend *b,
 	return 0;
 }
 
+struct json_args {
+	const struct run *run;
+	const struct sb_opts *o;
+	const char *backend;
+};
+
+static int json_fill(FILE *f, void *arg)
+{
+	const struct json_args *a = arg;
+
+	return sb_write_json(f, a->run->res, a->run->nres, a->backend,
+			     a->o->min_busbw, a->run->pass);
+}
+
+static int svg_fill(FILE *f, void *arg)
+{
+	const struct run *run = arg;
+
+	return sb_write_svg(f, run->res, run->nres,
+			    "supernode-bench: bus bandwidth");
+}
+
 static int write_outputs(const struct run *run, const struct sb_opts *o,
 			 const char *backend)
 {
-	FILE *f;
-
 	if (!run->print)
 		return 0;
 	if (o->groups)
 		sb_write_groups(stdout, run->res, run->nres);
 	if (o->json) {
-		f = strcmp(o->json, "-") ? fopen(o->json, "w") : stdout;
-		if (!f ||
-		    sb_write_json(f, run->res, run->nres, backend, o->min_busbw,
-				  run->pass) ||
-		    (f != stdout && fclose(f))) {
-			fprintf(stderr, SB_PREFIX "cannot write %s\n", o->json);
+		struct json_args a = { run, o, backend };
+
+		if (sb_out_memstream_write(o->json, "--json", json_fill, &a))
 			return -1;
-		}
 	}
 	if (o->prom &&
 	    sb_prom_write_results(o->prom, run->res, run->nres, o->min_busbw))
 		return -1;
-	if (o->plot) {
-		f = fopen(o->plot, "w");
-		if (!f ||
-		    sb_write_svg(f, run->res, run->nres,
-				 "supernode-bench: bus bandwidth") ||
-		    fclose(f)) {
-			fprintf(stderr, SB_PREFIX "cannot write %s\n", o->plot);
-			return -1;
-		}
-	}
+	if (o->plot &&
+	    sb_out_memstream_write(o->plot, "--plot", svg_fill, (void *)run))
+		return -1;
 	return 0;
 }
 
@@ -543,26 +553,6 @@ static int run_all(struct run *run, struct sb_ctl *world, const char *backend,
  * An output file that cannot be written is found out before the benchmark
  * spends the allocation, not after.  A file this creates is removed again.
  */
-static int output_writable(const char *path, const char *option)
-{
-	bool existed;
-	FILE *f;
-
-	if (!path || !strcmp(path, "-"))
-		return 0;
-	existed = access(path, F_OK) == 0;
-	f = fopen(path, "a");
-	if (!f) {
-		fprintf(stderr, SB_PREFIX "%s %s: cannot write: %s\n", option,
-			path, strerror(errno));
-		return -1;
-	}
-	fclose(f);
-	if (!existed)
-		unlink(path);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	static struct run run = { .pass = true };
@@ -576,9 +566,8 @@ int main(int argc, char **argv)
 		return rc > 0 ? EXIT_PASS : EXIT_USAGE;
 	if ((rc = resolve_threshold(&o)))
 		return rc;
-	if (output_writable(o.json, "--json") ||
-	    output_writable(o.plot, "--plot") ||
-	    output_writable(o.prom, "--prom"))
+	if (sb_out_check(o.json, "--json") || sb_out_check(o.plot, "--plot") ||
+	    sb_out_check(o.prom, "--prom"))
 		return EXIT_USAGE;
 #ifdef SB_HAVE_MPI
 	if ((!strcmp(backend, "mpi") || under_mpi()) &&

@@ -16,6 +16,7 @@
 #include "sb_diag.h"
 #include "sb_hook.h"
 #include "sb_mode.h"
+#include "sb_out.h"
 
 #ifdef SB_HAVE_CONFIG
 #include "config/sn_config.h"
@@ -252,20 +253,19 @@ static int drain_confirmed(const struct diag_run *x, const char *config,
 }
 #endif
 
+static int json_fill(FILE *f, void *arg)
+{
+	struct diag_run *x = arg;
+
+	return sb_diag_write_json(f, &x->d, x->o.max_bytes);
+}
+
 static int report(struct diag_run *x, const struct sb_mode *m)
 {
-	FILE *f;
-
 	sb_diag_write_table(stdout, &x->d, x->o.max_bytes);
 	if (!m->o->json)
 		return 0;
-	f = strcmp(m->o->json, "-") ? fopen(m->o->json, "w") : stdout;
-	if (!f || sb_diag_write_json(f, &x->d, x->o.max_bytes) ||
-	    (f != stdout && fclose(f))) {
-		fprintf(stderr, SB_PREFIX "cannot write %s\n", m->o->json);
-		return -1;
-	}
-	return 0;
+	return sb_out_memstream_write(m->o->json, "--json", json_fill, x);
 }
 
 static int exit_of(enum sb_diag_verdict v)

@@ -16,17 +16,15 @@
  * each supernode in turn), this run's supernodes are replaced.  A line
  * that is not one of these families' samples with the supernode label
  * first (as written here) is dropped.  The file is replaced atomically
- * (a temporary file in the same folder, fsync, rename); the old one is
- * read up to SB_PROM_MAX_BYTES without following a link.
+ * and read whole, up to SB_PROM_MAX_BYTES, through lib/util's trusted
+ * folders (sb_out.c); an old file that cannot be read so (a link, another
+ * owner, larger than the limit) is an error, not silently replaced.
  *
  * Which supernode a result scores (sb_prom_write_results()): the group
  * "all" is the job's supernodes, $SUPERNODE_NAMES ("sn01,sn02"), else
  * $SUPERNODE_NAME, else this host's name (a run outside --supernode); the
  * group "intra" (--groups supernode) is $SUPERNODE_NAME; "across" scores
  * no supernode and is left out.
- *
- * The sbcore part of supernode-bench builds without slurm-supernode's
- * lib/, so this file has its own small escape and atomic write.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sb_out.h"
 #include "sb_prom.h"
 
 static const struct {
@@ -249,66 +248,6 @@ char *sb_prom_render(const struct sb_prom_score *s, size_t n, double min_busbw,
 	return text;
 }
 
-/* The old file, at most SB_PROM_MAX_BYTES, no link followed; NULL: none. */
-static char *read_old(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	char *buf;
-	ssize_t r;
-
-	if (fd < 0)
-		return NULL;
-	buf = malloc(SB_PROM_MAX_BYTES + 1);
-	r = buf ? read(fd, buf, SB_PROM_MAX_BYTES) : -1;
-	close(fd);
-	if (r < 0) {
-		free(buf);
-		return NULL;
-	}
-	buf[r] = '\0';
-	return buf;
-}
-
-/* Write @text to @path atomically: temporary file, fsync, rename. */
-static int write_atomic(const char *path, const char *text)
-{
-	size_t len = strlen(text), done = 0;
-	char *tmp = NULL;
-	int fd = -1;
-
-	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
-		tmp = NULL;
-		goto fail;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		  0644);
-	if (fd < 0)
-		goto fail;
-	while (done < len) {
-		ssize_t w = write(fd, text + done, len - done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			goto fail;
-		done += (size_t)w;
-	}
-	if (fsync(fd) || close(fd) || rename(tmp, path)) {
-		fd = -1;
-		goto fail;
-	}
-	free(tmp);
-	return 0;
-fail:
-	fprintf(stderr, SB_PREFIX "--prom %s: %s\n", path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	if (tmp)
-		unlink(tmp);
-	free(tmp);
-	return -1;
-}
-
 /**
  * sb_prom_write - render and write --prom @path (see sb_prom_render()).
  * Returns 0, or -1 with a message printed.
@@ -316,16 +255,21 @@ fail:
 int sb_prom_write(const char *path, const struct sb_prom_score *s, size_t n,
 		  double min_busbw, long long now)
 {
-	char *old = read_old(path);
-	char *text = sb_prom_render(s, n, min_busbw, now, old);
+	int missing;
+	char *old = sb_out_load(path, SB_PROM_MAX_BYTES, "--prom", &missing);
+	char *text;
 	int rc;
 
+	/* An old file that cannot be read safely is not merged over. */
+	if (!old && !missing)
+		return -1;
+	text = sb_prom_render(s, n, min_busbw, now, old);
 	free(old);
 	if (!text) {
 		fprintf(stderr, SB_PREFIX "--prom %s: out of memory\n", path);
 		return -1;
 	}
-	rc = write_atomic(path, text);
+	rc = sb_out_write(path, text, strlen(text), "--prom");
 	free(text);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "sb_hook.h"
+#include "sb_out.h"
 #include "sb_soak.h"
 
 /* What the watchdog's hang report needs: the run in progress. */
@@ -208,11 +209,11 @@ int sb_soak_run(struct sb_backend *b, const struct sb_opts *o,
 		return 2;
 	sb_hook_backend(b);
 	if (soak.print && o->json)
-		soak.json = strcmp(o->json, "-") ? fopen(o->json, "w") : stdout;
-	if (soak.print && o->json && !soak.json) {
-		fprintf(stderr, SB_PREFIX "cannot write %s\n", o->json);
+		soak.json = strcmp(o->json, "-") ?
+				    sb_out_stream(o->json, "--json") :
+				    stdout;
+	if (soak.print && o->json && !soak.json)
 		return 3;
-	}
 	soak.txt = soak.json == stdout ? stderr : stdout;
 	if (soak.print)
 		fprintf(soak.txt,

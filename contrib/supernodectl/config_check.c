@@ -26,6 +26,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,8 @@
 #include "checks/sn_runner.h"
 #include "placement/sn_cluster_match.h"
 #include "snctl_config.h"
+#include "util/sn_file.h"
+#include "util/sn_plugin_version.h"
 #include "util/sn_slurm.h"
 
 #define CHECK_TIMEOUT_MS 30000u
@@ -86,6 +89,22 @@ static size_t lines_count(const char *buf, size_t len)
 
 	for (size_t i = 0; i < len; i++)
 		n += buf[i] == '\n';
+	return n;
+}
+
+/* Lines that are not "warning: " or "  (" continuation lines. */
+static size_t mismatches_count(const char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(buf + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - buf) + 1 : len;
+
+		n += strncmp(buf + i, "warning: ", 9) &&
+		     strncmp(buf + i, "  (", 3);
+		i = end;
+	}
 	return n;
 }
 
@@ -148,6 +167,176 @@ out:
 	return 0;
 }
 
+/*
+ * The plugins slurmctld and slurmd would load at their next start, read
+ * from their files (util/plugin_version.c: the ELF symbol's value, no code
+ * run) and compared with the versions the running daemons report: the
+ * job_submit plugin with slurmctld's exact release, supernode.so with each
+ * slurmd's major.minor.  This host's files only: run the check on a node
+ * as well for its copy of supernode.so.
+ */
+static void plugin_line(int fd, const char *what, const char *path, uint32_t v,
+			const char *daemon, const char *running,
+			const char *rule)
+{
+	dprintf(fd,
+		"%s %s is built for Slurm %u.%02u.%u, but %s runs %s: %s refuses it at its next start (%s); rebuild it for %s before restarting %s\n",
+		what, path, v >> 16, (v >> 8) & 0xff, v & 0xff, daemon, running,
+		daemon, rule, running, daemon);
+}
+
+/* path of name in the colon-separated PluginDir list, or NULL. */
+static char *plugin_find(const char *dirs, const char *name)
+{
+	char *copy = strdup(dirs ? dirs : ""), *save = NULL, *path = NULL;
+
+	for (char *d = strtok_r(copy, ":", &save); copy && d;
+	     d = strtok_r(NULL, ":", &save)) {
+		if (asprintf(&path, "%s/%s", d, name) < 0) {
+			path = NULL;
+			break;
+		}
+		if (!access(path, F_OK))
+			break;
+		free(path);
+		path = NULL;
+	}
+	free(copy);
+	return path;
+}
+
+static void job_submit_version(const slurm_conf_t *conf, int fd,
+			       struct sn_mismatches *r)
+{
+	char *path = plugin_find(conf->plugindir, "job_submit_supernode.so");
+	struct sn_error err;
+	uint32_t v, daemon;
+
+	if (!conf->job_submit_plugins ||
+	    !strstr(conf->job_submit_plugins, "supernode"))
+		goto out;
+	if (!path) {
+		dprintf(fd,
+			"job_submit_supernode.so is in no PluginDir folder (%s): slurmctld stops at its next start (JobSubmitPlugins=%s)\n",
+			conf->plugindir ? conf->plugindir : "",
+			conf->job_submit_plugins);
+		r->count++;
+		goto out;
+	}
+	if (sn_plugin_version_read(path, &v, &err)) {
+		dprintf(fd, "cannot read the plugin's version: %s\n", err.msg);
+		r->count++;
+	} else if (sn_plugin_version_parse(conf->version, &daemon)) {
+		dprintf(fd, "slurmctld reports no version (%s)\n",
+			conf->version ? conf->version : "none");
+		r->count++;
+	} else if (!sn_plugin_version_loads(v, daemon, false)) {
+		plugin_line(fd, "job_submit_supernode.so", path, v, "slurmctld",
+			    conf->version,
+			    "it loads only a plugin of its exact release");
+		r->count++;
+	}
+out:
+	free(path);
+}
+
+/* The plugstack.conf line naming supernode.so: its path, or NULL. */
+static char *spank_path(const slurm_conf_t *conf)
+{
+	char *text, *line, *save = NULL, *found = NULL;
+	const char *file = conf->plugstack;
+	size_t len = 0;
+
+	text = file ? sn_file_load(file, 1u << 20, &len, NULL) : NULL;
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char kind[16], so[PATH_MAX];
+		const char *base;
+
+		if (sscanf(line, " %15s %4095s", kind, so) != 2 ||
+		    (strcmp(kind, "required") && strcmp(kind, "optional")))
+			continue;
+		base = strrchr(so, '/');
+		if (strcmp(base ? base + 1 : so, "supernode.so"))
+			continue;
+		found = so[0] == '/' ? strdup(so) :
+				       plugin_find(conf->plugindir, so);
+	}
+	free(text);
+	return found;
+}
+
+/* supernode.so against every slurmd's version (major.minor). */
+static void spank_version(const slurm_conf_t *conf,
+			  const node_info_msg_t *nodes, int fd,
+			  struct sn_mismatches *r)
+{
+	char *path = spank_path(conf);
+	struct sn_error err;
+	uint32_t v, daemon;
+
+	if (!path)
+		return;
+	if (sn_plugin_version_read(path, &v, &err)) {
+		dprintf(fd, "cannot read the plugin's version: %s\n", err.msg);
+		r->count++;
+		goto out;
+	}
+	for (uint32_t i = 0; i < nodes->record_count; i++) {
+		const node_info_t *n = &nodes->node_array[i];
+
+		if (!n->version ||
+		    sn_plugin_version_parse(n->version, &daemon) ||
+		    sn_plugin_version_loads(v, daemon, true))
+			continue;
+		plugin_line(fd, "supernode.so", path, v, "slurmd", n->version,
+			    "a SPANK plugin loads only into its major.minor");
+		dprintf(fd, "  (first of the nodes: %s)\n", n->name);
+		r->count++;
+		break;
+	}
+out:
+	free(path);
+}
+
+/*
+ * Partitions with OverSubscribe=FORCE share nodes whatever a job asks for:
+ * job_submit refuses --supernode there; a warning, not a mismatch.
+ */
+static void partitions_warn(int fd)
+{
+	partition_info_msg_t *parts = NULL;
+
+	if (slurm_load_partitions(0, &parts, SHOW_ALL))
+		return;
+	for (uint32_t i = 0; i < parts->record_count; i++) {
+		const partition_info_t *p = &parts->partition_array[i];
+
+		if (!(p->max_share & SHARED_FORCE))
+			continue;
+		dprintf(fd,
+			"warning: partition %s has OverSubscribe=FORCE:%u: Slurm shares its nodes whatever a job asks for, so job_submit refuses --supernode jobs there\n",
+			p->name, p->max_share & ~SHARED_FORCE);
+	}
+	slurm_free_partition_info_msg(parts);
+}
+
+static void plugins_check(const node_info_msg_t *nodes, int fd,
+			  struct sn_mismatches *r)
+{
+	slurm_conf_t *conf = NULL;
+
+	if (slurm_load_ctl_conf(0, &conf)) {
+		dprintf(fd, "cannot load slurmctld's configuration: %s\n",
+			slurm_strerror(errno));
+		r->count++;
+		return;
+	}
+	job_submit_version(conf, fd, r);
+	spank_version(conf, nodes, fd, r);
+	slurm_free_ctl_conf(conf);
+}
+
 static int check_child(void *arg, int fd)
 {
 	const struct sn_config *cfg = arg;
@@ -163,6 +352,8 @@ static int check_child(void *arg, int fd)
 		return CHILD_NO_SLURM;
 	}
 	nodes_check(cfg, nodes, &r);
+	plugins_check(nodes, fd, &r);
+	partitions_warn(fd);
 	slurm_free_node_info_msg(nodes);
 	if (cfg->method == SN_PLACE_SWITCH && topology_check(cfg, fd, &r))
 		rc = CHILD_NO_SLURM;
@@ -194,8 +385,8 @@ static int check_run(const struct sn_config *cfg)
 		       sn_placement_method_name(cfg->method),
 		       rc ? "" : "matches the running cluster\n");
 		if (rc)
-			printf("%zu mismatch%s\n", lines_count(buf, len),
-			       lines_count(buf, len) == 1 ? "" : "es");
+			printf("%zu mismatch%s\n", mismatches_count(buf, len),
+			       mismatches_count(buf, len) == 1 ? "" : "es");
 	} else {
 		sn_log_stderr("config check: cannot ask slurmctld (%s)%s%.*s",
 			      rc == -1 ? "timed out" :

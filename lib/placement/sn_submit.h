@@ -127,4 +127,16 @@ const char *sn_submit_reshape_field(enum sn_reshape r);
 void sn_submit_reshape_refuse(enum sn_reshape r, const char *supernodes,
 			      char **err_msg, const struct sn_submit_ops *ops);
 
+/* Slurm's SHARED_FORCE bit of a partition's max_share (OverSubscribe=FORCE). */
+#define SN_SHARED_FORCE 0x8000
+
+/*
+ * sn_submit_forced_refuse - *err_msg (sn_submit_err_set()'s) says that
+ * --supernode cannot run in @partition, whose OverSubscribe=FORCE
+ * (@max_share: SN_SHARED_FORCE | the job count) shares nodes whatever a
+ * job asks for, and where to submit instead.
+ */
+void sn_submit_forced_refuse(const char *partition, uint16_t max_share,
+			     char **err_msg, const struct sn_submit_ops *ops);
+
 #endif

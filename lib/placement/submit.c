@@ -174,3 +174,19 @@ void sn_submit_reshape_refuse(enum sn_reshape r, const char *supernodes,
 			  ops);
 	sn_strbuf_free(&sb);
 }
+
+void sn_submit_forced_refuse(const char *partition, uint16_t max_share,
+			     char **err_msg, const struct sn_submit_ops *ops)
+{
+	struct sn_strbuf sb = { 0 };
+
+	sn_strbuf_appendf(
+		&sb,
+		"--supernode cannot run in partition %.64s: it has OverSubscribe=FORCE:%u, so Slurm would share its nodes with other jobs whatever the job asks for; submit to a partition with OverSubscribe=NO or EXCLUSIVE",
+		partition, (unsigned)(max_share & ~SN_SHARED_FORCE));
+	sn_submit_err_set(err_msg,
+			  sn_strbuf_failed(&sb) ? "out of memory" :
+						  sn_strbuf_str(&sb),
+			  ops);
+	sn_strbuf_free(&sb);
+}

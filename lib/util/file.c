@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -29,52 +28,6 @@ int sn_write_all(int fd, const void *data, size_t len)
 		p += n;
 		len -= (size_t)n;
 	}
-	return 0;
-}
-
-static void dir_sync(const char *path)
-{
-	char copy[PATH_MAX];
-	int fd;
-
-	snprintf(copy, sizeof(copy), "%s", path);
-	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-}
-
-int sn_file_write_atomic(const char *path, const char *data, size_t len,
-			 unsigned mode, struct sn_error *err)
-{
-	char tmp[PATH_MAX];
-	int fd;
-
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path,
-			     (int)getpid()) >= sizeof(tmp)) {
-		sn_error_set(err, "%s: path too long", path);
-		return -1;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-		  mode);
-	if (fd < 0) {
-		sn_error_set(err, "%s: %s", tmp, strerror(errno));
-		return -1;
-	}
-	if (sn_write_all(fd, data, len) || fsync(fd)) {
-		sn_error_set(err, "%s: %s", tmp, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	close(fd);
-	if (rename(tmp, path)) {
-		sn_error_set(err, "%s: %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	dir_sync(path);
 	return 0;
 }
 

@@ -222,6 +222,22 @@ static int hostlist_shape_check(const char *expr, unsigned long long *hosts,
 	}
 }
 
+long long sn_hostlist_count(const char *expr, struct sn_error *err)
+{
+	unsigned long long hosts;
+	int huge;
+
+	if (!expr || !*expr) {
+		sn_error_set(err, "empty nodelist");
+		return -1;
+	}
+	if (!hostlist_shape_check(expr, &hosts, &huge) || huge) {
+		sn_error_set(err, "cannot parse nodelist '%.200s'", expr);
+		return -1;
+	}
+	return (long long)hosts;
+}
+
 void sn_names_free(struct sn_names *names)
 {
 	if (!names)

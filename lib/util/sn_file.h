@@ -8,17 +8,6 @@
 #include "util/sn_error.h"
 
 /*
- * sn_file_write_atomic - make path hold exactly data (len bytes), so that a
- * reader sees the old content or the new, never a part: write a temporary
- * file in the same folder (name unique per process), fsync it, rename it
- * over path, fsync the folder.  mode applies to the new file.  A kill at
- * any moment leaves at most a stray ".tmp" file, never a partial path.
- * Returns 0, or -1 with err set (nothing replaced).
- */
-int sn_file_write_atomic(const char *path, const char *data, size_t len,
-			 unsigned mode, struct sn_error *err);
-
-/*
  * sn_write_all - write all len bytes of data to fd, retrying on EINTR and
  * short writes.  Returns 0, or -1 (errno set by write) on error.
  */

@@ -46,6 +46,17 @@ struct sn_names {
 int sn_hostlist_expand(const char *expr, size_t max, struct sn_names *out,
 		       struct sn_error *err);
 
+/*
+ * sn_hostlist_count - the number of hosts expr names, counted on its
+ * written ranges by the shape check of sn_hostlist_expand() alone: Slurm
+ * expands nothing, so it costs one pass over the text (about 1 ms for
+ * 0.5 MB) whatever the count.  Duplicates count each time.  A count over
+ * 2^40 is returned as 2^40.  Returns the count (>= 1), or -1 with err set
+ * as sn_hostlist_expand() sets it ("empty nodelist", "cannot parse
+ * nodelist '...'").
+ */
+long long sn_hostlist_count(const char *expr, struct sn_error *err);
+
 /* sn_names_free - release what sn_hostlist_expand filled; NULL-safe. */
 void sn_names_free(struct sn_names *names);
 

@@ -124,6 +124,21 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 	default:
 		return ESLURM_INVALID_FEATURE;
 	}
+#ifdef SN_HAVE_JOB_RECORD
+	{
+		char part[128];
+		uint16_t share;
+
+		if (sn_job_record_part_forced(job_desc->partition, part,
+					      sizeof(part), &share)) {
+			sn_submit_forced_refuse(part, share, err_msg, &ops);
+			slurm_info(
+				"%s: uid %u refused: partition %s has OverSubscribe=FORCE",
+				SN_LOG, submit_uid, part);
+			return ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
+		}
+	}
+#endif
 	req = (struct sn_job_request){
 		.min_nodes = job_desc->min_nodes,
 		.max_nodes = job_desc->max_nodes,
@@ -172,6 +187,25 @@ static int reshape_errno(enum sn_reshape r)
 }
 
 /*
+ * The record's magic cookies are not the headers': log it once per start
+ * (not per update; slurmctld writes its log synchronously) and accept
+ * updates, as a build without the headers does.
+ */
+static void layout_error(void)
+{
+	static bool said;
+
+	if (said)
+		return;
+	said = true;
+	slurm_error(
+		"%s: slurmctld's job record does not match the Slurm %u.%02u.%u headers this plugin was built with (magic cookies differ: another build of this version?); job_modify accepts every update until the plugin is rebuilt against this slurmctld's own source (contrib/slurm-source)",
+		SN_LOG, SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
+		SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
+		SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER));
+}
+
+/*
  * char **err_msg only from Slurm 23.02 (util/sn_slurm.h).  Any user, root
  * included, any job state: a --supernode job keeps the shape job_submit
  * gave it (README, "Known limits": cancel and resubmit instead).
@@ -183,8 +217,15 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr,
 	const char *value;
 	enum sn_reshape r;
 
-	if (!sn_job_record_shape(job_ptr, &job, &value))
+	switch (sn_job_record_shape(job_ptr, &job, &value)) {
+	case SN_JOB_RECORD_OURS:
+		break;
+	case SN_JOB_RECORD_LAYOUT:
+		layout_error();
+		return SLURM_SUCCESS; /* as when built without the headers */
+	default:
 		return SLURM_SUCCESS; /* not ours: untouched */
+	}
 	update = (struct sn_job_shape){
 		.min_nodes = job_desc->min_nodes,
 		.max_nodes = job_desc->max_nodes,

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -39,6 +40,25 @@
 static inline void err_reset(struct sn_error *err)
 {
 	strcpy(err->msg, "(unset)");
+}
+
+/*
+ * unit_write_file - a test fixture: path holds exactly len bytes of data
+ * (created or truncated with mode).  Returns 0 or -1.
+ */
+static inline int unit_write_file(const char *path, const char *data,
+				  size_t len, unsigned mode)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f)
+		return -1;
+	rc = fwrite(data, 1, len, f) == len ? 0 : -1;
+	if (fclose(f))
+		rc = -1;
+	(void)chmod(path, mode);
+	return rc;
 }
 
 #endif

@@ -244,8 +244,7 @@ static void test_update(void **state)
 		char path[PATH_MAX];
 
 		snprintf(path, sizeof(path), "%s/%s", dir, SN_PROM_STATE_FILE);
-		assert_int_equal(sn_file_write_atomic(path, "{\"jobs\": ", 9,
-						      0644, &err),
+		assert_int_equal(unit_write_file(path, "{\"jobs\": ", 9, 0644),
 				 0);
 	}
 	assert_int_equal(sn_promfile_update(dir, snap, NULL, 300, &err), 0);

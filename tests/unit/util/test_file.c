@@ -55,185 +55,6 @@ static void path_in(char *buf, const char *name)
 	snprintf(buf, PATH_MAX, "%s/%s", dir, name);
 }
 
-/* Names in dir, sorted, space-separated. */
-static void listing(char *out, size_t size)
-{
-	struct dirent **names;
-	int n = scandir(dir, &names, NULL, alphasort);
-	size_t used = 0;
-
-	assert_true(n >= 0);
-	out[0] = '\0';
-	for (int i = 0; i < n; i++) {
-		if (names[i]->d_name[0] != '.')
-			used += (size_t)snprintf(out + used, size - used,
-						 "%s%s", used ? " " : "",
-						 names[i]->d_name);
-		free(names[i]);
-	}
-	free(names);
-}
-
-static void expect_content(const char *path, const char *want)
-{
-	char *got = NULL;
-	long n = sn_file_read(path, 1 << 20, &got);
-
-	assert_int_equal(n, (long)strlen(want));
-	assert_string_equal(got, want);
-	free(got);
-}
-
-/* ---- sn_file_write_atomic ----------------------------------------------- */
-
-static void test_write_replace(void **state)
-{
-	char path[PATH_MAX], names[256];
-	struct sn_error err;
-	struct stat st;
-
-	(void)state;
-	path_in(path, "doc.json");
-	err_reset(&err);
-	assert_int_equal(
-		sn_file_write_atomic(path, "{\"a\": 1}", 8, 0600, &err), 0);
-	assert_string_equal(err.msg, "(unset)");
-	expect_content(path, "{\"a\": 1}");
-	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(st.st_mode & 07777, 0600);
-	/* Longer, then shorter: exactly the new bytes each time. */
-	assert_int_equal(sn_file_write_atomic(path, "{\"a\": 12345678}", 15,
-					      0600, &err),
-			 0);
-	expect_content(path, "{\"a\": 12345678}");
-	assert_int_equal(sn_file_write_atomic(path, "{}", 2, 0644, &err), 0);
-	expect_content(path, "{}");
-	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(st.st_mode & 07777, 0644); /* umask 022 (setup) */
-	/* len counts, not the string: the NUL and what follows are not written. */
-	assert_int_equal(sn_file_write_atomic(path, "abc\0def", 3, 0600, &err),
-			 0);
-	expect_content(path, "abc");
-	assert_int_equal(sn_file_write_atomic(path, "", 0, 0600, &err), 0);
-	expect_content(path, "");
-	listing(names, sizeof(names));
-	assert_string_equal(names, "doc.json"); /* no .tmp left */
-}
-
-static void test_write_missing_folder(void **state)
-{
-	char path[PATH_MAX], want[PATH_MAX + 64], names[256];
-	struct sn_error err;
-
-	(void)state;
-	path_in(path, "missing/doc.json");
-	err_reset(&err);
-	assert_int_equal(sn_file_write_atomic(path, "x", 1, 0600, &err), -1);
-	snprintf(want, sizeof(want), "%s.%d.tmp: No such file or directory",
-		 path, (int)getpid());
-	assert_string_equal(err.msg, want);
-	listing(names, sizeof(names));
-	assert_string_equal(names, "");
-}
-
-/* The target is a folder: rename fails, the old stays, the temp goes. */
-static void test_write_over_folder(void **state)
-{
-	char path[PATH_MAX], want[PATH_MAX + 64], names[256];
-	struct sn_error err;
-	struct stat st;
-
-	(void)state;
-	path_in(path, "doc.json");
-	assert_int_equal(mkdir(path, 0700), 0);
-	err_reset(&err);
-	assert_int_equal(sn_file_write_atomic(path, "x", 1, 0600, &err), -1);
-	snprintf(want, sizeof(want), "%s: Is a directory", path);
-	assert_string_equal(err.msg, want);
-	assert_int_equal(stat(path, &st), 0);
-	assert_true(S_ISDIR(st.st_mode));
-	listing(names, sizeof(names));
-	assert_string_equal(names, "doc.json");
-}
-
-#define DOC_BYTES (64 * 1024)
-#define ROUNDS 300
-
-/* A document of one letter, framed, so any mix or cut shows. */
-static char *doc_make(char letter)
-{
-	char *d = malloc(DOC_BYTES + 1);
-
-	assert_non_null(d);
-	memset(d, letter, DOC_BYTES);
-	d[0] = '<';
-	d[DOC_BYTES - 1] = '>';
-	d[DOC_BYTES] = '\0';
-	return d;
-}
-
-static pid_t writer_start(const char *path, const char *doc)
-{
-	pid_t pid = fork();
-
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		struct sn_error err;
-
-		for (int i = 0; i < ROUNDS; i++)
-			if (sn_file_write_atomic(path, doc, DOC_BYTES, 0600,
-						 &err))
-				_exit(1);
-		_exit(0);
-	}
-	return pid;
-}
-
-static void test_reader_never_sees_part(void **state)
-{
-	char path[PATH_MAX], names[256];
-	char *a = doc_make('a'), *b = doc_make('b');
-	struct sn_error err;
-	pid_t w[2];
-	int st, reads = 0, seen_a = 0, seen_b = 0, running = 2;
-
-	(void)state;
-	path_in(path, "doc");
-	assert_int_equal(sn_file_write_atomic(path, a, DOC_BYTES, 0600, &err),
-			 0);
-	w[0] = writer_start(path, a);
-	w[1] = writer_start(path, b);
-	while (running || reads < ROUNDS) {
-		char *got = NULL;
-		long n = sn_file_read(path, DOC_BYTES * 2, &got);
-
-		if (n != DOC_BYTES || (strcmp(got, a) && strcmp(got, b))) {
-			for (int i = 0; i < 2; i++)
-				if (w[i] > 0)
-					kill(w[i], SIGKILL);
-			fail_msg("read %d: %ld bytes, starting \"%.8s\"", reads,
-				 n, got ? got : "(null)");
-		}
-		seen_a += got[1] == 'a';
-		seen_b += got[1] == 'b';
-		free(got);
-		reads++;
-		for (int i = 0; i < 2; i++) {
-			if (w[i] <= 0 || waitpid(w[i], &st, WNOHANG) != w[i])
-				continue;
-			assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-			w[i] = -1;
-			running--;
-		}
-	}
-	assert_true(reads >= ROUNDS);
-	assert_int_equal(seen_a + seen_b, reads);
-	listing(names, sizeof(names));
-	assert_string_equal(names, "doc"); /* no writer's .tmp left */
-	free(a);
-	free(b);
-}
-
 /* ---- sn_mkdir_p --------------------------------------------------------- */
 
 static void test_mkdir_p(void **state)
@@ -264,7 +85,7 @@ static void test_mkdir_p(void **state)
 
 	/* A file in the way, inside the path or at its end. */
 	path_in(path, "f");
-	assert_int_equal(sn_file_write_atomic(path, "x", 1, 0600, &err), 0);
+	assert_int_equal(unit_write_file(path, "x", 1, 0600), 0);
 	path_in(path, "f/sub");
 	assert_int_equal(sn_mkdir_p(path, 0700, &err), -1);
 	snprintf(want, sizeof(want), "%s: Not a directory", path);
@@ -285,7 +106,6 @@ static void test_mkdir_p(void **state)
 static void test_read_bounds(void **state)
 {
 	char path[PATH_MAX], text[101];
-	struct sn_error err;
 	char *out = (char *)1;
 
 	(void)state;
@@ -293,7 +113,7 @@ static void test_read_bounds(void **state)
 		text[i] = (char)('0' + i % 10);
 	text[100] = '\0';
 	path_in(path, "f");
-	assert_int_equal(sn_file_write_atomic(path, text, 100, 0600, &err), 0);
+	assert_int_equal(unit_write_file(path, text, 100, 0600), 0);
 
 	assert_int_equal(sn_file_read(path, 1000, &out), 100);
 	assert_string_equal(out, text);
@@ -387,8 +207,7 @@ static void test_read_small_refuses(void **state)
 	path_in(path, "dangling");
 	assert_int_equal(symlink("nowhere", path), 0);
 	path_in(target, "vendor");
-	assert_int_equal(
-		sn_file_write_atomic(target, "0x10de\n", 7, 0644, &err), 0);
+	assert_int_equal(unit_write_file(target, "0x10de\n", 7, 0644), 0);
 	path_in(path, "link");
 	assert_int_equal(symlink(target, path), 0);
 	path_in(path, "null");
@@ -536,7 +355,6 @@ static void test_lock_handover(void **state)
 static void test_lock_stale(void **state)
 {
 	char path[PATH_MAX];
-	struct sn_error err;
 	int sync[2], fd, st;
 	char c;
 	pid_t pid;
@@ -545,8 +363,7 @@ static void test_lock_stale(void **state)
 	(void)state;
 	path_in(path, "prolog.lock");
 	/* A PID file of a process that does not exist. */
-	assert_int_equal(sn_file_write_atomic(path, "99999\n", 6, 0600, &err),
-			 0);
+	assert_int_equal(unit_write_file(path, "99999\n", 6, 0600), 0);
 	fd = lock_take(path, 0);
 	assert_true(fd >= 0);
 	close(fd);
@@ -595,14 +412,6 @@ static void test_lock_bad_path(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_write_replace, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_write_missing_folder,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_write_over_folder, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_reader_never_sees_part,
-						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mkdir_p, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_bounds, setup,
 						teardown),
