@@ -36,7 +36,7 @@
 #include "records/sn_promfile.h"
 #include "records/sn_record.h"
 #include "records/sn_store.h"
-#include "checks/sn_runner.h"
+#include "util/sn_child.h"
 
 #define SN_EPILOG_NAME "supernode-epilog"
 

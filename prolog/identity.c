@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "sn_prolog.h"
-#include "checks/sn_runner.h"
+#include "util/sn_child.h"
 #include "inventory/sn_identity.h"
 
 static int identity_child(void *arg, int fd)

@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "checks/sn_learn.h"
-#include "checks/sn_runner.h"
+#include "util/sn_child.h"
 #include "config/sn_checkctx.h"
 #include "sn_prolog.h"
 

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <syslog.h>
 
-#include "checks/sn_runner.h"
+#include "util/sn_child.h"
 #include "util/sn_slurm_env.h"
 #include "sn_prolog.h"
 

@@ -31,6 +31,7 @@
 #include "util/sn_slurm_env.h"
 #include "sn_prolog.h"
 #include "checks/sn_runner.h"
+#include "util/sn_child.h"
 
 /* The drain's slice: a third of prolog.timeout, at most 5 s (ms). */
 #define SN_PROLOG_DRAIN_RESERVE_MAX_MS 5000

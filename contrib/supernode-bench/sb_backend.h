@@ -79,4 +79,12 @@ void sb_mpi_fini(void);
 int sb_nccl_backend(struct sb_ctl *ctl, const struct sb_opts *o,
 		    struct sb_backend *b);
 
+/*
+ * sb_backend_open - the backend @backend ("mpi" or "nccl") over @ctl (NULL:
+ * NCCL joins the processes by Slurm's task variables) for the options @o.
+ * Returns 0, or -1 (message printed) with @b closed again (sb_backend.c).
+ */
+int sb_backend_open(struct sb_ctl *ctl, const char *backend,
+		    const struct sb_opts *o, struct sb_backend *b);
+
 #endif /* SB_BACKEND_H */

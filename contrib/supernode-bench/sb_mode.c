@@ -134,31 +134,6 @@ int sb_mode_check(const struct sb_mode *m, struct sb_opts *o,
 	return 0;
 }
 
-/**
- * sb_backend_open - the backend @backend ("mpi" or "nccl") over @ctl (NULL:
- * NCCL joins the processes by Slurm's task variables) for the options @o:
- * the sweep's, the soak's and each group of --diagnose.  Returns 0, or -1
- * (message printed) with @b closed again.
- */
-int sb_backend_open(struct sb_ctl *ctl, const char *backend,
-		    const struct sb_opts *o, struct sb_backend *b)
-{
-	int rc = -1;
-
-	memset(b, 0, sizeof(*b));
-	if (!strcmp(backend, "nccl"))
-		rc = sb_nccl_backend(ctl, o, b);
-#ifdef SB_HAVE_MPI
-	else
-		rc = sb_mpi_backend(ctl, o->max_bytes, b);
-#endif
-	if (rc && b->fini)
-		b->fini(b);
-	if (rc)
-		memset(b, 0, sizeof(*b));
-	return rc ? -1 : 0;
-}
-
 /* The soak over the whole world. */
 static int soak(struct sb_ctl *world, const char *backend,
 		const struct sb_mode *m)

@@ -61,8 +61,6 @@ int sb_mode_parse(int c, const char *arg, struct sb_mode *m);
 int sb_mode_check(const struct sb_mode *m, struct sb_opts *o,
 		  const char *backend);
 bool sb_mode_on(const struct sb_mode *m);
-int sb_backend_open(struct sb_ctl *ctl, const char *backend,
-		    const struct sb_opts *o, struct sb_backend *b);
 int sb_mode_run(struct sb_ctl *world, const char *backend,
 		const struct sb_mode *m);
 int sb_soak_run(struct sb_backend *b, const struct sb_opts *o,

@@ -33,7 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "checks/sn_runner.h"
+#include "util/sn_child.h"
 #include "placement/sn_cluster_match.h"
 #include "snctl_config.h"
 #include "util/sn_file.h"

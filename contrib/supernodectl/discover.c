@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "snctl.h"
-#include "checks/sn_runner.h"
+#include "util/sn_child.h"
 #include "placement/sn_discover.h"
 #include "placement/sn_discover_plan.h"
 

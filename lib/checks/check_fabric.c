@@ -44,6 +44,7 @@
 
 #include "checks/sn_check_groups.h"
 #include "checks/sn_runner.h"
+#include "util/sn_child.h"
 #include "inventory/sn_identity.h"
 #include "util/sn_safedir.h"
 

@@ -5,6 +5,7 @@
  * through sn_run_in_child) without a call cycle.
  */
 #include "checks/sn_runner.h"
+#include "util/sn_child.h"
 
 const struct sn_check_group sn_check_groups[] = {
 	{ "accelerators", sn_check_accelerators },

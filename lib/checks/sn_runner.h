@@ -35,18 +35,4 @@ int sn_run_checks(const struct sn_check_ctx *ctx,
 		  uint32_t check_timeout_ms, uint32_t total_timeout_ms,
 		  struct sn_results *out);
 
-/*
- * sn_run_in_child - run fn(arg) in a child with a time limit; what the child
- * writes to fd (its second argument) comes back in *buf (malloc()ed, at most
- * max_bytes; caller frees).  Returns the child's exit status (0-255), or -1
- * on timeout (child killed), -2 if it died of a signal, -3 if it could not
- * be started.
- */
-int sn_run_in_child(int (*fn)(void *arg, int fd), void *arg,
-		    uint32_t timeout_ms, size_t max_bytes, char **buf,
-		    size_t *len);
-
-/* sn_now_ms - CLOCK_MONOTONIC in milliseconds. */
-int64_t sn_now_ms(void);
-
 #endif

@@ -11,7 +11,7 @@
 
 #include <slurm/slurm.h>
 
-#include "checks/sn_runner.h"
+#include "util/sn_child.h"
 #include "drain/sn_bounded.h"
 #include "drain/sn_drain.h"
 #include "util/sn_log.h"

@@ -6,7 +6,7 @@
 
 #include <slurm/slurm.h>
 
-#include "checks/sn_runner.h"
+#include "util/sn_child.h"
 #include "drain/sn_drain.h"
 #include "drain/sn_drain_cap.h"
 

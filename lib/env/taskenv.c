@@ -45,7 +45,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "checks/sn_runner.h"
+#include "util/sn_child.h"
 #include "config/sn_checkctx.h"
 #include "env/sn_jobenv.h"
 #include "env/sn_ownership.h"

@@ -15,7 +15,7 @@
 #include "util/sn_file.h"
 #include "inventory/sn_ib_port.h"
 #include "inventory/sn_kmsg.h"
-#include "checks/sn_runner.h"
+#include "util/sn_child.h"
 #include "util/sn_safedir.h"
 
 #define SN_BASELINE_MAX_DEVICES 64

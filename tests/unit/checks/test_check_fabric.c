@@ -18,6 +18,7 @@
 
 #include "checks/sn_check_groups.h"
 #include "checks/sn_runner.h"
+#include "util/sn_child.h"
 #include "config/sn_checkctx.h"
 
 #define H200 SN_FIXTURES "/nvidia/fabric-h200x2.json"

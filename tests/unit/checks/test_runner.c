@@ -20,6 +20,7 @@
 
 #include "config/sn_config.h"
 #include "checks/sn_runner.h"
+#include "util/sn_child.h"
 
 #ifdef SN_FAKE_NVML
 static const char *const fake_lib = SN_FAKE_NVML;

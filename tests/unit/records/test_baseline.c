@@ -22,7 +22,7 @@
 #include "records/sn_baseline.h"
 #include "util/sn_file.h"
 #include "config/sn_config.h"
-#include "checks/sn_runner.h"
+#include "util/sn_child.h"
 
 #ifdef SN_FAKE_NVML
 static const char *const fake_lib = SN_FAKE_NVML;

@@ -22,7 +22,7 @@
 
 #include "util/sn_file.h"
 #include "util/sn_safedir.h"
-#include "checks/sn_runner.h"
+#include "util/sn_child.h"
 
 static char dir[64];
 

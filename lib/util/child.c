@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Children with time limits (sn_child.h): a hung library call or a read
+ * that never returns is stopped with SIGKILL, which a thread cannot be;
+ * what the child writes to its pipe comes back, bounded.  Used by the
+ * check runner, the bounded drain, the baseline, the task environment and
+ * the programs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/sn_child.h"
+
+#define SN_REAP_GRACE_MS 20
+
+int64_t sn_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int sn_child_start(struct sn_child *c, int (*fn)(void *, int), void *arg,
+		   int64_t start, uint32_t limit_ms, size_t max)
+{
+	int fds[2];
+
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	c->pid = -1;
+	c->deadline = start + limit_ms;
+	c->limit_ms = limit_ms;
+	c->max = max;
+	if (pipe2(fds, O_CLOEXEC)) {
+		c->start_errno = errno;
+		return -1;
+	}
+	c->pid = fork();
+	if (c->pid < 0) {
+		c->start_errno = errno;
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (c->pid == 0) {
+		int rc;
+
+		close(fds[0]);
+		/* Our own process group: a kill takes any grandchildren too. */
+		setpgid(0, 0);
+		signal(SIGPIPE, SIG_IGN);
+		rc = fn(arg, fds[1]);
+		_exit(rc & 0xff);
+	}
+	setpgid(c->pid, c->pid);
+	close(fds[1]);
+	c->fd = fds[0];
+	fcntl(c->fd, F_SETFL, O_NONBLOCK);
+	return 0;
+}
+
+static void child_read(struct sn_child *c)
+{
+	char chunk[16384];
+
+	for (;;) {
+		ssize_t n = read(c->fd, chunk, sizeof(chunk));
+
+		if (n > 0) {
+			size_t take = (size_t)n;
+
+			if (c->len + take > c->max)
+				take = c->max - c->len;
+			if (take) {
+				char *nb = realloc(c->buf, c->len + take + 1);
+
+				if (!nb)
+					take = 0;
+				else
+					c->buf = nb;
+			}
+			if (take) {
+				memcpy(c->buf + c->len, chunk, take);
+				c->len += take;
+				c->buf[c->len] = '\0';
+			}
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		close(c->fd); /* EOF or error */
+		c->fd = -1;
+		return;
+	}
+}
+
+static void child_kill(struct sn_child *c)
+{
+	if (c->pid > 0 && !c->reaped) {
+		kill(-c->pid, SIGKILL);
+		kill(c->pid, SIGKILL);
+	}
+	c->timed_out = 1;
+	if (c->fd >= 0) {
+		close(c->fd);
+		c->fd = -1;
+	}
+}
+
+static void child_reap(struct sn_child *c)
+{
+	if (c->pid > 0 && !c->reaped &&
+	    waitpid(c->pid, &c->status, WNOHANG) == c->pid)
+		c->reaped = 1;
+}
+
+/* Wait on all children until each hit EOF or its deadline. */
+void sn_child_wait_all(struct sn_child *cs, unsigned n)
+{
+	struct pollfd pfd[64];
+
+	for (;;) {
+		int64_t now = sn_now_ms(), next = -1;
+		unsigned k = 0, map[64];
+
+		for (unsigned i = 0; i < n && k < 64; i++) {
+			if (cs[i].fd < 0)
+				continue;
+			if (now >= cs[i].deadline) {
+				child_kill(&cs[i]);
+				continue;
+			}
+			if (next < 0 || cs[i].deadline < next)
+				next = cs[i].deadline;
+			pfd[k].fd = cs[i].fd;
+			pfd[k].events = POLLIN;
+			map[k++] = i;
+		}
+		if (!k)
+			break;
+		if (poll(pfd, k, (int)(next - now)) < 0 && errno != EINTR)
+			break;
+		for (unsigned j = 0; j < k; j++)
+			if (pfd[j].revents)
+				child_read(&cs[map[j]]);
+	}
+	/* Reap with a short grace; a child in D state is left behind. */
+	for (int64_t end = sn_now_ms() + SN_REAP_GRACE_MS;;) {
+		int pending = 0;
+
+		for (unsigned i = 0; i < n; i++) {
+			child_reap(&cs[i]);
+			pending |= cs[i].pid > 0 && !cs[i].reaped;
+		}
+		if (!pending || sn_now_ms() >= end)
+			break;
+		usleep(1000);
+	}
+}
+
+int sn_child_status(const struct sn_child *c)
+{
+	if (c->pid < 0)
+		return -3;
+	if (c->timed_out)
+		return -1;
+	if (!c->reaped)
+		return -2;
+	if (WIFSIGNALED(c->status))
+		return -2;
+	return WEXITSTATUS(c->status);
+}
+
+/*
+ * A caller that ignores SIGCHLD (SIG_IGN is inherited across exec) or set
+ * SA_NOCLDWAIT makes the kernel reap our children itself: waitpid() then
+ * fails with ECHILD and every child would look killed.  Take the default
+ * action while children run; the caller restores *old.  A handler the
+ * caller installed is left alone.
+ */
+void sn_child_sigchld_default(struct sigaction *old)
+{
+	struct sigaction dfl;
+
+	memset(old, 0, sizeof(*old));
+	old->sa_handler = SIG_DFL;
+	if (sigaction(SIGCHLD, NULL, old) ||
+	    (old->sa_handler != SIG_IGN && !(old->sa_flags & SA_NOCLDWAIT)))
+		return;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGCHLD, &dfl, NULL);
+}
+
+int sn_run_in_child(int (*fn)(void *arg, int fd), void *arg,
+		    uint32_t timeout_ms, size_t max_bytes, char **buf,
+		    size_t *len)
+{
+	struct sigaction old;
+	struct sn_child c;
+	int rc;
+
+	*buf = NULL;
+	*len = 0;
+	fflush(NULL); /* a child that exit()s must not repeat buffered output */
+	sn_child_sigchld_default(&old);
+	if (sn_child_start(&c, fn, arg, sn_now_ms(), timeout_ms, max_bytes)) {
+		sigaction(SIGCHLD, &old, NULL);
+		return -3;
+	}
+	sn_child_wait_all(&c, 1);
+	sigaction(SIGCHLD, &old, NULL);
+	rc = sn_child_status(&c);
+	*buf = c.buf;
+	*len = c.len;
+	return rc;
+}
