@@ -228,6 +228,7 @@ int snctl_config_check(const struct snctl_global *g0, int argc, char **argv)
 	}
 	if (snctl_config_load(&g, &cfg))
 		return SNCTL_EXIT_NOTFOUND;
+	snctl_config_warn(cfg);
 	rc = check_run(cfg);
 	sn_config_free(cfg);
 	return rc;

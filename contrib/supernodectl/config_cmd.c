@@ -113,6 +113,7 @@ int snctl_config(const struct snctl_global *g0, int argc, char **argv)
 		g.config = file;
 	if (snctl_config_load(&g, &cfg))
 		return SNCTL_EXIT_NOTFOUND;
+	snctl_config_warn(cfg);
 	printf("ok: %zu supernodes of %zu nodes, method %s\n",
 	       cfg->n_supernodes, cfg->supernode_size,
 	       sn_placement_method_name(cfg->method));

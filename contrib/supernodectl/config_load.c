@@ -25,3 +25,11 @@ int snctl_config_load(const struct snctl_global *g, struct sn_config **cfg)
 	}
 	return 0;
 }
+
+void snctl_config_warn(const struct sn_config *cfg)
+{
+	struct sn_error warn;
+
+	if (sn_config_port_warning(cfg, SN_CONFIG_PROCFS, &warn))
+		sn_log_stderr("warning: %s", warn.msg);
+}
