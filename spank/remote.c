@@ -5,8 +5,54 @@
  * (lib/env/jobenv.c computes them), each written where the ownership rule
  * (lib/env/ownership.c) says so.
  */
+#include <dlfcn.h>
+#include <stdio.h>
+
 #include "sn_spank.h"
 #include "util/sn_hostlist.h"
+
+/*
+ * MASTER_ADDR's address: the NodeAddr that slurmstepd itself holds for a
+ * NodeName, from slurm.conf (and, from 23.02, the addresses slurmctld sent
+ * with the step for cloud and dynamic nodes): Slurm's
+ * slurm_conf_get_address(), which every mpi plugin uses in slurmstepd.  It
+ * reads memory (or slurm.conf once), never the network or DNS, so it cannot
+ * stall the step; slurm_load_node() would be one RPC to slurmctld per node
+ * and step.  It is not in Slurm's public headers, so it is looked up in the
+ * daemon (dlsym): where a release lacks it, MASTER_ADDR stays the node's
+ * name and the step's log says so.
+ */
+static int node_addr(void *ctx, const char *node, char *out, size_t size,
+		     struct sn_error *why)
+{
+	char *(*get_address)(const char *) = (char *(*)(const char *))dlsym(
+		RTLD_DEFAULT, "slurm_conf_get_address");
+	void (*xfree)(void **) =
+		(void (*)(void **))dlsym(RTLD_DEFAULT, "slurm_xfree");
+	char *addr;
+	int n;
+
+	(void)ctx;
+	if (!get_address || !xfree) {
+		sn_error_set(why,
+			     "slurm_conf_get_address not in this slurmstepd");
+		return -1;
+	}
+	addr = get_address(node);
+	if (!addr || !*addr) {
+		sn_error_set(why, "slurm.conf gives %s no NodeAddr", node);
+		xfree((void **)&addr);
+		return -1;
+	}
+	n = snprintf(out, size, "%s", addr);
+	xfree((void **)&addr);
+	if (n < 0 || (size_t)n >= size) {
+		sn_error_set(why, "its NodeAddr is longer than %zu bytes",
+			     size);
+		return -1;
+	}
+	return 0;
+}
 
 /* Read each variable, plan, write. */
 static void env_apply(spank_t sp, const struct sn_jobenv *env)
@@ -29,17 +75,24 @@ static void env_apply(spank_t sp, const struct sn_jobenv *env)
 	sn_envbuf_free(&marker_buf);
 }
 
-/* What slurmstepd knows about the step; 0, or -1 with err set. */
+/*
+ * What slurmstepd knows about the step; 0, or -1 with err set.  in's
+ * step_nodelist lives in step_buf.
+ */
 static int step_input(spank_t sp, const char *job_nodelist, char *self,
 		      size_t size, struct sn_jobenv_input *in,
-		      struct sn_error *err)
+		      struct sn_envbuf *step_buf, struct sn_error *err)
 {
 	if (self_name(sp, job_nodelist, self, size, err))
 		return -1;
-	if (spank_get_item(sp, S_JOB_ID, &in->job_id) != ESPANK_SUCCESS) {
-		sn_error_set(err, "cannot read the job id");
+	if (spank_get_item(sp, S_JOB_ID, &in->job_id) != ESPANK_SUCCESS ||
+	    spank_get_item(sp, S_JOB_STEPID, &in->step_id) != ESPANK_SUCCESS) {
+		sn_error_set(err, "cannot read the job id or step id");
 		return -1;
 	}
+	in->batch = job_is_batch(sp);
+	in->step_nodelist = job_getenv(sp, "SLURM_STEP_NODELIST", step_buf);
+	in->addr_of = node_addr;
 	if (sn_jobenv_ephemeral(SN_EPHEMERAL_PATH, in, err))
 		slurm_info("%s: %s", SN_PLUGIN, err->msg);
 	in->job_nodelist = job_nodelist;
@@ -47,9 +100,16 @@ static int step_input(spank_t sp, const char *job_nodelist, char *self,
 	return 0;
 }
 
+/* Why MASTER_PORT or MASTER_ADDR is unset, or MASTER_ADDR a name. */
+static void notes_log(const struct sn_jobenv *env)
+{
+	for (size_t i = 0; i < env->n_notes; i++)
+		slurm_error("%s: %s", SN_PLUGIN, env->notes[i].msg);
+}
+
 int remote_env_set(spank_t sp)
 {
-	struct sn_envbuf nodelist_buf = { 0 };
+	struct sn_envbuf nodelist_buf = { 0 }, step_buf = { 0 };
 	struct sn_jobenv_input in = { 0 };
 	struct sn_jobenv env = { 0 };
 	const char *job_nodelist;
@@ -69,12 +129,15 @@ int remote_env_set(spank_t sp)
 		sn_envbuf_free(&nodelist_buf);
 		return 0;
 	}
-	if (step_input(sp, job_nodelist, self, sizeof(self), &in, &err) ||
+	if (step_input(sp, job_nodelist, self, sizeof(self), &in, &step_buf,
+		       &err) ||
 	    sn_jobenv_build(sn_state.cfg, &in, &env, &err))
 		goto fail;
+	notes_log(&env);
 	env_apply(sp, &env);
 	sn_jobenv_free(&env);
 	sn_envbuf_free(&nodelist_buf);
+	sn_envbuf_free(&step_buf);
 	return 0;
 fail:
 	/*
@@ -85,5 +148,6 @@ fail:
 	 */
 	slurm_error("%s: job environment not set: %s", SN_PLUGIN, err.msg);
 	sn_envbuf_free(&nodelist_buf);
+	sn_envbuf_free(&step_buf);
 	return 0;
 }

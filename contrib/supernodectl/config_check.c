@@ -424,6 +424,7 @@ int snctl_config_check(const struct snctl_global *g0, int argc, char **argv)
 	}
 	if (snctl_config_load(&g, &cfg))
 		return SNCTL_EXIT_NOTFOUND;
+	snctl_config_warn(cfg);
 	/* Up front: what the prolog and epilog on this node would refuse. */
 	trusted = !snctl_config_trust(cfg);
 	rc = check_run(cfg);

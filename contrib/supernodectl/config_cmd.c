@@ -115,6 +115,7 @@ int snctl_config(const struct snctl_global *g0, int argc, char **argv)
 		g.config = file;
 	if (snctl_config_load(&g, &cfg))
 		return SNCTL_EXIT_NOTFOUND;
+	snctl_config_warn(cfg);
 	if (snctl_config_trust(cfg)) {
 		/* The prolog and epilog on this node would refuse them. */
 		sn_config_free(cfg);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "config/sn_checkctx.h"
+#include "util/sn_slurm_env.h"
 
 #include "snctl.h"
 
@@ -39,19 +40,24 @@ static void trust_out(void *arg, const char *key, const char *msg)
 
 size_t snctl_config_trust(const struct sn_config *cfg)
 {
-	const char *node = getenv("SLURMD_NODENAME");
-	char host[256] = "localhost";
+	const char *node = getenv(SN_ENV_NODENAME);
+	char host[256];
 	struct sn_check_ctx ctx;
 	struct sn_error err;
 
-	if (!node || !*node) {
-		if (!gethostname(host, sizeof(host) - 1))
-			host[strcspn(host, ".")] = '\0';
-		node = host;
-	}
+	if (!node || !*node)
+		node = sn_slurm_env_host(host, sizeof(host));
 	if (sn_check_ctx_init(&ctx, cfg, node, &err)) {
 		sn_log_stderr("%s", err.msg);
 		return 1;
 	}
 	return sn_check_ctx_trust(&ctx, trust_out, NULL);
+}
+
+void snctl_config_warn(const struct sn_config *cfg)
+{
+	struct sn_error warn;
+
+	if (sn_config_port_warning(cfg, SN_CONFIG_PROCFS, &warn))
+		sn_log_stderr("warning: %s", warn.msg);
 }

@@ -67,6 +67,14 @@ int snctl_config_load(const struct snctl_global *g, struct sn_config **cfg);
  */
 size_t snctl_config_trust(const struct sn_config *cfg);
 
+/*
+ * snctl_config_warn (config_load.c) - what this machine makes of the
+ * config without refusing it (env.master_port_range against the kernel's
+ * ephemeral ports), one "warning: " line each on stderr (config validate,
+ * config check).
+ */
+void snctl_config_warn(const struct sn_config *cfg);
+
 /* ---- records.c: the epilog's per-job per-node records ---- */
 
 /* One record that parsed and passed the schema check. */

@@ -773,30 +773,42 @@ fail:
 	return NULL;
 }
 
-int sn_config_check_host(const struct sn_config *cfg, const char *procfs,
-			 struct sn_error *err)
+int sn_config_port_warning(const struct sn_config *cfg, const char *procfs,
+			   struct sn_error *warn)
 {
 	char file[4096], where[64] = "";
 	uint16_t lo, hi;
+	uint32_t span, inside;
 
 	snprintf(file, sizeof(file), "%s/%s", procfs, SN_CONFIG_EPHEMERAL_FILE);
-	if (sn_ephemeral_range_read(file, &lo, &hi, NULL))
-		return 0; /* the step falls back to Linux's default */
-	if (cfg->master_port_lo < lo || cfg->master_port_hi > hi)
+	if (sn_ephemeral_range_read(file, &lo, &hi, NULL) ||
+	    cfg->master_port_hi < lo || cfg->master_port_lo > hi)
 		return 0;
 	if (cfg->master_port_line)
 		snprintf(where, sizeof(where), ":%u:%u", cfg->master_port_line,
 			 cfg->master_port_col);
-	sn_error_set(
-		err,
-		"%s%s: env.master_port_range: [%u, %u]%s lies wholly inside the kernel's ephemeral port range %u-%u (%s)",
-		cfg->path, where, cfg->master_port_lo, cfg->master_port_hi,
-		cfg->master_port_line ? "" : " (the default)", lo, hi, file);
-	return -1;
+	span = (uint32_t)cfg->master_port_hi - cfg->master_port_lo + 1;
+	inside = (uint32_t)(cfg->master_port_hi < hi ? cfg->master_port_hi :
+						       hi) -
+		 (cfg->master_port_lo > lo ? cfg->master_port_lo : lo) + 1;
+	if (inside < span)
+		sn_error_set(
+			warn,
+			"%s%s: env.master_port_range: %u of its %u ports lie inside the kernel's ephemeral port range %u-%u (%s): MASTER_PORT takes only the other %u",
+			cfg->path, where, inside, span, lo, hi, file,
+			span - inside);
+	else
+		sn_error_set(
+			warn,
+			"%s%s: env.master_port_range: [%u, %u]%s lies wholly inside the kernel's ephemeral port range %u-%u (%s): MASTER_PORT is left unset in every job on this machine",
+			cfg->path, where, cfg->master_port_lo,
+			cfg->master_port_hi,
+			cfg->master_port_line ? "" : " (the default)", lo, hi,
+			file);
+	return 1;
 }
 
-struct sn_config *sn_config_load_procfs(const char *path, const char *procfs,
-					struct sn_error *err)
+struct sn_config *sn_config_load(const char *path, struct sn_error *err)
 {
 	struct sn_config *cfg;
 	size_t len = 0;
@@ -806,16 +818,7 @@ struct sn_config *sn_config_load_procfs(const char *path, const char *procfs,
 		return NULL;
 	cfg = sn_config_load_buffer(path, buf, len, err);
 	free(buf);
-	if (cfg && procfs && sn_config_check_host(cfg, procfs, err)) {
-		sn_config_free(cfg);
-		return NULL;
-	}
 	return cfg;
-}
-
-struct sn_config *sn_config_load(const char *path, struct sn_error *err)
-{
-	return sn_config_load_procfs(path, SN_CONFIG_PROCFS, err);
 }
 
 void sn_config_default_path(char *buf, size_t size)

@@ -30,8 +30,7 @@ int sn_config_cache_refresh(struct sn_config_cache *c)
 	c->tried = 1;
 	sn_config_free(c->cfg);
 	c->err.msg[0] = '\0';
-	c->cfg = sn_config_load_procfs(
-		c->path, c->procfs ? c->procfs : SN_CONFIG_PROCFS, &c->err);
+	c->cfg = sn_config_load(c->path, &c->err);
 	return 1;
 }
 

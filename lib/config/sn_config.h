@@ -11,7 +11,7 @@
 #include "config/sn_manifest.h"
 
 #define SN_CONFIG_DEFAULT_PATH "/etc/slurm/supernode.yaml"
-#define SN_CONFIG_PROCFS "/proc" /* where sn_config_load() reads the kernel */
+#define SN_CONFIG_PROCFS "/proc" /* where supernodectl reads the kernel */
 /* The kernel's ephemeral (outgoing) ports, "LOW\tHIGH", under procfs. */
 #define SN_CONFIG_EPHEMERAL_FILE "sys/net/ipv4/ip_local_port_range"
 #define SN_CONFIG_MAX_BYTES (4u << 20) /* 4 MiB of YAML */
@@ -132,8 +132,10 @@ struct sn_config {
  * YAML nested deeper than YAML_WALK_MAX_DEPTH or holding more than
  * YAML_WALK_MAX_NODES nodes (yaml_walk.h), as soon as libyaml reaches it.
  *
- * Then the rules that depend on this machine (sn_config_check_host, with
- * the kernel read under SN_CONFIG_PROCFS).
+ * Nothing of the machine decides whether the file loads: the kernel's
+ * ephemeral port range decides only MASTER_PORT, in the job step
+ * (sn_jobenv_build), and supernodectl warns about it
+ * (sn_config_port_warning).
  *
  * Returns a new config (caller frees with sn_config_free) or NULL with err
  * set.
@@ -141,33 +143,27 @@ struct sn_config {
 struct sn_config *sn_config_load(const char *path, struct sn_error *err);
 
 /*
- * sn_config_load_procfs - sn_config_load() with the kernel read under
- * procfs instead of /proc (tests pass a folder of fixtures; NULL: the
- * machine is not looked at).
- */
-struct sn_config *sn_config_load_procfs(const char *path, const char *procfs,
-					struct sn_error *err);
-
-/*
  * sn_config_load_buffer - the file's own rules, from memory; path is used
- * in messages.  Reads nothing of the machine (no sn_config_check_host).
+ * in messages.
  */
 struct sn_config *sn_config_load_buffer(const char *path, const char *buf,
 					size_t len, struct sn_error *err);
 
 /*
- * sn_config_check_host - the rule that depends on the machine rather than
- * the file: env.master_port_range must not lie wholly inside the kernel's
- * ephemeral port range, read from PROCFS/SN_CONFIG_EPHEMERAL_FILE (no port
- * would be left for MASTER_PORT, and every job would fail at its start).
- * A range that overlaps it in part is accepted: MASTER_PORT then takes
- * only the ports outside it (sn_master_port).  A file that cannot be read
- * or parsed is no error here (the job step assumes Linux's default then).
- * Returns 0, or -1 with err set: "FILE:LINE:COL: env.master_port_range:
- * [LO, HI] lies wholly inside the kernel's ephemeral port range A-B (PATH)".
+ * sn_config_port_warning - what this machine's kernel leaves of
+ * env.master_port_range for MASTER_PORT: the ephemeral range is read from
+ * PROCFS/SN_CONFIG_EPHEMERAL_FILE (tests pass a folder of fixtures).  A
+ * warning only, never a refusal: the range decides MASTER_PORT and
+ * nothing else (issue 17 item 3).
+ * Returns 0 (the range lies outside: nothing to say, or the file cannot be
+ * read: the step assumes Linux's default then), or 1 with warn set:
+ *   "FILE:LINE:COL: env.master_port_range: [LO, HI] lies wholly inside the
+ *   kernel's ephemeral port range A-B (PATH): MASTER_PORT is left unset in
+ *   every job on this machine", or, in part, "...: N of its K ports lie
+ *   inside ...: MASTER_PORT takes only the other M".
  */
-int sn_config_check_host(const struct sn_config *cfg, const char *procfs,
-			 struct sn_error *err);
+int sn_config_port_warning(const struct sn_config *cfg, const char *procfs,
+			   struct sn_error *warn);
 
 /*
  * sn_config_default_path - where a program finds supernode.yaml when it is

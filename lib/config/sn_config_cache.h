@@ -15,10 +15,9 @@
  * cache owns cfg; zero-initialise it, free it with sn_config_cache_free().
  */
 struct sn_config_cache {
-	const char *path;   /* borrowed: the file to watch */
-	const char *procfs; /* borrowed: where the kernel is read; NULL: /proc */
-	struct stat st;	    /* of the file at the last load (zero: absent) */
-	int tried;	    /* a load was attempted */
+	const char *path;      /* borrowed: the file to watch */
+	struct stat st;	       /* of the file at the last load (zero: absent) */
+	int tried;	       /* a load was attempted */
 	struct sn_config *cfg; /* NULL: err says why */
 	struct sn_error err;
 };

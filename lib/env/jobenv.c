@@ -49,10 +49,11 @@ void sn_envbuf_free(struct sn_envbuf *eb)
 	eb->cap = 0;
 }
 
-uint16_t sn_master_port(uint32_t job_id, uint16_t lo, uint16_t hi,
-			uint16_t eph_lo, uint16_t eph_hi)
+uint16_t sn_master_port(uint32_t job_id, uint32_t step_id, uint16_t lo,
+			uint16_t hi, uint16_t eph_lo, uint16_t eph_hi)
 {
-	uint32_t span = (uint32_t)hi - lo + 1, overlap = 0, idx, port;
+	uint32_t span = (uint32_t)hi - lo + 1, overlap = 0, k, steps, slot;
+	uint32_t idx, port;
 
 	if (hi < lo)
 		return 0;
@@ -64,7 +65,10 @@ uint16_t sn_master_port(uint32_t job_id, uint16_t lo, uint16_t hi,
 	}
 	if (span <= overlap)
 		return 0;
-	idx = job_id % (span - overlap);
+	k = span - overlap;
+	steps = k < SN_MASTER_PORT_STEPS ? k : SN_MASTER_PORT_STEPS;
+	slot = step_id >= SN_STEP_SPECIAL_MIN ? 0 : (step_id + 1) % steps;
+	idx = (job_id % (k / steps)) * steps + slot;
 	port = (uint32_t)lo + idx;
 	/* Ports below the ephemeral window come first, then those above. */
 	if (overlap && port >= eph_lo)
@@ -205,6 +209,79 @@ out:
 	return rc;
 }
 
+/* A line for the step's log: why a variable is less than asked, or unset. */
+static struct sn_error *note_next(struct sn_jobenv *env)
+{
+	if (env->n_notes >= SN_JOBENV_NOTES)
+		return NULL;
+	return &env->notes[env->n_notes++];
+}
+
+/*
+ * MASTER_ADDR: the step's first node (the batch step's is the job's
+ * first), by its address.  0, or -1 out of memory; what it cannot tell
+ * becomes a note, never an error that would cost the other variables.
+ */
+static int master_addr_add(const struct sn_jobenv_input *in,
+			   const char *job_first, struct sn_jobenv *env)
+{
+	struct sn_names step = { 0 };
+	struct sn_error why;
+	char name[SN_HOST_NAME_SIZE], addr[SN_HOST_NAME_SIZE];
+
+	snprintf(name, sizeof(name), "%s", job_first);
+	if (!in->batch && in->step_nodelist == sn_env_unread) {
+		sn_error_set(
+			note_next(env),
+			"MASTER_ADDR not set: SLURM_STEP_NODELIST could not be read");
+		return 0;
+	}
+	if (!in->batch && in->step_nodelist) {
+		int bad = sn_hostlist_expand(in->step_nodelist, SN_HOSTLIST_MAX,
+					     &step, &why);
+
+		if (bad || !step.count) {
+			sn_error_set(
+				note_next(env),
+				"MASTER_ADDR not set: SLURM_STEP_NODELIST '%.200s': %s",
+				in->step_nodelist, bad ? why.msg : "no node");
+			sn_names_free(&step);
+			return 0;
+		}
+		snprintf(name, sizeof(name), "%s", step.names[0]);
+		sn_names_free(&step);
+	}
+	if (!in->addr_of) {
+		snprintf(addr, sizeof(addr), "%s", name);
+	} else if (in->addr_of(in->addr_ctx, name, addr, sizeof(addr), &why)) {
+		sn_error_set(
+			note_next(env),
+			"MASTER_ADDR is the node name %s: its address is unknown (%s)",
+			name, why.msg);
+		snprintf(addr, sizeof(addr), "%s", name);
+	}
+	return var_add(env, "MASTER_ADDR", strdup(addr));
+}
+
+/* MASTER_PORT, or a note why there is none.  0, or -1 out of memory. */
+static int master_port_add(const struct sn_config *cfg,
+			   const struct sn_jobenv_input *in,
+			   struct sn_jobenv *env)
+{
+	uint16_t port = sn_master_port(in->job_id, in->step_id,
+				       cfg->master_port_lo, cfg->master_port_hi,
+				       in->ephemeral_lo, in->ephemeral_hi);
+
+	if (port)
+		return var_addf(env, "MASTER_PORT", port);
+	sn_error_set(
+		note_next(env),
+		"MASTER_PORT not set: env.master_port_range [%u, %u] lies inside the ephemeral port range [%u, %u]",
+		cfg->master_port_lo, cfg->master_port_hi, in->ephemeral_lo,
+		in->ephemeral_hi);
+	return 0;
+}
+
 int sn_jobenv_build(const struct sn_config *cfg,
 		    const struct sn_jobenv_input *in, struct sn_jobenv *env,
 		    struct sn_error *err)
@@ -213,10 +290,10 @@ int sn_jobenv_build(const struct sn_config *cfg,
 	struct sn_error herr;
 	uint32_t *order = NULL;
 	size_t norder = 0, index = 0, rank = 0;
-	uint16_t port;
 	int rc = -1;
 
 	env->count = 0;
+	env->n_notes = 0;
 	if (!in->nodename || !*in->nodename) {
 		sn_error_set(
 			err,
@@ -230,17 +307,6 @@ int sn_jobenv_build(const struct sn_config *cfg,
 			     in->job_nodelist ? in->job_nodelist : "",
 			     herr.msg);
 		return -1;
-	}
-	port = sn_master_port(in->job_id, cfg->master_port_lo,
-			      cfg->master_port_hi, in->ephemeral_lo,
-			      in->ephemeral_hi);
-	if (!port) {
-		sn_error_set(
-			err,
-			"env.master_port_range [%u, %u] lies inside the ephemeral port range [%u, %u]: no port for MASTER_PORT",
-			cfg->master_port_lo, cfg->master_port_hi,
-			in->ephemeral_lo, in->ephemeral_hi);
-		goto out;
 	}
 	order = calloc(cfg->n_supernodes, sizeof(*order));
 	if (!order) {
@@ -257,8 +323,8 @@ int sn_jobenv_build(const struct sn_config *cfg,
 	    var_addf(env, "SUPERNODE_INDEX", index) ||
 	    var_addf(env, "SUPERNODE_SIZE", cfg->supernode_size) ||
 	    var_addf(env, "SUPERNODE_NODE_RANK", rank) ||
-	    var_add(env, "MASTER_ADDR", strdup(hosts.names[0])) ||
-	    var_addf(env, "MASTER_PORT", port)) {
+	    master_addr_add(in, hosts.names[0], env) ||
+	    master_port_add(cfg, in, env)) {
 		sn_error_set(err, "out of memory");
 		sn_jobenv_free(env);
 		goto out;

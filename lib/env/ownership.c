@@ -29,9 +29,9 @@ const char *const sn_ownership_step_vars[SN_OWNERSHIP_STEP_VARS][2] = {
 	{ "SUPERNODE_INDEX", "its position in SUPERNODE_NAMES" },
 	{ "SUPERNODE_SIZE", "nodes per supernode" },
 	{ "SUPERNODE_NODE_RANK", "this node's rank in its supernode" },
-	{ "MASTER_ADDR", "first node of SLURM_JOB_NODELIST" },
+	{ "MASTER_ADDR", "NodeAddr of the step's first node" },
 	{ "MASTER_PORT",
-	  "from the job id, in env.master_port_range, outside the ephemeral ports" },
+	  "from the job and step id, in env.master_port_range, outside the ephemeral ports" },
 };
 
 int sn_ownership_mode_parse(const char *s, enum sn_env_mode *mode)

@@ -11,6 +11,15 @@
 #include "util/sn_error.h"
 
 #define SN_JOBENV_MAX 16
+#define SN_JOBENV_NOTES 2 /* why MASTER_ADDR, MASTER_PORT are less or unset */
+/*
+ * MASTER_PORT: ports per job.  Step s of a job takes slot (s + 1) mod
+ * SN_MASTER_PORT_STEPS of its job's block, the batch and interactive
+ * steps slot 0; see sn_master_port().
+ */
+#define SN_MASTER_PORT_STEPS 16u
+/* Slurm's special step ids start here (SLURM_PENDING_STEP - 15 and up). */
+#define SN_STEP_SPECIAL_MIN 0xfffffff0u
 
 /* One variable to set in the job step: name and malloc()ed value. */
 struct sn_env_var {
@@ -18,11 +27,26 @@ struct sn_env_var {
 	char *value;
 };
 
-/* struct sn_jobenv - the variables of one node's step; sn_jobenv_free(). */
+/*
+ * struct sn_jobenv - the variables of one node's step; sn_jobenv_free().
+ * notes: why a variable was left unset (MASTER_PORT: no port outside the
+ * ephemeral range) or made of less than asked (MASTER_ADDR: the node's
+ * name, its address unknown); for the step's log.
+ */
 struct sn_jobenv {
 	struct sn_env_var vars[SN_JOBENV_MAX];
 	size_t count;
+	struct sn_error notes[SN_JOBENV_NOTES];
+	size_t n_notes;
 };
+
+/*
+ * sn_jobenv_addr_fn - a node's address (its NodeAddr) from its Slurm
+ * name, into out (size bytes).  Must not block: no network, no DNS.
+ * Returns 0, or -1 with why set (the caller then uses the name).
+ */
+typedef int (*sn_jobenv_addr_fn)(void *ctx, const char *node, char *out,
+				 size_t size, struct sn_error *why);
 
 /*
  * struct sn_jobenv_input - what slurmstepd knows about the step.
@@ -31,9 +55,19 @@ struct sn_jobenv {
 struct sn_jobenv_input {
 	const char *job_nodelist; /* SLURM_JOB_NODELIST (the allocation) */
 	const char *nodename;	  /* SLURMD_NODENAME (this node) */
+	/*
+	 * SLURM_STEP_NODELIST: NULL (unset: the job's list) or
+	 * sn_env_unread; ignored for the batch step, which runs on the job's
+	 * first node.
+	 */
+	const char *step_nodelist;
+	bool batch;
 	uint32_t job_id;
+	uint32_t step_id;      /* S_JOB_STEPID; special ids (batch...) too */
 	uint16_t ephemeral_lo; /* kernel's ip_local_port_range */
 	uint16_t ephemeral_hi;
+	sn_jobenv_addr_fn addr_of; /* NULL: MASTER_ADDR is the node name */
+	void *addr_ctx;
 };
 
 /*
@@ -88,9 +122,15 @@ void sn_envbuf_free(struct sn_envbuf *eb);
  *   SUPERNODE_COUNT, SUPERNODE_NAMES (comma list, allocation order),
  *   SUPERNODE_NAME, SUPERNODE_INDEX, SUPERNODE_SIZE, SUPERNODE_NODE_RANK
  *   (this node's position among its supernode's nodes in the allocation),
- *   MASTER_ADDR (host 0 of the expanded allocation), MASTER_PORT.
- * Returns 0, or -1 with err set (unparsable nodelist, a node that is in no
- * supernode, this node not in the allocation, no usable port); env is then
+ *   MASTER_ADDR: the address (in->addr_of) of the step's first node, the
+ *   node of task 0 under Slurm's block and cyclic distributions (the
+ *   job's first node for the batch step); its name when addr_of is NULL
+ *   or fails, with a note;
+ *   MASTER_PORT: sn_master_port() of the job and step; left out, with a
+ *   note, when no port of env.master_port_range lies outside the
+ *   ephemeral range (the other variables are still set).
+ * Returns 0, or -1 with err set (unparsable node list, a node that is in
+ * no supernode, this node not in the allocation, no memory); env is then
  * empty.
  */
 int sn_jobenv_build(const struct sn_config *cfg,
@@ -124,12 +164,19 @@ int sn_jobenv_ephemeral(const char *path, struct sn_jobenv_input *in,
 void sn_jobenv_free(struct sn_jobenv *env);
 
 /*
- * sn_master_port - the rendezvous port of a job: element (job_id mod k) of
- * the k ports in [lo, hi] that lie outside the ephemeral range
- * [eph_lo, eph_hi], so consecutive jobs get different ports and none
- * collides with the kernel's outgoing ports.  Returns 0 if k is 0.
+ * sn_master_port - the rendezvous port of a job's step, among the k ports
+ * of [lo, hi] that lie outside the ephemeral range [eph_lo, eph_hi] (in
+ * order, those below it first).  The k ports are cut into blocks of
+ * S = min(SN_MASTER_PORT_STEPS, k); job j takes block (j mod (k / S)), and
+ * its step s slot ((s + 1) mod S) of it, the special steps (batch,
+ * interactive, extern: step_id >= SN_STEP_SPECIAL_MIN) slot 0:
+ *   index = (j mod (k / S)) * S + slot.
+ * So the concurrent steps of a job get different ports (up to S of them:
+ * steps s and s + S share one), and so do jobs that share a node unless
+ * their ids are equal modulo k / S (625 for the default 10000 ports).
+ * Every node of a step computes the same port.  Returns 0 if k is 0.
  */
-uint16_t sn_master_port(uint32_t job_id, uint16_t lo, uint16_t hi,
-			uint16_t eph_lo, uint16_t eph_hi);
+uint16_t sn_master_port(uint32_t job_id, uint32_t step_id, uint16_t lo,
+			uint16_t hi, uint16_t eph_lo, uint16_t eph_hi);
 
 #endif

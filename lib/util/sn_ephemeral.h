@@ -4,8 +4,9 @@
 
 /*
  * The kernel's ephemeral (outgoing) port range, read from procfs.  Used by
- * the config loader (a master_port_range wholly inside it is refused) and by
- * the job environment (MASTER_PORT avoids it), so it sits below both.
+ * the job environment (MASTER_PORT avoids it) and by supernodectl's
+ * warning (config/sn_config.h, sn_config_port_warning), so it sits below
+ * both.  It never decides whether the config loads.
  */
 #include <stdint.h>
 

@@ -242,7 +242,8 @@ for t in 0 1; do
 	[[ $node == *2 ]] && want="=mlx5_0:1"
 	assert_eq "env.force, task $t on $node: NCCL_IB_HCA" "$want" "$(env_of "$out" "$t" NCCL_IB_HCA)"
 	jobid=$(env_of "$out" "$t" SLURM_JOB_ID)
-	assert_eq "env.force, task $t on $node: MASTER_PORT" "$((20000 + jobid % 10000))" "$(env_of "$out" "$t" MASTER_PORT)"
+	# step 0 of the job: block (jobid mod 625) of 16 ports, slot 1
+	assert_eq "env.force, task $t on $node: MASTER_PORT" "$((20000 + jobid % 625 * 16 + 1))" "$(env_of "$out" "$t" MASTER_PORT)"
 done
 assert_eq "no node drained" "" "$(drained_nodes)"
 finish

@@ -11,7 +11,6 @@
 
 #include "config/sn_config_cache.h"
 
-#define PROCFS SN_FIXTURES "/procfs/linux-default"
 #define GOOD                                  \
 	"supernodes:\n"                       \
 	"  - {name: sn01, nodes: 'a[1-2]'}\n" \
@@ -29,7 +28,7 @@ static void write_file(const char *path, const char *text)
 static void test_reload_only_on_change(void **state)
 {
 	char dir[] = "/tmp/sn-cache-XXXXXX", path[64], tmp[64];
-	struct sn_config_cache c = { .path = path, .procfs = PROCFS };
+	struct sn_config_cache c = { .path = path };
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));

@@ -148,8 +148,7 @@ static void test_full_example_file(void **state)
 			 (ssize_t)strlen(full_yaml));
 	close(fd);
 	err_reset(&err);
-	cfg = sn_config_load_procfs(path, SN_FIXTURES "/procfs/linux-default",
-				    &err);
+	cfg = sn_config_load(path, &err);
 	unlink(path);
 	if (!cfg)
 		fail_msg("%s", err.msg);

@@ -22,109 +22,140 @@
 
 /* ---- sn_master_port ---------------------------------------------------- */
 
+#define BATCH 0xfffffffbu	/* SLURM_BATCH_SCRIPT */
+#define INTERACTIVE 0xfffffffau /* SLURM_INTERACTIVE_STEP */
+#define EXTERN 0xfffffffcu	/* SLURM_EXTERN_CONT */
+#define EPH 32768, 60999	/* Linux's default ephemeral range */
+
+/*
+ * Range 20000-29999 (10000 ports) in blocks of 16: job j's block is
+ * j mod 625; step s takes slot s + 1, the batch step slot 0.
+ */
 static void test_port_known_values(void **state)
 {
 	(void)state;
-	/* range 20000-29999, Linux's default ephemeral 32768-60999 */
-	assert_int_equal(sn_master_port(1, 20000, 29999, 32768, 60999), 20001);
-	assert_int_equal(sn_master_port(10000, 20000, 29999, 32768, 60999),
-			 20000);
-	assert_int_equal(sn_master_port(12345, 20000, 29999, 32768, 60999),
-			 22345);
-	assert_int_equal(sn_master_port(0, 20000, 29999, 32768, 60999), 20000);
-	assert_int_equal(sn_master_port(9999, 20000, 29999, 32768, 60999),
-			 29999);
-	assert_int_equal(sn_master_port(UINT32_MAX, 20000, 29999, 32768, 60999),
-			 20000 + UINT32_MAX % 10000);
-	/* one port */
-	assert_int_equal(sn_master_port(77, 20000, 20000, 32768, 60999), 20000);
+	assert_int_equal(sn_master_port(1, 0, 20000, 29999, EPH), 20017);
+	assert_int_equal(sn_master_port(1, BATCH, 20000, 29999, EPH), 20016);
+	assert_int_equal(sn_master_port(1, INTERACTIVE, 20000, 29999, EPH),
+			 20016);
+	assert_int_equal(sn_master_port(1, EXTERN, 20000, 29999, EPH), 20016);
+	assert_int_equal(sn_master_port(1, 1, 20000, 29999, EPH), 20018);
+	assert_int_equal(sn_master_port(1, 14, 20000, 29999, EPH), 20031);
+	/* steps s and s + 16 share a slot: 15 wraps onto the batch step's */
+	assert_int_equal(sn_master_port(1, 15, 20000, 29999, EPH), 20016);
+	assert_int_equal(sn_master_port(1, 16, 20000, 29999, EPH), 20017);
+	assert_int_equal(sn_master_port(0, 0, 20000, 29999, EPH), 20001);
+	assert_int_equal(sn_master_port(625, 0, 20000, 29999, EPH), 20001);
+	assert_int_equal(sn_master_port(12345, 0, 20000, 29999, EPH), 27521);
+	assert_int_equal(sn_master_port(624, 14, 20000, 29999, EPH), 29999);
+	assert_int_equal(sn_master_port(UINT32_MAX, 0, 20000, 29999, EPH),
+			 26721);
+	/* one port: every step of every job */
+	assert_int_equal(sn_master_port(77, 3, 20000, 20000, EPH), 20000);
+	/* ten ports: one block of ten slots */
+	assert_int_equal(sn_master_port(7, 5, 20000, 20009, EPH), 20006);
 	/* a reversed ephemeral range is no window */
-	assert_int_equal(sn_master_port(5, 20000, 29999, 29999, 20000), 20005);
+	assert_int_equal(sn_master_port(5, 0, 20000, 29999, 29999, 20000),
+			 20081);
 	/* reversed port range: no port */
-	assert_int_equal(sn_master_port(5, 29999, 20000, 32768, 60999), 0);
+	assert_int_equal(sn_master_port(5, 0, 29999, 20000, EPH), 0);
 }
 
-/* Window 25000-26000 inside 20000-29999: 8999 ports remain. */
-static void test_port_skips_window(void **state)
-{
-	const uint32_t k = 10000 - 1001;
-
-	(void)state;
-	assert_int_equal(sn_master_port(0, 20000, 29999, 25000, 26000), 20000);
-	assert_int_equal(sn_master_port(4999, 20000, 29999, 25000, 26000),
-			 24999);
-	assert_int_equal(sn_master_port(5000, 20000, 29999, 25000, 26000),
-			 26001);
-	assert_int_equal(sn_master_port(8998, 20000, 29999, 25000, 26000),
-			 29999);
-	assert_int_equal(sn_master_port(8999, 20000, 29999, 25000, 26000),
-			 20000);
-	for (uint32_t id = 0; id <= 20000; id++) {
-		uint16_t p = sn_master_port(id, 20000, 29999, 25000, 26000);
-		uint16_t next =
-			sn_master_port(id + 1, 20000, 29999, 25000, 26000);
-
-		if (p < 20000 || p > 29999 || (p >= 25000 && p <= 26000))
-			fail_msg("job %u: port %u", id, p);
-		if (p == next)
-			fail_msg("jobs %u and %u share port %u", id, id + 1, p);
-		assert_int_equal(p, sn_master_port(id + k, 20000, 29999, 25000,
-						   26000));
-	}
-}
-
-/* k consecutive jobs use each usable port exactly once. */
-static void test_port_uses_every_port(void **state)
+/*
+ * Issue 17 items 11 and 14a: concurrent steps of one job, and jobs that
+ * share a node (OverSubscribe), get different ports.  Before, every step
+ * of job j had 20000 + j mod 10000.
+ */
+static void test_port_per_step_and_job(void **state)
 {
 	static unsigned char used[65536];
+	uint32_t steps[] = { BATCH, 0, 1, 2,  3,  4,  5,  6,
+			     7,	    8, 9, 10, 11, 12, 13, 14 };
 
 	(void)state;
+	assert_int_not_equal(sn_master_port(4242, 0, 20000, 29999, EPH),
+			     sn_master_port(4242, 1, 20000, 29999, EPH));
+	assert_int_not_equal(sn_master_port(4242, 0, 20000, 29999, EPH),
+			     sn_master_port(4243, 0, 20000, 29999, EPH));
+	/* 625 consecutive jobs x (batch + 15 steps): every port once */
 	memset(used, 0, sizeof(used));
-	for (uint32_t id = 1000; id < 1000 + 8999; id++)
-		used[sn_master_port(id, 20000, 29999, 25000, 26000)]++;
-	for (uint32_t p = 0; p < 65536; p++) {
-		int usable = p >= 20000 && p <= 29999 &&
-			     !(p >= 25000 && p <= 26000);
-
-		if (used[p] != usable)
+	for (uint32_t id = 1000; id < 1000 + 625; id++)
+		for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++)
+			used[sn_master_port(id, steps[s], 20000, 29999, EPH)]++;
+	for (uint32_t p = 0; p < 65536; p++)
+		if (used[p] != (p >= 20000 && p <= 29999))
 			fail_msg("port %u used %u times", p, used[p]);
+}
+
+/* Window 25000-26000 inside 20000-29999: 8999 ports, 562 blocks. */
+static void test_port_skips_window(void **state)
+{
+	static unsigned char used[65536];
+	unsigned total = 0;
+
+	(void)state;
+	assert_int_equal(sn_master_port(0, 0, 20000, 29999, 25000, 26000),
+			 20001);
+	assert_int_equal(sn_master_port(312, 0, 20000, 29999, 25000, 26000),
+			 24993);
+	assert_int_equal(sn_master_port(313, 0, 20000, 29999, 25000, 26000),
+			 26010);
+	assert_int_equal(sn_master_port(561, 14, 20000, 29999, 25000, 26000),
+			 29992);
+	assert_int_equal(sn_master_port(562, 0, 20000, 29999, 25000, 26000),
+			 20001);
+	memset(used, 0, sizeof(used));
+	for (uint32_t id = 0; id < 562; id++) {
+		for (uint32_t s = 0; s < 15; s++)
+			used[sn_master_port(id, s, 20000, 29999, 25000,
+					    26000)]++;
+		used[sn_master_port(id, BATCH, 20000, 29999, 25000, 26000)]++;
 	}
+	for (uint32_t p = 0; p < 65536; p++) {
+		if (used[p] > 1 || (used[p] && (p < 20000 || p > 29999 ||
+						(p >= 25000 && p <= 26000))))
+			fail_msg("port %u used %u times", p, used[p]);
+		total += used[p];
+	}
+	/* 562 x 16 = 8992: the last 7 of the 8999 ports are left over */
+	assert_int_equal(total, 8992);
 }
 
 static void test_port_window_at_edges(void **state)
 {
 	(void)state;
 	/* the window covers the bottom of the range */
-	assert_int_equal(sn_master_port(0, 20000, 29999, 10000, 20500), 20501);
-	assert_int_equal(sn_master_port(9498, 20000, 29999, 10000, 20500),
-			 29999);
-	assert_int_equal(sn_master_port(9499, 20000, 29999, 10000, 20500),
+	assert_int_equal(sn_master_port(0, BATCH, 20000, 29999, 10000, 20500),
+			 20501);
+	assert_int_equal(sn_master_port(592, 14, 20000, 29999, 10000, 20500),
+			 29988);
+	assert_int_equal(sn_master_port(593, BATCH, 20000, 29999, 10000, 20500),
 			 20501);
 	/* ... the top */
-	assert_int_equal(sn_master_port(8999, 20000, 29999, 29000, 40000),
-			 28999);
-	assert_int_equal(sn_master_port(9000, 20000, 29999, 29000, 40000),
+	assert_int_equal(sn_master_port(561, 14, 20000, 29999, 29000, 40000),
+			 28991);
+	assert_int_equal(sn_master_port(562, BATCH, 20000, 29999, 29000, 40000),
 			 20000);
 	/* whole port space, default window */
-	assert_int_equal(sn_master_port(31744, 1024, 65535, 32768, 60999),
-			 61000);
-	assert_int_equal(sn_master_port(31743, 1024, 65535, 32768, 60999),
-			 32767);
-	assert_int_equal(sn_master_port(36279, 1024, 65535, 32768, 60999),
-			 65535);
-	assert_int_equal(sn_master_port(36280, 1024, 65535, 32768, 60999),
-			 1024);
+	assert_int_equal(sn_master_port(1983, BATCH, 1024, 65535, EPH), 32752);
+	assert_int_equal(sn_master_port(1984, BATCH, 1024, 65535, EPH), 61000);
+	assert_int_equal(sn_master_port(2266, 14, 1024, 65535, EPH), 65527);
+	assert_int_equal(sn_master_port(2267, BATCH, 1024, 65535, EPH), 1024);
 }
 
 static void test_port_fully_covered(void **state)
 {
 	(void)state;
-	assert_int_equal(sn_master_port(1, 20000, 29999, 10000, 40000), 0);
-	assert_int_equal(sn_master_port(1, 20000, 29999, 20000, 29999), 0);
-	assert_int_equal(sn_master_port(7, 20000, 20000, 20000, 20000), 0);
+	assert_int_equal(sn_master_port(1, 0, 20000, 29999, 10000, 40000), 0);
+	assert_int_equal(sn_master_port(1, 0, 20000, 29999, 20000, 29999), 0);
+	assert_int_equal(sn_master_port(7, 0, 20000, 20000, 20000, 20000), 0);
+	/* the default range under a 1024-65535 host (issue 17 item 3) */
+	assert_int_equal(sn_master_port(7, 0, 20000, 29999, 1024, 65535), 0);
 	/* one port left at either end */
-	assert_int_equal(sn_master_port(7, 20000, 29999, 20001, 40000), 20000);
-	assert_int_equal(sn_master_port(7, 20000, 29999, 1024, 29998), 29999);
+	assert_int_equal(sn_master_port(7, 0, 20000, 29999, 20001, 40000),
+			 20000);
+	assert_int_equal(sn_master_port(7, 0, 20000, 29999, 1024, 29998),
+			 29999);
 }
 
 /* ---- sn_ephemeral_range_read ------------------------------------------- */
@@ -312,27 +343,30 @@ static void env_is(const struct sn_config *cfg, const char *nodelist,
 
 static void test_build(void **state)
 {
-	/* COUNT, NAMES, NAME, INDEX, SIZE, NODE_RANK, ADDR, PORT */
+	/*
+	 * COUNT, NAMES, NAME, INDEX, SIZE, NODE_RANK, ADDR, PORT; step 0:
+	 * port 20000 + (job mod 625) * 16 + 1
+	 */
 	ENV_IS(*state, "sna[1-2],snb[1-2]", "snb2", 1234, "2", "sn01,sn02",
-	       "sn02", "1", "2", "1", "sna1", "21234");
+	       "sn02", "1", "2", "1", "sna1", "29745");
 	ENV_IS(*state, "sna[1-2],snb[1-2]", "sna1", 1234, "2", "sn01,sn02",
-	       "sn01", "0", "2", "0", "sna1", "21234");
+	       "sn01", "0", "2", "0", "sna1", "29745");
 	ENV_IS(*state, "sna[1-2],snb[1-2]", "snb1", 1234, "2", "sn01,sn02",
-	       "sn02", "1", "2", "0", "sna1", "21234");
+	       "sn02", "1", "2", "0", "sna1", "29745");
 	ENV_IS(*state, "snc[1-2]", "snc2", 7, "1", "sn03", "sn03", "0", "2",
-	       "1", "snc1", "20007");
+	       "1", "snc1", "20113");
 }
 
 /* Allocation order, not config order, decides names, index and address. */
 static void test_build_allocation_order(void **state)
 {
 	ENV_IS(*state, "snb[1-2],sna[1-2]", "sna1", 1234, "2", "sn02,sn01",
-	       "sn01", "1", "2", "0", "snb1", "21234");
+	       "sn01", "1", "2", "0", "snb1", "29745");
 	ENV_IS(*state, "snb[1-2],sna[1-2]", "snb2", 1234, "2", "sn02,sn01",
-	       "sn02", "0", "2", "1", "snb1", "21234");
+	       "sn02", "0", "2", "1", "snb1", "29745");
 	/* rank counts only this supernode's nodes before it */
 	ENV_IS(*state, "snc2,sna[1-2],snc1,snb[1-2]", "snc1", 10000, "3",
-	       "sn03,sn01,sn02", "sn03", "0", "2", "1", "snc2", "20000");
+	       "sn03,sn01,sn02", "sn03", "0", "2", "1", "snc2", "20001");
 }
 
 static void build_fails(const struct sn_config *cfg,
@@ -384,13 +418,141 @@ static void test_build_errors(void **state)
 	in.nodename = NULL;
 	build_fails(*state, &in,
 		    "this node's Slurm name (SLURMD_NODENAME) is unknown");
-	/* no usable port */
-	in.nodename = "sna1";
-	in.ephemeral_lo = 10000;
-	in.ephemeral_hi = 40000;
-	build_fails(
-		*state, &in,
-		"env.master_port_range [20000, 29999] lies inside the ephemeral port range [10000, 40000]: no port for MASTER_PORT");
+}
+
+/*
+ * Issue 17 item 3: no port outside the ephemeral range leaves MASTER_PORT
+ * unset and says why; every other variable is still set (before: the
+ * whole environment failed with "...: no port for MASTER_PORT").
+ */
+static void test_build_no_port(void **state)
+{
+	struct sn_jobenv_input in = {
+		.job_nodelist = "sna[1-2]",
+		.nodename = "sna2",
+		.job_id = 1,
+		.ephemeral_lo = 1024,
+		.ephemeral_hi = 65535,
+	};
+	struct sn_jobenv env;
+	struct sn_error err;
+
+	err_reset(&err);
+	if (sn_jobenv_build(*state, &in, &env, &err))
+		fail_msg("refused: %s", err.msg);
+	assert_int_equal(env.count, 7);
+	assert_null(env_get(&env, "MASTER_PORT"));
+	assert_string_equal(env_get(&env, "MASTER_ADDR"), "sna1");
+	assert_string_equal(env_get(&env, "SUPERNODE_NODE_RANK"), "1");
+	assert_int_equal(env.n_notes, 1);
+	assert_string_equal(
+		env.notes[0].msg,
+		"MASTER_PORT not set: env.master_port_range [20000, 29999] lies inside the ephemeral port range [1024, 65535]");
+	sn_jobenv_free(&env);
+}
+
+/* A fake NodeAddr table: snX -> 10.0.0.X's, "down" for unknown names. */
+static int fake_addr(void *ctx, const char *node, char *out, size_t size,
+		     struct sn_error *why)
+{
+	static const char *const table[][2] = {
+		{ "sna1", "10.1.0.1" },
+		{ "sna2", "10.1.0.2" },
+		{ "snb1", "10.2.0.1" },
+		{ "snb2", "10.2.0.2" },
+	};
+
+	(*(int *)ctx)++;
+	for (size_t i = 0; i < 4; i++)
+		if (!strcmp(node, table[i][0])) {
+			snprintf(out, size, "%s", table[i][1]);
+			return 0;
+		}
+	sn_error_set(why, "slurm.conf gives %s no NodeAddr", node);
+	return -1;
+}
+
+/* MASTER_ADDR (and its note) for a step of the job sna[1-2],snb[1-2]. */
+static void addr_is(const struct sn_config *cfg, const char *step_list,
+		    bool batch, const char *self, const char *want,
+		    const char *note)
+{
+	int calls = 0;
+	struct sn_jobenv_input in = {
+		.job_nodelist = "sna[1-2],snb[1-2]",
+		.nodename = self,
+		.step_nodelist = step_list,
+		.batch = batch,
+		.job_id = 1,
+		.ephemeral_lo = 32768,
+		.ephemeral_hi = 60999,
+		.addr_of = fake_addr,
+		.addr_ctx = &calls,
+	};
+	struct sn_jobenv env;
+	struct sn_error err;
+	const char *got;
+
+	if (sn_jobenv_build(cfg, &in, &env, &err))
+		fail_msg("refused: %s", err.msg);
+	got = env_get(&env, "MASTER_ADDR");
+	if (want ? !got || strcmp(got, want) : got != NULL)
+		fail_msg("step %s: MASTER_ADDR %s, expected %s",
+			 step_list ? step_list : "(unset)",
+			 got ? got : "(unset)", want ? want : "(unset)");
+	assert_int_equal(env.n_notes, *note ? 1 : 0);
+	if (*note)
+		assert_string_equal(env.notes[0].msg, note);
+	/* the rest is the allocation's, whatever the step */
+	assert_string_equal(env_get(&env, "SUPERNODE_NAMES"), "sn01,sn02");
+	assert_int_equal(calls, want && !*note ? 1 : calls);
+	sn_jobenv_free(&env);
+}
+
+/*
+ * Issue 17 item 11: MASTER_ADDR is the step's first node, by its address.
+ * Before: the job's first node by its name ("sna1") for every step.
+ */
+static void test_build_master_addr(void **state)
+{
+	/* srun -w snb[1-2] in the 4-node job: the step's first node */
+	addr_is(*state, "snb[1-2]", false, "snb2", "10.2.0.1", "");
+	addr_is(*state, "sna2,snb1", false, "snb1", "10.1.0.2", "");
+	/* the whole allocation; no step list (unset): the job's */
+	addr_is(*state, "sna[1-2],snb[1-2]", false, "snb2", "10.1.0.1", "");
+	addr_is(*state, NULL, false, "sna2", "10.1.0.1", "");
+	/* the batch step runs on the job's first node, whatever is set */
+	addr_is(*state, "snb2", true, "sna1", "10.1.0.1", "");
+	/* a node without an address: its name, and why */
+	{
+		struct sn_jobenv_input in = {
+			.job_nodelist = "snc[1-2]",
+			.nodename = "snc2",
+			.step_nodelist = "snc2",
+			.job_id = 1,
+			.ephemeral_lo = 32768,
+			.ephemeral_hi = 60999,
+			.addr_of = fake_addr,
+		};
+		int calls = 0;
+		struct sn_jobenv env;
+		struct sn_error err;
+
+		in.addr_ctx = &calls;
+		assert_int_equal(sn_jobenv_build(*state, &in, &env, &err), 0);
+		assert_string_equal(env_get(&env, "MASTER_ADDR"), "snc2");
+		assert_int_equal(env.n_notes, 1);
+		assert_string_equal(
+			env.notes[0].msg,
+			"MASTER_ADDR is the node name snc2: its address is unknown (slurm.conf gives snc2 no NodeAddr)");
+		assert_int_equal(calls, 1);
+		sn_jobenv_free(&env);
+	}
+	/* a step list not read whole, or not a list: unset, and why */
+	addr_is(*state, sn_env_unread, false, "sna1", NULL,
+		"MASTER_ADDR not set: SLURM_STEP_NODELIST could not be read");
+	addr_is(*state, "sna[1-", false, "sna1", NULL,
+		"MASTER_ADDR not set: SLURM_STEP_NODELIST 'sna[1-': cannot parse nodelist 'sna[1-'");
 }
 
 static void test_build_port_outside_window(void **state)
@@ -405,8 +567,9 @@ static void test_build_port_outside_window(void **state)
 	struct sn_jobenv env;
 	struct sn_error err;
 
+	/* 8999 ports, 562 blocks: (5000 mod 562) * 16 + 1 = 8065, past it */
 	assert_int_equal(sn_jobenv_build(*state, &in, &env, &err), 0);
-	assert_string_equal(env_get(&env, "MASTER_PORT"), "26001");
+	assert_string_equal(env_get(&env, "MASTER_PORT"), "29066");
 	assert_string_equal(env_get(&env, "SUPERNODE_NODE_RANK"), "1");
 	sn_jobenv_free(&env);
 	sn_jobenv_free(NULL);
@@ -607,7 +770,8 @@ static void test_envmark_round_trip(void **state)
 	struct sn_jobenv_input in = {
 		.job_nodelist = "sna[1-2],snb[1-2]",
 		.nodename = "snb2",
-		.job_id = 1234,
+		.job_id = 77, /* step 1: 20000 + 77 * 16 + 2 = 21234 */
+		.step_id = 1,
 		.ephemeral_lo = 32768,
 		.ephemeral_hi = 60999,
 	};
@@ -711,8 +875,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_port_known_values),
+		cmocka_unit_test(test_port_per_step_and_job),
 		cmocka_unit_test(test_port_skips_window),
-		cmocka_unit_test(test_port_uses_every_port),
 		cmocka_unit_test(test_port_window_at_edges),
 		cmocka_unit_test(test_port_fully_covered),
 		cmocka_unit_test_setup_teardown(test_ephemeral_read,
@@ -728,6 +892,10 @@ int main(void)
 						setup_cfg, teardown_cfg),
 		cmocka_unit_test_setup_teardown(test_build_errors, setup_cfg,
 						teardown_cfg),
+		cmocka_unit_test_setup_teardown(test_build_no_port, setup_cfg,
+						teardown_cfg),
+		cmocka_unit_test_setup_teardown(test_build_master_addr,
+						setup_cfg, teardown_cfg),
 		cmocka_unit_test_setup_teardown(test_build_port_outside_window,
 						setup_cfg, teardown_cfg),
 		cmocka_unit_test(test_envmark_build),

@@ -1058,7 +1058,7 @@ static void test_show(void **state)
 				" not set (see the plugin's error");
 	assert_string_equal(
 		strtok(NULL, "\n"),
-		"supernode: --supernode-env=show: sna1: task 0: MASTER_PORT=21234 (from the job id, in env.master_port_range, outside the ephemeral ports)");
+		"supernode: --supernode-env=show: sna1: task 0: MASTER_PORT=21234 (from the job and step id, in env.master_port_range, outside the ephemeral ports)");
 	assert_null(strtok(NULL, "\n"));
 	free(text);
 	sn_ownership_plan(NULL, SN_ENV_AUTO, "", v, 3);
