@@ -334,7 +334,7 @@ static void plugins_check(const node_info_msg_t *nodes, int fd,
 	}
 	job_submit_version(conf, fd, r);
 	spank_version(conf, nodes, fd, r);
-	slurm_free_ctl_conf(conf);
+	sn_slurm_free_ctl_conf(conf);
 }
 
 static int check_child(void *arg, int fd)

@@ -166,6 +166,19 @@ static inline int sn_slurm_load_topo(topo_info_response_msg_t **resp)
 }
 
 /*
+ * sn_slurm_free_ctl_conf - free what slurm_load_ctl_conf() returned:
+ * slurm_free_ctl_conf() up to 25.11, renamed slurm_free_conf() in 26.05.
+ */
+static inline void sn_slurm_free_ctl_conf(slurm_conf_t *conf)
+{
+#if SN_SLURM_AT_LEAST(26, 5)
+	slurm_free_conf(conf);
+#else
+	slurm_free_ctl_conf(conf);
+#endif
+}
+
+/*
  * Slurm's own text of the whole topology (what scontrol show topology
  * prints; topology/tree: one "SwitchName=S Level=L LinkSpeed=N Nodes=H
  * Switches=H" line per switch) into out.  From 23.11 it loads the topology
