@@ -11,9 +11,12 @@
 
 #include "job_record.h"
 
+/* struct job_details up to 23.02, job_details_t (unnamed) from 23.11. */
+typedef __typeof__(*((job_record_t *)0)->details) sn_test_details_t;
+
 struct fixture {
 	job_record_t job;
-	struct job_details details;
+	sn_test_details_t details;
 	char *env[1];
 };
 
