@@ -198,9 +198,10 @@ int sn_reason_health_resumes(const char *reason, const char *tag)
 	return 0;
 }
 
-enum sn_drain_outcome sn_drain_after_mark(const char *reason, const char *tag)
+enum sn_drain_outcome sn_drain_after_mark(const char *before,
+					  const char *reason, const char *tag)
 {
-	if (!reason || !*reason)
+	if (!reason || !*reason || (before && !strcmp(before, reason)))
 		return SN_DRAIN_DONE;
 	return sn_reason_is_ours(reason, tag) ? SN_DRAIN_OURS_ALREADY :
 						SN_DRAIN_RACED;
@@ -272,7 +273,7 @@ enum sn_drain_outcome sn_node_drain(const char *node, const char *reason,
 				    const char *tag, char *current, size_t size,
 				    struct sn_error *err)
 {
-	char clean[SN_REASON_MAX + 1];
+	char clean[SN_REASON_MAX + 1], before[SN_REASON_READ_SIZE];
 	unsigned state;
 	enum sn_drain_outcome o;
 
@@ -289,11 +290,12 @@ enum sn_drain_outcome sn_node_drain(const char *node, const char *reason,
 	o = sn_node_state_decide(state, current, tag, 1);
 	if (o != SN_DRAIN_DONE)
 		return o;
+	snprintf(before, sizeof(before), "%s", current);
 	/* DRAIN alone: a reason set since our read stays (see the header). */
 	if (node_update(node, NODE_STATE_DRAIN, NULL, err) ||
 	    sn_node_load(node, &state, current, size, err))
 		return SN_DRAIN_ERROR;
-	o = sn_drain_after_mark(current, tag);
+	o = sn_drain_after_mark(before, current, tag);
 	if (o != SN_DRAIN_DONE)
 		return o;
 	if (node_update(node, NODE_STATE_DRAIN, clean, err) ||

@@ -108,11 +108,15 @@ int sn_reason_health_resumes(const char *reason, const char *tag);
 /*
  * sn_drain_after_mark - the decision after our first write (DRAIN without
  * a reason, which never replaces one) and a fresh read of the node's
- * reason: "" -> SN_DRAIN_DONE (write ours now); ours ->
- * SN_DRAIN_OURS_ALREADY; anything else -> SN_DRAIN_RACED (someone drained
- * it between our read and our write: their reason stays).
+ * reason, @before being the reason read while the node was not drained:
+ * "" or unchanged since @before -> SN_DRAIN_DONE (write ours now: a reason
+ * left over from an earlier drain, which Slurm 24.11 keeps after a resume,
+ * is no one's decision); ours -> SN_DRAIN_OURS_ALREADY (another program of
+ * ours drained it meanwhile); anything else -> SN_DRAIN_RACED (someone
+ * drained it between our read and our write: their reason stays).
  */
-enum sn_drain_outcome sn_drain_after_mark(const char *reason, const char *tag);
+enum sn_drain_outcome sn_drain_after_mark(const char *before,
+					  const char *reason, const char *tag);
 
 /*
  * sn_node_load - read node's Slurm state bits and reason (into reason,

@@ -31,13 +31,18 @@ slow=$(awk '$1 == 2 { print $2 }' <<<"$map")
 
 # No knob: no node confirmed.  This host's 2 cores are shared by the four
 # ranks (and whatever else runs): a pair can be slowed by the scheduler
-# now and then, so a slow pair (exit 1) is possible, a node named by both
-# tests is not.
+# now and then, so a slow pair (exit 1) or two slow nodes (exit 7, a
+# shared fault, nothing drained) are possible, a node named by both tests
+# is not.
 rc=0
 out=$(salloc --supernode=1 "${MPIRUN[@]}" "$BENCH" "${DIAG[@]}" 2>&1) || rc=$?
 case $rc in
 0) assert_contains "no knob: exit 0, verdict" "# verdict: clean" "$out" ;;
 1) assert_contains "no knob: exit 1, verdict" "slow pair(s), no node named by both tests" "$out" ;;
+# Two nodes' pairs slowed at once by the host's load (seen on 24.11 beside
+# a second suite: 0.148 GB/s against a 0.899 median): the breaker calls it
+# a shared fault and drains nothing, which is what no knob must give.
+7) assert_contains "no knob: exit 7 under load, verdict" "probably a shared fault (switch), nothing drained" "$out" ;;
 *) fail "no knob: exit code $rc: $out" ;;
 esac
 assert_eq "no knob: nodes confirmed" 0 "$(grep -c CONFIRMED <<<"$out" || true)"

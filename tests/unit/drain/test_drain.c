@@ -584,13 +584,25 @@ static void test_drain_after_mark(void **state)
 {
 	(void)state;
 	/* Nobody else: write ours. */
-	assert_int_equal(sn_drain_after_mark("", TAG), SN_DRAIN_DONE);
-	assert_int_equal(sn_drain_after_mark(NULL, TAG), SN_DRAIN_DONE);
+	assert_int_equal(sn_drain_after_mark("", "", TAG), SN_DRAIN_DONE);
+	assert_int_equal(sn_drain_after_mark("", NULL, TAG), SN_DRAIN_DONE);
 	/* An admin drained it between our read and our write: theirs stays. */
-	assert_int_equal(sn_drain_after_mark("bad DIMM, RMA 1234", TAG),
+	assert_int_equal(sn_drain_after_mark("", "bad DIMM, RMA 1234", TAG),
 			 SN_DRAIN_RACED);
 	/* Another program of ours drained it meanwhile: kept. */
-	assert_int_equal(sn_drain_after_mark(OURS, TAG), SN_DRAIN_OURS_ALREADY);
+	assert_int_equal(sn_drain_after_mark("", OURS, TAG),
+			 SN_DRAIN_OURS_ALREADY);
+	/* A reason left over from an earlier drain, kept by a resume (Slurm
+	 * 24.11), unchanged since our read: no one's decision, ours replaces
+	 * it (before: OURS_ALREADY, so a new drain kept the old reason). */
+	assert_int_equal(sn_drain_after_mark(OURS, OURS, TAG), SN_DRAIN_DONE);
+	assert_int_equal(sn_drain_after_mark("old note", "old note", TAG),
+			 SN_DRAIN_DONE);
+	/* Changed since our read: someone else's or another of ours. */
+	assert_int_equal(sn_drain_after_mark("old note", "bad DIMM", TAG),
+			 SN_DRAIN_RACED);
+	assert_int_equal(sn_drain_after_mark("old note", OURS, TAG),
+			 SN_DRAIN_OURS_ALREADY);
 	assert_string_equal(
 		sn_drain_outcome_name(SN_DRAIN_RACED),
 		"not drained: drained by someone else at the same time");
