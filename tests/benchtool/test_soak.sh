@@ -64,11 +64,12 @@ if grep -q '</svg>' none.svg && grep -q 'polyline' none.svg && grep -q 'time sin
 	ok "none.svg: busbw over time"
 else bad "none.svg"; fi
 
-# 400 ms per operation and 2 timed operations a window (3 operations, 1.2 s
-# of a 2 s window, as before): 0.0026 GB/s, half the 200 ms knob's, so the
-# drop stays under 0.05 x a first window as slow as 0.06 GB/s (TCP on
-# loopback under ctest -j2 read 0.09 there and missed the 200 ms knob).
-soak 1:400000:6 --duration 20s --interval 2s --json drop.jsonl --plot drop.svg -n 2
+# 3 s per operation on rank 1 from 6 s, 1 timed operation a window: the
+# drop flag needs a slowed window under 0.05 x the first, and a loaded
+# host read a first window of 1 MiB as slow as 0.034 GB/s (30 ms an
+# operation; the 400 ms knob then read 0.07 x, no flag): 3 s keeps it
+# under 0.05 x up to 150 ms a normal operation.  About 40 s more.
+soak 1:3000000:6 --duration 20s --interval 2s --json drop.jsonl --plot drop.svg -n 1
 expect "slowdown from 6 s: busbw drop, exit 4" 4 \
 	"# FLAG busbw_drop: allreduce below 0.05 x its first window from window 3"
 expect "slowdown: the flag when raised" 4 "supernode-bench: FLAG busbw_drop at window 4"
