@@ -12,14 +12,7 @@ set -u
 W=$(mktemp -d /tmp/sn-epilog-timeout-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 chmod 755 "$W"
-CHECKS=0
-FAILS=0
-pass() { CHECKS=$((CHECKS + 1)); echo "ok   - $*"; }
-fail() { CHECKS=$((CHECKS + 1)); FAILS=$((FAILS + 1)); echo "FAIL - $*"; }
-assert_eq() {
-	if [[ $2 == "$3" ]]; then pass "$1"; else
-		fail "$1"; printf '  want: %s\n  got:  %s\n' "$2" "$3"; fi
-}
+source "$(dirname "$0")/lib.sh"
 
 mkdir -p "$W/sys" "$W/dev" "$W/state" "$W/records"
 chmod 755 "$W/state" "$W/records"

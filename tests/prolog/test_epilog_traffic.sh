@@ -22,18 +22,7 @@ command -v python3 >/dev/null || { echo "SKIP: python3 (json) missing"; exit 77;
 W=$(mktemp -d /tmp/sn-epilog-traffic-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 chmod 755 "$W"
-CHECKS=0
-FAILS=0
-pass() { CHECKS=$((CHECKS + 1)); echo "ok   - $*"; }
-fail() { CHECKS=$((CHECKS + 1)); FAILS=$((FAILS + 1)); echo "FAIL - $*"; }
-assert_eq() {
-	if [[ $2 == "$3" ]]; then pass "$1"; else
-		fail "$1"; printf '  want: %s\n  got:  %s\n' "$2" "$3"; fi
-}
-assert_contains() {
-	if [[ $3 == *"$2"* ]]; then pass "$1"; else
-		fail "$1"; printf '  want to contain: %s\n  got: %s\n' "$2" "$3"; fi
-}
+source "$(dirname "$0")/lib.sh"
 # rec JOB EXPR: EXPR of the record of JOB (python, the record is d)
 rec() { python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))

@@ -24,18 +24,7 @@ print(eval("d" + sys.argv[1]))' "$1"; }
 
 W=$(mktemp -d /tmp/sn-prolog-cli-XXXXXX)
 trap 'rm -rf "$W"' EXIT
-CHECKS=0
-FAILS=0
-pass() { CHECKS=$((CHECKS + 1)); echo "ok   - $*"; }
-fail() { CHECKS=$((CHECKS + 1)); FAILS=$((FAILS + 1)); echo "FAIL - $*"; }
-assert_eq() {
-	if [[ $2 == "$3" ]]; then pass "$1"; else
-		fail "$1"; printf '  want: %s\n  got:  %s\n' "$2" "$3"; fi
-}
-assert_contains() {
-	if [[ $3 == *"$2"* ]]; then pass "$1"; else
-		fail "$1"; printf '  want to contain: %s\n  got: %s\n' "$2" "$3"; fi
-}
+source "$(dirname "$0")/lib.sh"
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 # ---- fixture node: one NDR port, two H200s (PCI functions, device nodes) ----
