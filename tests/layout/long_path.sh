@@ -10,6 +10,11 @@
 # no ../shared beside it), configures and builds it with -DSN_WERROR=ON and
 # runs its unit tests (ctest -L unit, this test left out).  Takes a full
 # build: about 2-3 minutes on 2 cores.
+#
+# benchtool_soak is left out too: it prints no path, reads busbw over time
+# windows, and runs in the outer suite already.  Run twice at once on a
+# 2-core host (inner and outer), its windows read as drops: the CI run of
+# 571f361 failed here, inside this test only.
 set -eu
 
 src=${1:?usage: long_path.sh SOURCE_DIR}
@@ -38,4 +43,4 @@ cmake --build "$dir/build" -j"$(nproc)" >"$base/build.log" 2>&1 || {
 	exit 1
 }
 SN_LONG_PATH_INNER=1 ctest --test-dir "$dir/build" -L unit \
-	-E '^layout\.long_path$' -j"$(nproc)" --output-on-failure
+	-E '^(layout\.long_path|benchtool_soak)$' -j"$(nproc)" --output-on-failure
