@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "config/sn_checkctx.h"
+#include "config/sn_vendor.h"
 #include "util/sn_hostlist.h"
 #include "util/sn_safedir.h"
 #include "util/sn_slurm_env.h"
@@ -23,6 +25,23 @@ static int expand(const char *tmpl, const char *node, const char *host,
 		return -1;
 	}
 	return 0;
+}
+
+/* The configured vendor's paths.<lib_key>, or "" for its default places. */
+static int accel_lib(struct sn_check_ctx *ctx, const struct sn_config *cfg,
+		     struct sn_error *err)
+{
+	const struct sn_vendor *v = sn_vendor_of(cfg->node.accel.vendor);
+	const char *set = cfg->vendor_lib[v->id];
+
+	if (v->api == SN_VENDOR_API_NVML)
+		set = cfg->nvml;
+	else if (v->identity == SN_VENDOR_ID_DCMI)
+		set = cfg->dcmi;
+	if (!set || !v->lib_key)
+		return 0;
+	return expand(set, ctx->nodename, ctx->host, ctx->accel_lib,
+		      sizeof(ctx->accel_lib), v->lib_key, err);
 }
 
 int sn_check_ctx_init(struct sn_check_ctx *ctx, const struct sn_config *cfg,
@@ -57,7 +76,7 @@ int sn_check_ctx_init(struct sn_check_ctx *ctx, const struct sn_config *cfg,
 	    expand(cfg->dcmi ? cfg->dcmi : SN_DCMI_DEFAULT, ctx->nodename, host,
 		   ctx->dcmi, sizeof(ctx->dcmi), "dcmi", err))
 		return -1;
-	return 0;
+	return accel_lib(ctx, cfg, err);
 }
 
 /* The folder tmpl (may hold %n/%h) walked without creating; 1 if refused. */
@@ -86,6 +105,24 @@ static size_t folder_trust(const struct sn_check_ctx *ctx, const char *key,
 	return 1;
 }
 
+/* The configured vendor's library when it is neither NVML nor DCMI. */
+static size_t vendor_lib_trust(const struct sn_check_ctx *ctx, sn_trust_out out,
+			       void *arg)
+{
+	const struct sn_vendor *v = sn_vendor_of(ctx->cfg->node.accel.vendor);
+	char key[32];
+	struct sn_error err;
+
+	if (!ctx->accel_lib[0] || !strcmp(ctx->accel_lib, ctx->nvml) ||
+	    !strcmp(ctx->accel_lib, ctx->dcmi))
+		return 0;
+	if (!sn_safedir_library(ctx->accel_lib, &err))
+		return 0;
+	snprintf(key, sizeof(key), "paths.%s", v->lib_key);
+	out(arg, key, err.msg);
+	return 1;
+}
+
 size_t sn_check_ctx_trust(const struct sn_check_ctx *ctx, sn_trust_out out,
 			  void *arg)
 {
@@ -102,6 +139,7 @@ size_t sn_check_ctx_trust(const struct sn_check_ctx *ctx, sn_trust_out out,
 		out(arg, "paths.nvml", err.msg);
 	if (sn_safedir_library(ctx->dcmi, &err) && ++n)
 		out(arg, "paths.dcmi", err.msg);
+	n += vendor_lib_trust(ctx, out, arg);
 	if (!access(ctx->imex_ctl, F_OK) &&
 	    sn_safedir_program(ctx->imex_ctl, &err) && ++n)
 		out(arg, "paths.imex_ctl", err.msg);

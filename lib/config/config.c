@@ -449,6 +449,44 @@ static int paths_dcmi(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	return sn_config_path(w, v, path, &((struct sn_config *)target)->dcmi);
 }
 
+/* paths.<lib_key> of the vendor table's libraries other than NVML, DCMI. */
+static int vendor_lib(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		      void *target, enum sn_accel_vendor vendor)
+{
+	return sn_config_path(
+		w, v, path, &((struct sn_config *)target)->vendor_lib[vendor]);
+}
+
+static int paths_rocm_smi(struct yaml_walk *w, yaml_node_t *v, const char *path,
+			  void *target)
+{
+	return vendor_lib(w, v, path, target, SN_ACCEL_HYGON);
+}
+
+static int paths_cndev(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		       void *target)
+{
+	return vendor_lib(w, v, path, target, SN_ACCEL_CAMBRICON);
+}
+
+static int paths_mtml(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		      void *target)
+{
+	return vendor_lib(w, v, path, target, SN_ACCEL_MTHREADS);
+}
+
+static int paths_mxsml(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		       void *target)
+{
+	return vendor_lib(w, v, path, target, SN_ACCEL_METAX);
+}
+
+static int paths_xpuml(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		       void *target)
+{
+	return vendor_lib(w, v, path, target, SN_ACCEL_KUNLUNXIN);
+}
+
 /* Account names as useradd takes them (and Debian's system accounts). */
 #define SN_ACCOUNT_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_.-"
 
@@ -479,6 +517,11 @@ static const struct yaml_key_rule paths_rules[] = {
 	{ "imex_ctl", paths_imex_ctl, false },
 	{ "imex_channels", paths_imex_channels, false },
 	{ "dcmi", paths_dcmi, false },
+	{ "rocm_smi", paths_rocm_smi, false },
+	{ "cndev", paths_cndev, false },
+	{ "mtml", paths_mtml, false },
+	{ "mxsml", paths_mxsml, false },
+	{ "xpuml", paths_xpuml, false },
 	{ "trusted_owners", paths_trusted_owners, false },
 	{ NULL, NULL, false },
 };
@@ -854,6 +897,8 @@ void sn_config_free(struct sn_config *cfg)
 	free(cfg->imex_ctl);
 	free(cfg->imex_channels);
 	free(cfg->dcmi);
+	for (unsigned i = 0; i < SN_ACCEL_VENDOR_COUNT; i++)
+		free(cfg->vendor_lib[i]);
 	sn_config_node_free(cfg);
 	sn_config_epilog_free(cfg);
 	for (size_t i = 0; i < cfg->n_hca; i++)

@@ -4,7 +4,8 @@
  *
  * node:                          # what every node must have (--learn prints it)
  *   accelerators:
- *     vendor: nvidia             # nvidia | amd | ascend | other
+ *     vendor: nvidia             # nvidia | ascend | hygon | cambricon |
+ *                                # mthreads | metax | kunlunxin | amd | other
  *     pci_vendor: 0x10de         # other: required; else implied by vendor
  *     count: 8
  *     device_glob: nvidia[0-9]*  # under paths.dev; implied by vendor
@@ -12,6 +13,8 @@
  *     pcie_min_width: 16
  *     pcie_check_speed: false    # GPUs idle at a lower gen: width only by default
  *     nvlinks: 18                # active NVLinks per GPU; 0 = PCIe card; absent = not checked
+ *     links: 7                   # other vendors' links up per device (HCCS, MLU-Link,
+ *                                # MTLink, MetaXLink, XGMI), from the library; absent = not checked
  *     nvlink_domain: false       # GPUs in a multi-node NVLink domain (NVL72): fabric gate
  *     imex: false                # IMEX channel device and nvidia-imex daemon checked
  *     imex_channel: 0            # N of /dev/nvidia-caps-imex-channels/channelN
@@ -36,6 +39,7 @@
 #include <string.h>
 
 #include "config/config_sections.h"
+#include "config/sn_vendor.h"
 #include "util/sn_number.h"
 
 static int name_ok(const char *s)
@@ -113,19 +117,10 @@ static int accel_vendor(struct yaml_walk *w, yaml_node_t *v, const char *path,
 
 	if (yaml_walk_string(w, v, path, &s))
 		return -1;
-	if (!strcmp(s, "nvidia"))
-		a->vendor = SN_ACCEL_NVIDIA;
-	else if (!strcmp(s, "amd"))
-		a->vendor = SN_ACCEL_AMD;
-	else if (!strcmp(s, "ascend"))
-		a->vendor = SN_ACCEL_ASCEND;
-	else if (!strcmp(s, "other"))
-		a->vendor = SN_ACCEL_OTHER;
-	else
-		return yaml_walk_fail(
-			w, v, path,
-			"'%.40s' is not a vendor (allowed: nvidia, amd, ascend, other)",
-			s);
+	if (sn_vendor_parse(s, &a->vendor))
+		return yaml_walk_fail(w, v, path,
+				      "'%.40s' is not a vendor (allowed: %s)",
+				      s, sn_vendor_names());
 	return 0;
 }
 
@@ -205,6 +200,18 @@ static int accel_nvlinks(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	return 0;
 }
 
+/* links: up to SN_VENDOR_MAX_LINKS per device (inventory/sn_vendor_lib.h). */
+static int accel_links(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		       void *target)
+{
+	uint32_t n;
+
+	if (uint_into(w, v, path, 0, 32, &n))
+		return -1;
+	((struct sn_accel_manifest *)target)->links = (int32_t)n;
+	return 0;
+}
+
 static int accel_domain(struct yaml_walk *w, yaml_node_t *v, const char *path,
 			void *target)
 {
@@ -237,6 +244,7 @@ static const struct yaml_key_rule accel_rules[] = {
 	{ "pcie_min_width", accel_width, false },
 	{ "pcie_check_speed", accel_speed, false },
 	{ "nvlinks", accel_nvlinks, false },
+	{ "links", accel_links, false },
 	{ "nvlink_domain", accel_domain, false },
 	{ "imex", accel_imex, false },
 	{ "imex_channel", accel_imex_channel, false },
@@ -247,22 +255,33 @@ static int node_accelerators(struct yaml_walk *w, yaml_node_t *v,
 			     const char *path, void *target)
 {
 	struct sn_accel_manifest *a = &((struct sn_manifest *)target)->accel;
+	const struct sn_vendor *vd;
+	bool nv;
 
 	if (yaml_walk_mapping(w, v, path, accel_rules, a))
 		return -1;
-	if (a->vendor == SN_ACCEL_OTHER && (!a->pci_vendor || !a->device_glob))
-		return key_fail(
-			w, v, path, "vendor",
-			"vendor 'other' needs pci_vendor and device_glob");
-	if (a->nvlinks > 0 && a->vendor != SN_ACCEL_NVIDIA)
+	vd = sn_vendor_of(a->vendor);
+	nv = vd->api == SN_VENDOR_API_NVML;
+	if (!vd->pci_vendor && (!a->pci_vendor || !a->device_glob))
+		return key_fail(w, v, path, "vendor",
+				"vendor '%s' needs pci_vendor and device_glob",
+				vd->name);
+	if (a->nvlinks > 0 && !nv)
 		return key_fail(w, v, path, "nvlinks",
 				"nvlinks applies to vendor nvidia only");
-	if (a->nvlink_domain && a->vendor != SN_ACCEL_NVIDIA)
+	if (a->nvlink_domain && !nv)
 		return key_fail(w, v, path, "nvlink_domain",
 				"nvlink_domain applies to vendor nvidia only");
-	if (a->imex && a->vendor != SN_ACCEL_NVIDIA)
+	if (a->imex && !nv)
 		return key_fail(w, v, path, "imex",
 				"imex applies to vendor nvidia only");
+	if (a->links >= 0 && (vd->api != SN_VENDOR_API_LIB || !vd->link_name))
+		return key_fail(
+			w, v, path, "links",
+			"links applies to a vendor whose library reports "
+			"its device links (ascend, hygon, cambricon, "
+			"mthreads, metax); vendor '%s' has none%s",
+			vd->name, nv ? " (use nvlinks)" : "");
 	return 0;
 }
 
@@ -648,43 +667,17 @@ int sn_config_section_drain(struct yaml_walk *w, yaml_node_t *v,
 void sn_config_node_defaults(struct sn_config *cfg)
 {
 	cfg->node.accel.nvlinks = -1;
+	cfg->node.accel.links = -1;
 	cfg->node.nearness = SN_NEAR_PCIE_SWITCH;
 	cfg->prolog.timeout_s = 30;
 	cfg->prolog.check_timeout_s = 10;
 }
 
-static const char *vendor_glob(enum sn_accel_vendor v)
-{
-	switch (v) {
-	case SN_ACCEL_NVIDIA:
-		return "nvidia[0-9]*";
-	case SN_ACCEL_AMD:
-		return "dri/renderD*";
-	case SN_ACCEL_ASCEND:
-		return "davinci[0-9]*";
-	default:
-		return NULL;
-	}
-}
-
-static uint16_t vendor_pci(enum sn_accel_vendor v)
-{
-	switch (v) {
-	case SN_ACCEL_NVIDIA:
-		return 0x10de;
-	case SN_ACCEL_AMD:
-		return 0x1002;
-	case SN_ACCEL_ASCEND:
-		return 0x19e5;
-	default:
-		return 0;
-	}
-}
-
 int sn_config_node_finish(struct sn_config *cfg, struct sn_error *err)
 {
 	struct sn_accel_manifest *a = &cfg->node.accel;
-	const char *glob = vendor_glob(a->vendor);
+	const struct sn_vendor *vd = sn_vendor_of(a->vendor);
+	const char *glob = vd->device_glob;
 
 	if (!cfg->drain_tag && !(cfg->drain_tag = strdup("supernode:")))
 		goto oom;
@@ -693,7 +686,7 @@ int sn_config_node_finish(struct sn_config *cfg, struct sn_error *err)
 	if (a->vendor == SN_ACCEL_NONE)
 		return 0;
 	if (!a->pci_vendor)
-		a->pci_vendor = vendor_pci(a->vendor);
+		a->pci_vendor = vd->pci_vendor;
 	if (!a->device_glob && glob && !(a->device_glob = strdup(glob)))
 		goto oom;
 	return 0;

@@ -32,6 +32,13 @@ struct sn_check_ctx {
 	char imex_channels[PATH_MAX]; /* paths.imex_channels: channelN folder */
 	char dcmi[PATH_MAX]; /* paths.dcmi: Ascend libdcmi dlopen()ed */
 	/*
+	 * The management library of node.accelerators.vendor as configured
+	 * (paths.<lib_key> of config/sn_vendor.h: nvml, dcmi, rocm_smi,
+	 * cndev, mtml, mxsml, xpuml), expanded; "" = not configured: the
+	 * vendor's default places are tried (inventory/sn_vendor_lib.h).
+	 */
+	char accel_lib[PATH_MAX];
+	/*
 	 * When the running check group must be done, in CLOCK_MONOTONIC
 	 * milliseconds (sn_now_ms); set by the runner in each group's child
 	 * to the limit it kills at: min(check_timeout, time left in the

@@ -110,6 +110,13 @@ struct sn_config {
 	char *imex_ctl;	 /* paths.imex_ctl; NULL = /usr/bin/nvidia-imex-ctl */
 	char *imex_channels; /* paths.imex_channels; NULL = /dev/nvidia-caps-imex-channels */
 	char *dcmi; /* paths.dcmi: Ascend's libdcmi.so; NULL = "libdcmi.so" */
+	/*
+	 * paths.rocm_smi, .cndev, .mtml, .mxsml, .xpuml: the management
+	 * library of that vendor, indexed by vendor (config/sn_vendor.h
+	 * lib_key); NULL = the vendor's default places.  NVIDIA's and
+	 * Ascend's are nvml and dcmi above.
+	 */
+	char *vendor_lib[SN_ACCEL_VENDOR_COUNT];
 	/* paths.trusted_owners: system accounts trusted with root's folders
 	 * (sn_safedir.h); NULL (absent) = SN_TRUSTED_OWNERS_DEFAULT */
 	char **trusted_owners;

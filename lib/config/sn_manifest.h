@@ -21,12 +21,23 @@
 #define SN_MANIFEST_MAX_ACCELS 64
 #define SN_MANIFEST_MAX_NVLINKS 64
 
+/*
+ * node.accelerators.vendor.  What each one is (PCI id, device nodes,
+ * library, variables) is in the vendor table, config/sn_vendor.h; code
+ * asks that table, never compares the vendor itself.
+ */
 enum sn_accel_vendor {
-	SN_ACCEL_NONE = 0, /* no accelerators expected (CPU node) */
-	SN_ACCEL_NVIDIA,   /* NVML + PCI vendor 0x10de */
-	SN_ACCEL_AMD,	   /* PCI vendor 0x1002 */
-	SN_ACCEL_ASCEND,   /* Huawei Ascend, PCI vendor 0x19e5 */
-	SN_ACCEL_OTHER,	   /* any other: pci_vendor must be given */
+	SN_ACCEL_NONE = 0,  /* no accelerators expected (CPU node) */
+	SN_ACCEL_NVIDIA,    /* NVIDIA GPUs: NVML, PCI vendor 0x10de */
+	SN_ACCEL_ASCEND,    /* Huawei Ascend NPUs: DCMI, 0x19e5 */
+	SN_ACCEL_HYGON,	    /* Hygon DCUs: ROCm SMI, 0x1d94 */
+	SN_ACCEL_CAMBRICON, /* Cambricon MLUs: CNDev, 0xcabc */
+	SN_ACCEL_MTHREADS,  /* Moore Threads GPUs: MTML, 0x1ed5 */
+	SN_ACCEL_METAX,	    /* MetaX GPUs: MXSML, 0x9999 */
+	SN_ACCEL_KUNLUNXIN, /* Kunlunxin XPUs: XPUML, 0x1d22 */
+	SN_ACCEL_AMD,	    /* AMD Instinct: PCI and device nodes, 0x1002 */
+	SN_ACCEL_OTHER,	    /* any other: pci_vendor and device_glob given */
+	SN_ACCEL_VENDOR_COUNT
 };
 
 /* node.accelerators */
@@ -39,6 +50,12 @@ struct sn_accel_manifest {
 	uint32_t pcie_min_width; /* 0 = not checked */
 	bool pcie_check_speed; /* GPUs idle at a lower gen: width only unless true */
 	int32_t nvlinks; /* active NVLinks per GPU; 0 = none; -1 = not checked */
+	/*
+	 * links: the vendor's device links (HCCS, MLU-Link, MTLink,
+	 * MetaXLink, XGMI) that must be up per accelerator, as its library
+	 * reports them; -1 = not checked.  NVIDIA uses nvlinks.
+	 */
+	int32_t links;
 	/*
 	 * nvlink_domain: the GPUs must be in a multi-node NVLink domain (NVL72
 	 * and the like): the fabric gate judges their fabric info.  imex: the

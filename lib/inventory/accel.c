@@ -14,51 +14,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config/sn_vendor.h"
 #include "inventory/sn_accel.h"
 #include "util/sn_file.h"
 
-#define PCI_VENDOR_HUAWEI 0x19e5
 #define SYSFS_VALUE_MAX 32 /* "0x030200\n" and the like */
 
 const char *sn_accel_vendor_name(enum sn_accel_vendor vendor)
 {
-	switch (vendor) {
-	case SN_ACCEL_NONE:
-		return "none";
-	case SN_ACCEL_NVIDIA:
-		return "nvidia";
-	case SN_ACCEL_AMD:
-		return "amd";
-	case SN_ACCEL_ASCEND:
-		return "ascend";
-	case SN_ACCEL_OTHER:
-		return "other";
-	}
-	return "?";
+	return sn_vendor_of(vendor)->name;
 }
 
 bool sn_accel_class_accepted(enum sn_accel_vendor vendor, uint16_t pci_vendor,
 			     uint16_t device, uint32_t pci_class)
 {
-	uint32_t cls = (pci_class >> 8) & 0xffffu; /* base << 8 | sub */
-
-	switch (vendor) {
-	case SN_ACCEL_NVIDIA:
-		return cls == 0x0300 || cls == 0x0302;
-	case SN_ACCEL_AMD:
-		return cls == 0x0300 || cls == 0x0302 || cls == 0x0380 ||
-		       cls == 0x1200;
-	case SN_ACCEL_ASCEND:
-		if (pci_vendor == PCI_VENDOR_HUAWEI && device >= 0xa200 &&
-		    device <= 0xa2ff)
-			return false;
-		return cls == 0x1200;
-	case SN_ACCEL_OTHER:
-		return (cls >> 8) == 0x03 || cls == 0x0b40 || cls == 0x1200;
-	case SN_ACCEL_NONE:
-		break;
-	}
-	return false;
+	return sn_vendor_class_accepted(sn_vendor_of(vendor), pci_vendor,
+					device, pci_class);
 }
 
 /* ---- sysfs -------------------------------------------------------------- */

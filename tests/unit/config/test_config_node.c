@@ -286,7 +286,7 @@ static void test_unknown_keys(void **state)
 	(void)state;
 	REFUSED("node:\n  accelerators:\n    vendor: nvidia\n    count: 2\n"
 		"    colour: green\n",
-		"t.yaml:8:5: node.accelerators.colour: unknown key (allowed here: vendor, pci_vendor, count, device_glob, pcie_min_gen, pcie_min_width, pcie_check_speed, nvlinks, nvlink_domain, imex, imex_channel)");
+		"t.yaml:8:5: node.accelerators.colour: unknown key (allowed here: vendor, pci_vendor, count, device_glob, pcie_min_gen, pcie_min_width, pcie_check_speed, nvlinks, links, nvlink_domain, imex, imex_channel)");
 	REFUSED("node:\n  accelerators:\n    vendor: nvidia\n    count: 2\n"
 		"  extra: 1\n",
 		"t.yaml:8:3: node.extra: unknown key (allowed here: accelerators, ports, topology)");
@@ -305,7 +305,7 @@ static void test_accelerators_refused(void **state)
 {
 	(void)state;
 	REFUSED("node:\n  accelerators:\n    vendor: intel\n    count: 2\n",
-		"t.yaml:6:13: node.accelerators.vendor: 'intel' is not a vendor (allowed: nvidia, amd, ascend, other)");
+		"t.yaml:6:13: node.accelerators.vendor: 'intel' is not a vendor (allowed: nvidia, ascend, hygon, cambricon, mthreads, metax, kunlunxin, amd, other)");
 	REFUSED("node:\n  accelerators:\n    vendor: nvidia\n",
 		"t.yaml:6:5: node.accelerators.count: required key missing");
 	REFUSED("node:\n  accelerators:\n    vendor: nvidia\n    count: 65\n",

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The vendors' management libraries: loading, the backend table and the
+ * per-call watchdog (see sn_vendor_lib.h).
+ *
+ * The watchdog lives in the reading child only: SIGALRM set by
+ * setitimer() for the call being made; its handler writes what was read
+ * so far, with hung_call named, down the pipe (write() is async-signal-
+ * safe) and _exit()s.  The parent's own kill at the deadline stays as
+ * the last resort, for a child stuck in the kernel.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "inventory/sn_vendor_lib.h"
+#include "util/sn_child.h"
+#include "util/sn_safedir.h"
+
+#define CHILD_MARGIN_MS \
+	150 /* the child's watchdog fires this before the
+			     * parent's kill */
+#define DEFAULT_BUDGET_MS 10000
+
+extern const struct sn_vendor_backend sn_vendor_ascend, sn_vendor_hygon,
+	sn_vendor_cambricon, sn_vendor_mthreads, sn_vendor_metax,
+	sn_vendor_kunlunxin;
+
+static const struct sn_vendor_backend *const backends[SN_ACCEL_VENDOR_COUNT] = {
+	[SN_ACCEL_ASCEND] = &sn_vendor_ascend,
+	[SN_ACCEL_HYGON] = &sn_vendor_hygon,
+	[SN_ACCEL_CAMBRICON] = &sn_vendor_cambricon,
+	[SN_ACCEL_MTHREADS] = &sn_vendor_mthreads,
+	[SN_ACCEL_METAX] = &sn_vendor_metax,
+	[SN_ACCEL_KUNLUNXIN] = &sn_vendor_kunlunxin,
+};
+
+const struct sn_vendor_backend *sn_vendor_backend_of(enum sn_accel_vendor v)
+{
+	if ((unsigned)v >= SN_ACCEL_VENDOR_COUNT)
+		return NULL;
+	return backends[v];
+}
+
+const char *sn_vendor_health_name(enum sn_vendor_health h)
+{
+	static const char *const names[] = { "unread", "ok", "warn", "crit" };
+
+	return (unsigned)h < 4 ? names[h] : "?";
+}
+
+const char *sn_vendor_link_state_name(enum sn_vendor_link_state s)
+{
+	static const char *const names[] = { "unread", "up", "down", "degraded",
+					     "unused" };
+
+	return (unsigned)s < 5 ? names[s] : "?";
+}
+
+void sn_vendor_set(char *field, size_t size, const char *fmt, ...)
+{
+	struct sn_error whole;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(whole.msg, sizeof(whole.msg), fmt, ap);
+	va_end(ap);
+	sn_error_cut(field, size, whole.msg);
+}
+
+int sn_vendor_sym(void *dl, const char *name, void *fn, bool required,
+		  struct sn_vendor_node *out)
+{
+	void *p = dlsym(dl, name);
+
+	memcpy(fn, &p, sizeof(p));
+	if (p || !required)
+		return 0;
+	SN_VSET(out->error, "no symbol %s in %s: library too old or not %s",
+		name, out->library, sn_vendor_of(out->vendor)->library);
+	return -1;
+}
+
+/* ---- the watchdog ------------------------------------------------------- */
+
+static struct {
+	struct sn_vendor_node *node; /* being filled; NULL = no child */
+	int fd;
+	int64_t deadline; /* the child's: calls are cut before it */
+	char call[SN_VENDOR_TEXT];
+	uint32_t limit;
+} wd = { .fd = -1 };
+
+static void wd_fire(int sig)
+{
+	const char *p;
+	size_t left;
+
+	(void)sig;
+	memcpy(wd.node->hung_call, wd.call, sizeof(wd.call));
+	wd.node->hung_ms = wd.limit;
+	p = (const char *)wd.node;
+	left = sizeof(*wd.node);
+	while (left) {
+		ssize_t n = write(wd.fd, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		p += n;
+		left -= (size_t)n;
+	}
+	_exit(0);
+}
+
+void sn_vcall_begin(uint32_t limit_ms, const char *fmt, ...)
+{
+	struct itimerval it = { 0 };
+	int64_t left;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(wd.call, sizeof(wd.call), fmt, ap);
+	va_end(ap);
+	if (!wd.node)
+		return;
+	left = wd.deadline - sn_now_ms();
+	if (!limit_ms)
+		limit_ms = SN_VENDOR_CALL_MS;
+	if (left < (int64_t)limit_ms)
+		limit_ms = left > 1 ? (uint32_t)left : 1;
+	wd.limit = limit_ms;
+	it.it_value.tv_sec = limit_ms / 1000;
+	it.it_value.tv_usec = (limit_ms % 1000) * 1000;
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+void sn_vcall_end(void)
+{
+	struct itimerval it = { 0 };
+
+	if (wd.node)
+		setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/* ---- loading ------------------------------------------------------------ */
+
+/* Open the configured library, or the first default that opens. */
+static void *lib_open(const struct sn_check_ctx *ctx, const struct sn_vendor *v,
+		      struct sn_vendor_node *out)
+{
+	char tried[SN_VENDOR_TEXT] = "";
+	struct sn_error err;
+	void *dl;
+
+	if (ctx->accel_lib[0]) {
+		SN_VSET(out->library, "%s", ctx->accel_lib);
+		dl = sn_safedir_dlopen(ctx->accel_lib, RTLD_NOW | RTLD_LOCAL,
+				       &err);
+		if (!dl)
+			SN_VSET(out->error, "%s (paths.%s): %s", v->library,
+				v->lib_key, err.msg);
+		return dl;
+	}
+	for (unsigned i = 0; v->lib_defaults[i]; i++) {
+		const char *path = v->lib_defaults[i];
+		size_t len = strlen(tried);
+
+		if (path[0] == '/' && access(path, F_OK))
+			continue; /* not installed there: no message */
+		SN_VSET(out->library, "%s", path);
+		dl = sn_safedir_dlopen(path, RTLD_NOW | RTLD_LOCAL, &err);
+		if (dl)
+			return dl;
+		sn_vendor_set(tried + len, sizeof(tried) - len, "%s%s: %s",
+			      len ? "; " : "", path, err.msg);
+	}
+	SN_VSET(out->error, "%s library not found (set paths.%s; tried %s)",
+		v->library, v->lib_key,
+		tried[0] ? tried : "its default places");
+	return NULL;
+}
+
+int sn_vendor_lib_read_here(const struct sn_check_ctx *ctx,
+			    struct sn_vendor_node *out)
+{
+	enum sn_accel_vendor vendor = ctx->cfg->node.accel.vendor;
+	const struct sn_vendor_backend *b = sn_vendor_backend_of(vendor);
+	const struct sn_vendor *v = sn_vendor_of(vendor);
+	void *dl;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->vendor = vendor;
+	if (!b) {
+		SN_VSET(out->error,
+			"vendor %s has no management library backend", v->name);
+		return -1;
+	}
+	dl = lib_open(ctx, v, out);
+	if (!dl)
+		return 0;
+	rc = b->read(dl, out);
+	if (rc && !out->error[0])
+		SN_VSET(out->error, "%s: read failed", v->library);
+	/* Left loaded: some vendor libraries start threads that a
+	 * dlclose() would pull the code from under. */
+	return 0;
+}
+
+/* ---- the child ------------------------------------------------------------ */
+
+struct read_arg {
+	const struct sn_check_ctx *ctx;
+	struct sn_vendor_node *node;
+	int64_t deadline;
+};
+
+static int read_child(void *arg, int fd)
+{
+	struct read_arg *a = arg;
+	struct sigaction sa = { 0 };
+	const char *p = (const char *)a->node;
+	size_t left = sizeof(*a->node);
+
+	wd.node = a->node;
+	wd.fd = fd;
+	wd.deadline = a->deadline - CHILD_MARGIN_MS;
+	sa.sa_handler = wd_fire;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	sn_vendor_lib_read_here(a->ctx, a->node);
+	sn_vcall_end();
+	while (left) {
+		ssize_t n = write(fd, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return 1;
+		p += n;
+		left -= (size_t)n;
+	}
+	return 0;
+}
+
+int sn_vendor_lib_read(const struct sn_check_ctx *ctx, int64_t deadline_ms,
+		       struct sn_vendor_node *out)
+{
+	const struct sn_vendor *v = sn_vendor_of(ctx->cfg->node.accel.vendor);
+	struct read_arg a = { ctx, out, deadline_ms };
+	int64_t now = sn_now_ms();
+	char *buf = NULL;
+	size_t len = 0;
+	int st;
+
+	if (!sn_vendor_backend_of(v->id))
+		return sn_vendor_lib_read_here(ctx, out);
+	if (!a.deadline)
+		a.deadline = now + DEFAULT_BUDGET_MS;
+	if (a.deadline - now < 2 * CHILD_MARGIN_MS)
+		a.deadline = now + 2 * CHILD_MARGIN_MS;
+	memset(out, 0, sizeof(*out));
+	st = sn_run_in_child(read_child, &a, (uint32_t)(a.deadline - now),
+			     sizeof(*out), &buf, &len);
+	if (len == sizeof(*out)) {
+		memcpy(out, buf, sizeof(*out));
+		free(buf);
+		return 0;
+	}
+	free(buf);
+	memset(out, 0, sizeof(*out));
+	out->vendor = v->id;
+	SN_VSET(out->error, "%s: the reading process %s", v->library,
+		st == -1 ? "did not finish by the check's deadline" :
+		st == -2 ? "died of a signal (a crash in the library)" :
+		st == -3 ? "could not be started" :
+			   "ended without an answer");
+	return st == -3 ? -1 : 0;
+}
