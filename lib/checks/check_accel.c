@@ -28,7 +28,9 @@
  *
  * Other vendors: PCI functions of the vendor in sysfs, device nodes and the
  * manifest count must agree (CRIT ACCEL_COUNT), then sn_pcie_check() per
- * device when the manifest sets a PCIe minimum; one OK result per device.
+ * device when the manifest sets a PCIe minimum; a vendor with a management
+ * library is then judged through it (check_vendor.c: count, health, ECC,
+ * links, network health); one OK result per device.
  *
  * Either way, a PCI function whose vendor, class or device file is there
  * but cannot be read (a FIFO, folder, socket or link in its place,
@@ -52,6 +54,8 @@
 #include "util/sn_file.h"
 #include "inventory/sn_nvml.h"
 #include "checks/sn_check_pcie.h"
+#include "checks/sn_check_vendor.h"
+#include "config/sn_vendor.h"
 #include "inventory/sn_pcie.h"
 
 #define CHECK_NVML "nvml"
@@ -178,7 +182,7 @@ static void inventory(struct nv_run *r)
 {
 	struct sn_error err;
 
-	if (sn_accel_pci_scan(r->ctx->sysfs, SN_ACCEL_NVIDIA, r->m->pci_vendor,
+	if (sn_accel_pci_scan(r->ctx->sysfs, r->m->vendor, r->m->pci_vendor,
 			      r->pci, &err)) {
 		sn_results_add(r->out, SN_UNKNOWN, CHECK_COUNT,
 			       "ACCEL_PCI_SCAN", "node",
@@ -784,6 +788,9 @@ static void generic_device(const struct sn_check_ctx *ctx,
 	if (m->pcie_min_gen || m->pcie_min_width)
 		sn_pcie_check(ctx->sysfs, fn->bdf, label, m->pcie_min_gen,
 			      m->pcie_min_width, m->pcie_check_speed, out);
+	/* A vendor with a library gets its OK from the library's verdict. */
+	if (sn_vendor_of(m->vendor)->api == SN_VENDOR_API_LIB)
+		return;
 	sn_results_add(out, SN_OK, CHECK_ACCEL, "OK", label, "present",
 		       "pci %04x:%04x class 0x%06x", fn->vendor, fn->device,
 		       fn->pci_class);
@@ -821,6 +828,8 @@ static int check_generic(const struct sn_check_ctx *ctx, struct sn_results *out)
 	generic_counts(ctx, pci, pci_ok, nodes, nodes_ok, out);
 	for (size_t i = 0; pci_ok && i < pci->count; i++)
 		generic_device(ctx, &pci->items[i], i, out);
+	if (sn_vendor_of(m->vendor)->api == SN_VENDOR_API_LIB)
+		sn_check_vendor_lib(ctx, pci_ok ? pci : NULL, out);
 out:
 	free(pci);
 	free(nodes);
@@ -830,12 +839,11 @@ out:
 int sn_check_accelerators(const struct sn_check_ctx *ctx,
 			  struct sn_results *out)
 {
-	switch (ctx->cfg->node.accel.vendor) {
-	case SN_ACCEL_NONE:
+	const struct sn_vendor *v = sn_vendor_of(ctx->cfg->node.accel.vendor);
+
+	if (v->id == SN_ACCEL_NONE)
 		return 0;
-	case SN_ACCEL_NVIDIA:
+	if (v->api == SN_VENDOR_API_NVML)
 		return check_nvidia(ctx, out);
-	default:
-		return check_generic(ctx, out);
-	}
+	return check_generic(ctx, out);
 }

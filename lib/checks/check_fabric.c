@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "checks/sn_check_groups.h"
+#include "config/sn_vendor.h"
 #include "checks/sn_runner.h"
 #include "util/sn_child.h"
 #include "inventory/sn_identity.h"
@@ -527,10 +528,12 @@ int sn_check_fabric(const struct sn_check_ctx *ctx, struct sn_results *out)
 	bool guard = sn && sn->identity;
 	int64_t start = sn_now_ms();
 	int64_t deadline = group_deadline(ctx, start);
+	const struct sn_vendor *v = sn_vendor_of(a->vendor);
 	struct sn_identity id;
 
-	if (a->nvlink_domain || (guard && (a->vendor == SN_ACCEL_NVIDIA ||
-					   a->vendor == SN_ACCEL_NONE))) {
+	/* NVLink identity (and CPU nodes, which may sit in a domain too). */
+	if (a->nvlink_domain || (guard && (v->identity == SN_VENDOR_ID_NVML ||
+					   v->id == SN_ACCEL_NONE))) {
 		fabric_gate(ctx, guard ? sn : NULL, start, deadline, out);
 	} else if (guard) {
 		sn_identity_read(ctx, &id);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 
 #include "checks/sn_learn.h"
+#include "config/sn_vendor.h"
+#include "inventory/sn_vendor_lib.h"
 #include "inventory/sn_topo.h"
 
 void sn_learn_gpu(struct sn_learned_accel *a, const struct sn_nvml_gpu *g)
@@ -54,23 +56,56 @@ static void nvml_learn(const struct sn_check_ctx *ctx,
 	sn_nvml_close(nvml);
 }
 
+/* The smallest number of links up on a device, from the vendor's library. */
+static void lib_learn(const struct sn_check_ctx *ctx, enum sn_accel_vendor v,
+		      struct sn_learned_accel *a)
+{
+	struct sn_config cfg = *ctx->cfg; /* shallow: never freed */
+	struct sn_vendor_node *node = malloc(sizeof(*node));
+	struct sn_check_ctx vctx;
+	struct sn_error err;
+
+	cfg.node.accel.vendor = v;
+	if (!node || sn_check_ctx_init(&vctx, &cfg, ctx->nodename, &err) ||
+	    sn_vendor_lib_read(&vctx, 0, node) || node->error[0])
+		goto out;
+	a->lib_count = node->counted ? (int)node->count : -1;
+	for (uint32_t i = 0; i < node->n_devs; i++) {
+		const struct sn_vendor_dev *d = &node->devs[i];
+		int up = 0;
+
+		if (!d->n_links)
+			continue;
+		for (unsigned l = 0; l < d->n_links; l++)
+			up += d->links[l].state == SN_VLINK_UP;
+		if (a->links < 0 || up < a->links)
+			a->links = up;
+	}
+out:
+	free(node);
+}
+
+/* The first vendor of the table with PCI functions here (not NVIDIA). */
 static void pci_learn(const struct sn_check_ctx *ctx,
 		      struct sn_learned_accel *a)
 {
-	static const enum sn_accel_vendor vendors[] = { SN_ACCEL_AMD,
-							SN_ACCEL_ASCEND };
 	struct sn_accel_pci_list *list = malloc(sizeof(*list));
 	struct sn_error err;
 
-	for (size_t i = 0; list && i < 2 && !a->count; i++) {
-		uint16_t id = vendors[i] == SN_ACCEL_AMD ? 0x1002 : 0x19e5;
+	for (unsigned i = 0; list && i < SN_ACCEL_VENDOR_COUNT && !a->count;
+	     i++) {
+		const struct sn_vendor *v = sn_vendor_of(i);
 
-		if (sn_accel_pci_scan(ctx->sysfs, vendors[i], id, list, &err) ||
+		if (!v->pci_vendor || v->api == SN_VENDOR_API_NVML ||
+		    sn_accel_pci_scan(ctx->sysfs, v->id, v->pci_vendor, list,
+				      &err) ||
 		    !list->count)
 			continue;
-		a->vendor = vendors[i];
-		a->pci_vendor = id;
+		a->vendor = v->id;
+		a->pci_vendor = v->pci_vendor;
 		a->count = (unsigned)list->count;
+		if (v->api == SN_VENDOR_API_LIB)
+			lib_learn(ctx, v->id, a);
 	}
 	free(list);
 }
@@ -86,7 +121,8 @@ void sn_learn_accel_write(FILE *f, const struct sn_learned_accel *a)
 {
 	if (!a->count) {
 		fprintf(f,
-			"  # no accelerators found (NVML, AMD or Ascend PCI ids)\n");
+			"  # no accelerators found (NVML, or the PCI ids of %s)\n",
+			sn_vendor_names());
 		return;
 	}
 	fprintf(f, "  accelerators:\n    vendor: %s\n    count: %u\n",
@@ -95,8 +131,16 @@ void sn_learn_accel_write(FILE *f, const struct sn_learned_accel *a)
 		fprintf(f, "    pcie_min_gen: %u\n", a->gen);
 	if (a->width)
 		fprintf(f, "    pcie_min_width: %u\n", a->width);
-	if (a->vendor == SN_ACCEL_NVIDIA && a->nvlinks >= 0)
+	if (sn_vendor_of(a->vendor)->api == SN_VENDOR_API_NVML &&
+	    a->nvlinks >= 0)
 		fprintf(f, "    nvlinks: %d\n", a->nvlinks);
+	if (a->links >= 0)
+		fprintf(f, "    links: %d\n", a->links);
+	if (a->lib_count >= 0 && (unsigned)a->lib_count != a->count)
+		fprintf(f,
+			"    # %s counts %d, PCI %u: the count above is PCI's\n",
+			sn_vendor_of(a->vendor)->library, a->lib_count,
+			a->count);
 }
 
 /* One port: learned, said as left out, or (absent) nothing. */

@@ -31,11 +31,13 @@ struct sn_learned_accel {
 	unsigned gen,
 		width; /* smallest maximum over the accelerators; 0 unknown */
 	int nvlinks;   /* smallest active count; -1 unknown */
+	int links;     /* other vendors: smallest count of links up; -1 */
+	int lib_count; /* the vendor library's count; -1 unread */
 };
 
-#define SN_LEARNED_ACCEL_INIT \
-	{                     \
-		.nvlinks = -1 \
+#define SN_LEARNED_ACCEL_INIT                               \
+	{                                                   \
+		.nvlinks = -1, .links = -1, .lib_count = -1 \
 	}
 
 /*
@@ -54,8 +56,11 @@ bool sn_learn_port_keep(const struct sn_ib_port *p);
 
 /*
  * sn_learn_accels - the accelerators of the node: NVIDIA through NVML
- * (ctx->nvml), else AMD (0x1002), else Ascend (0x19e5) PCI functions under
- * ctx->sysfs.  a starts as SN_LEARNED_ACCEL_INIT; count stays 0 if none.
+ * (ctx->nvml), else the first vendor of the table (config/sn_vendor.h)
+ * with PCI functions under ctx->sysfs, and for a vendor with a library
+ * the links up (read as the prolog reads them, the library from the
+ * config's paths.<lib> or the vendor's default places).  a starts as
+ * SN_LEARNED_ACCEL_INIT; count stays 0 if none.
  */
 void sn_learn_accels(const struct sn_check_ctx *ctx,
 		     struct sn_learned_accel *a);

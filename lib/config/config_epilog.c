@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "config/config_sections.h"
 #include "config/sn_counters.h"
@@ -20,16 +21,26 @@ static const struct sn_counter *counter_judged(const char *s)
 }
 
 /* "a, b, c": the judged names, in table order, for the message. */
-static void counters_list(char *buf, size_t size)
+/*
+ * The judged counters whose name starts as name does, up to its first '_'
+ * and in any case ("symbol_errors": symbol_error; "Link_Downed": link_*).
+ * The whole table no longer fits one message (SN_ERROR_MAX): a name with
+ * no such neighbour is sent to the README's table.
+ */
+static void counters_list(char *buf, size_t size, const char *name)
 {
-	size_t used = 0;
+	size_t used = 0, stem = strcspn(name, "_");
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < sn_counters_count && used < size; i++)
-		if (sn_counters[i].judged)
+		if (sn_counters[i].judged &&
+		    !strncasecmp(sn_counters[i].name, name, stem) &&
+		    strchr("_", sn_counters[i].name[stem]))
 			used += (size_t)snprintf(buf + used, size - used,
 						 "%s%s", used ? ", " : "",
 						 sn_counters[i].name);
+	if (!used)
+		snprintf(buf, size, "the counters of epilog/README.md");
 }
 
 #define LIMIT_MAX 1e12 /* the largest limit, in any unit */
@@ -157,7 +168,7 @@ static int epilog_thresholds(struct yaml_walk *w, yaml_node_t *v,
 		if (!counter_judged(name)) {
 			char allowed[1200];
 
-			counters_list(allowed, sizeof(allowed));
+			counters_list(allowed, sizeof(allowed), name);
 			return yaml_walk_fail(
 				w, k, sub,
 				"not a counter the epilog judges (allowed: %s)",

@@ -113,6 +113,21 @@
  *  - nvlink_effective_errors (NVLink 5, errors after FEC): warn 1/TB,
  *    crit 8/TB: DCGM fails above an effective BER of 1e-12
  *    (MonitorNVLink5Fields), and 1 TB is 8e12 bits;
+ *  - the other vendors' link counters (issue 18), read through their
+ *    libraries and summed over a device's links.  No vendor publishes a
+ *    rate limit for them; each default is the row of the same kind above:
+ *    hccs_crc (Ascend HCCS CRC errors, DCMI HCCS statistics crc_err_cnt)
+ *    as symbol_error, a link-layer CRC error: warn 10/h, crit 120/h;
+ *    hccs_retry (retry_cnt, a link-level retransmission) as
+ *    nvlink_dl_replay: warn 1/h, crit 10/h; mlulink_fec_uncorrected
+ *    (Cambricon MLU-Link frames FEC could not repair) and mlulink_fcs_
+ *    {rx,tx}_bad (frames with a bad frame check sequence) as
+ *    nvlink_dl_replay: warn 1/h, crit 10/h, the link retransmits them;
+ *    xgmi_error_status (ROCm SMI rsmi_dev_xgmi_error_status: 0 no errors,
+ *    1 an error, 2 several, since the last reset) as a step: crit on any
+ *    rise, like ecc_uncorrected.  mlulink_fec_corrected is information
+ *    (FEC at work on a healthy link), as ecc_corrected.  Their ECC goes to
+ *    ecc_uncorrected and ecc_corrected (the same keys as NVML's);
  *  - port_rcv_errors, port_rcv_remote_physical_errors: warn 10/TB, crit
  *    1000/TB (bad packets received, counted per packet: they grow with
  *    what the port receives, so they are taken over its received bytes
@@ -261,6 +276,29 @@ const struct sn_counter sn_counters[] = {
 	      "nvlink_effective_errors",
 	      "supernode_gpu_nvlink_effective_errors_total",
 	      "NVLink 5 errors after FEC, all links (NVML field 219)."),
+	ACCEL("hccs_crc", 64, PER_H, 10, 120, "hccs_crc",
+	      "supernode_accel_hccs_crc_errors_total",
+	      "Ascend HCCS CRC errors, all ports (DCMI HCCS statistics)."),
+	ACCEL("hccs_retry", 64, PER_H, 1, 10, "hccs_retry",
+	      "supernode_accel_hccs_retries_total",
+	      "Ascend HCCS link retries, all ports (DCMI HCCS statistics)."),
+	ACCEL("mlulink_fec_uncorrected", 64, PER_H, 1, 10,
+	      "mlulink_fec_uncorrected",
+	      "supernode_accel_mlulink_fec_uncorrected_total",
+	      "Cambricon MLU-Link uncorrectable FEC errors, all links (CNDev)."),
+	ACCEL("mlulink_fec_corrected", 64, PER_H, NONE, NONE,
+	      "mlulink_fec_corrected",
+	      "supernode_accel_mlulink_fec_corrected_total",
+	      "Cambricon MLU-Link corrected FEC errors, all links (CNDev)."),
+	ACCEL("mlulink_fcs_rx_bad", 64, PER_H, 1, 10, "mlulink_fcs_rx_bad",
+	      "supernode_accel_mlulink_fcs_rx_bad_total",
+	      "Cambricon MLU-Link frames received with a bad FCS (CNDev)."),
+	ACCEL("mlulink_fcs_tx_bad", 64, PER_H, 1, 10, "mlulink_fcs_tx_bad",
+	      "supernode_accel_mlulink_fcs_tx_bad_total",
+	      "Cambricon MLU-Link frames sent with a bad FCS (CNDev)."),
+	ACCEL("xgmi_error_status", 64, COUNT, NONE, 1, "xgmi_error_status",
+	      "supernode_accel_xgmi_errors_total",
+	      "Hygon XGMI error status since its reset: 0 none, 1 one, 2 several (ROCm SMI)."),
 	PORT_ERR("local_ack_timeout_err", ROCE, 64, PER_H, 100, 100000,
 		 "supernode_port_local_ack_timeout_err_total", USER),
 	PORT_ERR("rnr_nak_retry_err", ROCE, 64, PER_H, 100, 100000,

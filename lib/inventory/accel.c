@@ -16,6 +16,7 @@
 
 #include "config/sn_vendor.h"
 #include "inventory/sn_accel.h"
+#include "inventory/sn_vendor_lib.h"
 #include "util/sn_file.h"
 
 #define SYSFS_VALUE_MAX 32 /* "0x030200\n" and the like */
@@ -687,8 +688,10 @@ json_object *sn_accel_counters_json(const struct sn_check_ctx *ctx)
 	bad |= devices ? put(root, "devices", devices) : -1;
 	if (bad)
 		goto fail;
-	if (vendor == SN_ACCEL_NVIDIA)
+	if (sn_vendor_of(vendor)->api == SN_VENDOR_API_NVML)
 		bad |= nvidia_counters(ctx, root, devices);
+	else if (sn_vendor_of(vendor)->api == SN_VENDOR_API_LIB)
+		bad |= sn_vendor_lib_counters(ctx, root, devices);
 	else if (vendor != SN_ACCEL_NONE)
 		bad |= pci_counters(ctx, root, devices);
 	else

@@ -7,6 +7,7 @@
 
 #include <json-c/json.h>
 
+#include "config/sn_vendor.h"
 #include "inventory/sn_dcmi.h"
 #include "inventory/sn_identity.h"
 
@@ -149,16 +150,20 @@ static void read_dcmi(const struct sn_check_ctx *ctx, struct sn_identity *out)
 
 void sn_identity_read(const struct sn_check_ctx *ctx, struct sn_identity *out)
 {
-	enum sn_accel_vendor v = ctx->cfg->node.accel.vendor;
+	const struct sn_vendor *v = sn_vendor_of(ctx->cfg->node.accel.vendor);
 
 	memset(out, 0, sizeof(*out));
-	if (v == SN_ACCEL_NVIDIA || v == SN_ACCEL_NONE)
-		read_nvml(ctx, v == SN_ACCEL_NONE, out);
-	else if (v == SN_ACCEL_ASCEND)
+	/* A CPU node (vendor none) may still sit in an NVLink domain. */
+	if (v->id == SN_ACCEL_NONE)
+		read_nvml(ctx, true, out);
+	else if (v->identity == SN_VENDOR_ID_NVML)
+		read_nvml(ctx, false, out);
+	else if (v->identity == SN_VENDOR_ID_DCMI)
 		read_dcmi(ctx, out);
 	else
 		set_why(out, SN_IDENTITY_CONFIG,
-			"no hardware identity for this accelerator vendor");
+			"no hardware identity for %s accelerators: the config names the supernode",
+			v->maker);
 }
 
 const char *sn_identity_kind_name(enum sn_identity_kind kind)

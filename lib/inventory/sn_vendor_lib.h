@@ -29,6 +29,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <json-c/json.h>
+
 #include "config/sn_checkctx.h"
 #include "config/sn_vendor.h"
 #include "util/sn_error.h"
@@ -191,6 +193,24 @@ int sn_vendor_lib_read(const struct sn_check_ctx *ctx, int64_t deadline_ms,
  */
 int sn_vendor_lib_read_here(const struct sn_check_ctx *ctx,
 			    struct sn_vendor_node *out);
+
+/*
+ * sn_vendor_lib_counters - the epilog's snapshot of ctx's vendor (see
+ * sn_accel_counters_json in sn_accel.h): sets root's "driver" and "error"
+ * and adds one object per device to devices, read through
+ * sn_vendor_lib_read() by ctx->deadline_ms (0: 5 s from now).  Returns 0,
+ * or -1 when out of memory.
+ */
+int sn_vendor_lib_counters(const struct sn_check_ctx *ctx, json_object *root,
+			   json_object *devices);
+
+/*
+ * sn_vendor_link_key - the snapshot key of a link counter summed over a
+ * device's links: the link name in lower case, letters and digits only,
+ * "_", the counter: "hccs_crc", "mlulink_fec_uncorrected".
+ */
+void sn_vendor_link_key(const struct sn_vendor *v, const char *ctr, char *buf,
+			size_t size);
 
 /* sn_vendor_health_name - "ok", "warn", "crit", "unread". */
 const char *sn_vendor_health_name(enum sn_vendor_health h);
