@@ -149,5 +149,17 @@ assert_eq "config validate FILE --config PATH (FILE wins)" "0:ok: 2 supernodes o
 SLURM_CONF=$T/none.conf run "${C[@]}" config check
 assert_eq "config check, no slurm.conf" "1:supernodectl: config check: SLURM_CONF=$T/none.conf does not exist" "$RC:$ERR"
 
+# Every shipped example passes config validate (issue 18: one per vendor
+# shape), and the six vendors each have theirs.
+EX=$(cd "$(dirname "$0")/../../etc/examples" && pwd)
+for f in "$EX"/*.yaml; do
+	run config validate "$f"
+	assert_eq "config validate $(basename "$f")" "0:ok:" "$RC:${OUT:0:3}"
+done
+for v in ascend hygon cambricon mthreads metax kunlunxin; do
+	n=$(grep -l "^    vendor: $v " "$EX"/*.yaml | wc -l)
+	if ((n >= 1)); then pass "an example for vendor $v"; else fail "no example for vendor $v"; fi
+done
+
 echo "$CHECKS checks, $FAILS failed"
 ((FAILS == 0))

@@ -9,6 +9,7 @@
 #include "unit.h"
 
 #include "config/sn_config.h"
+#include "config/sn_vendor.h"
 
 /* tests/unit/fixtures -> the source tree's etc/ */
 #define ETC_DIR SN_FIXTURES "/../../../etc"
@@ -114,6 +115,39 @@ static void test_ascend_roce(void **state)
 	sn_config_free(cfg);
 }
 
+/* One example per vendor shape (issue 18), with the vendor's library key. */
+static void test_vendor_examples(void **state)
+{
+	static const struct {
+		const char *file;
+		enum sn_accel_vendor vendor;
+		int links;
+	} ex[] = {
+		{ "examples/ascend-superpod.yaml", SN_ACCEL_ASCEND, -1 },
+		{ "examples/hygon-dcu-roce.yaml", SN_ACCEL_HYGON, -1 },
+		{ "examples/cambricon-mlulink.yaml", SN_ACCEL_CAMBRICON, 6 },
+		{ "examples/mthreads-mtlink.yaml", SN_ACCEL_MTHREADS, 14 },
+		{ "examples/metax-metaxlink.yaml", SN_ACCEL_METAX, 7 },
+		{ "examples/kunlunxin-xpu.yaml", SN_ACCEL_KUNLUNXIN, -1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
+		struct sn_config *cfg = example(ex[i].file);
+
+		assert_int_equal(cfg->node.accel.vendor, ex[i].vendor);
+		assert_int_equal(cfg->node.accel.pci_vendor,
+				 sn_vendor_of(ex[i].vendor)->pci_vendor);
+		assert_int_equal(cfg->node.accel.count, i ? 8 : 16);
+		assert_int_equal(cfg->node.accel.links, ex[i].links);
+		if (ex[i].vendor == SN_ACCEL_ASCEND)
+			assert_non_null(cfg->dcmi);
+		else
+			assert_non_null(cfg->vendor_lib[ex[i].vendor]);
+		sn_config_free(cfg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -121,6 +155,7 @@ int main(void)
 		cmocka_unit_test(test_nvl72),
 		cmocka_unit_test(test_ib_8gpu),
 		cmocka_unit_test(test_ascend_roce),
+		cmocka_unit_test(test_vendor_examples),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
