@@ -71,7 +71,8 @@ static void lib_count(const struct sn_check_ctx *ctx, const struct sn_vendor *v,
 	char found[SN_VALUE_MAX], expected[SN_VALUE_MAX];
 	size_t len;
 
-	if (!node->counted || node->count == m->count)
+	/* A read cut by the watchdog may have counted only part. */
+	if (!node->counted || node->count == m->count || node->hung_call[0])
 		return;
 	len = (size_t)snprintf(found, sizeof(found), "%s counts %u", v->library,
 			       node->count);
@@ -133,8 +134,13 @@ static bool dev_links(const struct sn_check_ctx *ctx, const struct sn_vendor *v,
 	return up >= want && !sl;
 }
 
+/*
+ * One device's verdicts; partial: the watchdog cut a call on it, so what
+ * was read is judged but it gets no OK.
+ */
 static void judge_dev(const struct sn_check_ctx *ctx, const struct sn_vendor *v,
-		      const struct sn_vendor_dev *d, struct sn_results *out)
+		      const struct sn_vendor_dev *d, bool partial,
+		      struct sn_results *out)
 {
 	char label[SN_DEVICE_MAX], expected[SN_VALUE_MAX];
 	bool ok = true;
@@ -169,7 +175,7 @@ static void judge_dev(const struct sn_check_ctx *ctx, const struct sn_vendor *v,
 	}
 	if (!dev_links(ctx, v, d, label, out))
 		ok = false;
-	if (ok)
+	if (ok && !partial)
 		sn_results_add(out, SN_OK, CHECK_DEV, "OK", label, expected,
 			       "%s",
 			       d->health_text[0] ? d->health_text : "healthy");
@@ -200,7 +206,8 @@ void sn_check_vendor_lib(const struct sn_check_ctx *ctx,
 	}
 	lib_count(ctx, v, node, pci, out);
 	for (uint32_t i = 0; i < node->n_devs; i++)
-		judge_dev(ctx, v, &node->devs[i], out);
+		judge_dev(ctx, v, &node->devs[i],
+			  node->hung_call[0] && i + 1 == node->n_devs, out);
 	if (node->hung_call[0])
 		sn_results_add(out, SN_UNKNOWN, CHECK_LIB, "ACCEL_CALL_HUNG",
 			       "node", "each call within its limit",

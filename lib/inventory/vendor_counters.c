@@ -47,6 +47,32 @@ static int ctrs_json(json_object *o, const struct sn_vendor_ctr *c, unsigned n)
 	return bad;
 }
 
+/* Whether no link before link l has a counter named name. */
+static bool first_seen(const struct sn_vendor_dev *d, unsigned l,
+		       const char *name)
+{
+	for (unsigned k = 0; k < l; k++)
+		for (unsigned j = 0; j < d->links[k].n_ctrs; j++)
+			if (!strcmp(d->links[k].ctrs[j].name, name))
+				return false;
+	return true;
+}
+
+/* The counter ctr summed over the links, as "<link>_<ctr>" of dev. */
+static int link_sum(const struct sn_vendor *v, const struct sn_vendor_dev *d,
+		    const char *ctr, json_object *dev)
+{
+	uint64_t sum = 0;
+	char key[48];
+
+	for (unsigned l = 0; l < d->n_links; l++)
+		for (unsigned j = 0; j < d->links[l].n_ctrs; j++)
+			if (!strcmp(d->links[l].ctrs[j].name, ctr))
+				sum += d->links[l].ctrs[j].value;
+	sn_vendor_link_key(v, ctr, key, sizeof(key));
+	return put(dev, key, json_object_new_uint64(sum));
+}
+
 /* The links one by one, and their counters summed into the device. */
 static int links_json(const struct sn_vendor *v, const struct sn_vendor_dev *d,
 		      json_object *dev)
@@ -68,19 +94,12 @@ static int links_json(const struct sn_vendor *v, const struct sn_vendor_dev *d,
 				   sn_vendor_link_state_name(k->state)));
 		bad |= ctrs_json(o, k->ctrs, k->n_ctrs);
 	}
-	for (unsigned c = 0; !bad && d->n_links && c < d->links[0].n_ctrs;
-	     c++) {
-		const char *ctr = d->links[0].ctrs[c].name;
-		uint64_t sum = 0;
-		char key[48];
-
-		for (unsigned l = 0; l < d->n_links; l++)
-			for (unsigned j = 0; j < d->links[l].n_ctrs; j++)
-				if (!strcmp(d->links[l].ctrs[j].name, ctr))
-					sum += d->links[l].ctrs[j].value;
-		sn_vendor_link_key(v, ctr, key, sizeof(key));
-		bad |= put(dev, key, json_object_new_uint64(sum));
-	}
+	/* Each counter name once, in the order the links first give it. */
+	for (unsigned l = 0; !bad && l < d->n_links; l++)
+		for (unsigned c = 0; !bad && c < d->links[l].n_ctrs; c++)
+			if (first_seen(d, l, d->links[l].ctrs[c].name))
+				bad |= link_sum(v, d, d->links[l].ctrs[c].name,
+						dev);
 	return bad;
 }
 

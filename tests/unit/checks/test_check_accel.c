@@ -24,6 +24,7 @@
 #include "checks/sn_check_groups.h"
 #include "config/sn_checkctx.h"
 #include "config/sn_config.h"
+#include "util/sn_child.h"
 
 #define SYNTH SN_FIXTURES "/accel/nvml-4xh100-sxm.json"
 #define PCIE SN_FIXTURES "/accel/nvml-2xl40s-pcie.json"
@@ -263,10 +264,11 @@ static struct sn_config *load_config(const char *nvml, const char *accel)
 		     "  sysfs: %s\n"
 		     "  dev: %s\n"
 		     "  nvml: %s\n"
+		     "  dcmi: %s\n"
 		     "node:\n"
 		     "  accelerators:\n"
 		     "%s",
-		     T->sys, T->dev, nvml, accel) < 0)
+		     T->sys, T->dev, nvml, SN_FAKE_DCMI, accel) < 0)
 		fail_msg("out of memory");
 	err_reset(&err);
 	cfg = sn_config_load_buffer("t.yaml", yaml, strlen(yaml), &err);
@@ -1291,17 +1293,27 @@ static void ascend_tree(void)
 
 #define ASCEND8 "    vendor: ascend\n    count: 8\n"
 
+/* The fake DCMI (paths.dcmi) answers the eight NPUs of ascend_tree(). */
+static void ascend_dcmi(void)
+{
+	setenv("SN_FAKE_DCMI_FIXTURE",
+	       SN_FIXTURES "/vendors/ascend/tree-8.json", 1);
+}
+
 static void test_ascend_healthy(void **state)
 {
 	struct sn_results r;
 
 	(void)state;
 	ascend_tree();
+	ascend_dcmi();
 	run_check("/nonexistent/libnvidia-ml.so.1", ASCEND8, &r);
 	expect_all_ok(&r, 8);
-	assert_string_equal(r.items[4].device, "accel4 0000:81:00.0");
+	/* One OK per NPU from DCMI's verdict (issue 18), by logic id. */
+	assert_string_equal(r.items[4].device, "npu4 0000:81:00.0");
 	assert_string_equal(r.items[4].check, "accel");
-	assert_string_equal(r.items[4].found, "pci 19e5:d802 class 0x120000");
+	assert_string_equal(r.items[4].expected, "healthy (DCMI)");
+	assert_string_equal(r.items[4].found, "health 0 (normal)");
 	sn_results_free(&r);
 }
 
@@ -1312,6 +1324,7 @@ static void test_ascend_node_missing(void **state)
 
 	(void)state;
 	ascend_tree();
+	ascend_dcmi();
 	del_node("davinci5");
 	run_check("/nonexistent/libnvidia-ml.so.1", ASCEND8, &r);
 	x = expect(&r, SN_CRIT, "ACCEL_COUNT", "node");
@@ -1328,11 +1341,13 @@ static void test_ascend_pci_missing(void **state)
 
 	(void)state;
 	ascend_tree();
+	ascend_dcmi();
 	del_pci("0000:c2:00.0");
 	run_check("/nonexistent/libnvidia-ml.so.1", ASCEND8, &r);
 	x = expect(&r, SN_CRIT, "ACCEL_COUNT", "node");
 	assert_string_equal(x->found, "pci 7, dev 8");
-	assert_int_equal(count_code(&r, "OK"), 7);
+	/* DCMI still answers for all eight: each has its verdict. */
+	assert_int_equal(count_code(&r, "OK"), 8);
 	sn_results_free(&r);
 }
 
@@ -1345,6 +1360,7 @@ static void test_ascend_fifo_class_unknown(void **state)
 
 	(void)state;
 	ascend_tree();
+	ascend_dcmi();
 	odd_attr("0000:c2:00.0", "class", "fifo");
 	signal(SIGALRM, on_alarm);
 	alarm(10);
@@ -1358,8 +1374,9 @@ static void test_ascend_fifo_class_unknown(void **state)
 	x = expect(&r, SN_UNKNOWN, "ACCEL_PCI_ATTR", "0000:c2:00.0");
 	assert_string_equal(x->check, "accel_count");
 	assert_string_equal(x->found, want);
-	assert_int_equal(count_code(&r, "OK"), 7);
-	assert_int_equal(r.count, 8);
+	/* DCMI's verdict for all eight NPUs, the PCI attribute UNKNOWN. */
+	assert_int_equal(count_code(&r, "OK"), 8);
+	assert_int_equal(r.count, 9);
 	assert_int_equal(sn_results_worst(&r), SN_UNKNOWN);
 	sn_results_free(&r);
 }
@@ -1372,6 +1389,7 @@ static void test_ascend_pcie_width(void **state)
 
 	(void)state;
 	ascend_tree();
+	ascend_dcmi();
 	for (size_t i = 0; i < 8; i++)
 		add_pci_link(npu_bus[i], i == 6 ? "8\n" : "16\n",
 			     "16.0 GT/s PCIe\n");
@@ -1383,6 +1401,202 @@ static void test_ascend_pcie_width(void **state)
 	x = expect(&r, SN_CRIT, "PCIE_WIDTH", "accel6 0000:c1:00.0");
 	assert_contains(x->found, "8");
 	assert_int_equal(count_code(&r, "PCIE_SPEED"), 0); /* speed not asked */
+	sn_results_free(&r);
+}
+
+/* ---- a vendor library's verdicts (check_vendor.c, fake DCMI) ------------ */
+
+/*
+ * tree-8.json (or the faults set since the last run_ascend) with card
+ * `chip`'s first chip's key set to the JSON value, written to a temporary
+ * file the fake DCMI then answers from; NULL key: as it is.
+ */
+static char fault_path[64];
+
+static void ascend_fault(int chip, const char *key, const char *value)
+{
+	json_object *fx = json_object_from_file(
+		fault_path[0] ? fault_path :
+				SN_FIXTURES "/vendors/ascend/tree-8.json");
+	json_object *cards, *card, *chips, *c;
+	int fd;
+
+	assert_non_null(fx);
+	assert_true(json_object_object_get_ex(fx, "cards", &cards));
+	card = json_object_array_get_idx(cards, (size_t)chip);
+	assert_true(json_object_object_get_ex(card, "chips", &chips));
+	c = json_object_array_get_idx(chips, 0);
+	if (key)
+		json_object_object_add(c, key, json_tokener_parse(value));
+	if (!fault_path[0]) {
+		snprintf(fault_path, sizeof(fault_path), "/tmp/sn-dcmi-XXXXXX");
+		fd = mkstemp(fault_path);
+		assert_true(fd >= 0);
+		close(fd);
+	}
+	assert_int_equal(json_object_to_file(fault_path, fx), 0);
+	json_object_put(fx);
+	setenv("SN_FAKE_DCMI_FIXTURE", fault_path, 1);
+}
+
+static void run_ascend(const char *extra, struct sn_results *r)
+{
+	char accel[256];
+
+	snprintf(accel, sizeof(accel), ASCEND8 "%s", extra ? extra : "");
+	ascend_tree();
+	run_check("/nonexistent/libnvidia-ml.so.1", accel, r);
+	if (fault_path[0])
+		unlink(fault_path);
+	fault_path[0] = '\0';
+}
+
+/* DCMI's critical alarm with its fault code's class: CRIT, both named. */
+static void test_vendor_health_crit(void **state)
+{
+	const struct sn_result *x;
+	struct sn_results r;
+
+	(void)state;
+	ascend_fault(2, "health", "3");
+	ascend_fault(2, "errors", "[\"80E18402\"]");
+	run_ascend(NULL, &r);
+	x = expect(&r, SN_CRIT, "ACCEL_HEALTH", "npu2 0000:41:00.0");
+	assert_string_equal(x->expected, "healthy (DCMI)");
+	assert_string_equal(
+		x->found,
+		"health 3 (critical alarm), error 0x80e18402 (SeparateNPU)");
+	assert_int_equal(count_code(&r, "OK"), 7);
+	sn_results_free(&r);
+}
+
+/* A minor alarm is WARN: the node is not drained for it. */
+static void test_vendor_health_warn(void **state)
+{
+	const struct sn_result *x;
+	struct sn_results r;
+
+	(void)state;
+	ascend_fault(5, "health", "1");
+	run_ascend(NULL, &r);
+	x = expect(&r, SN_WARN, "ACCEL_HEALTH", "npu5 0000:82:00.0");
+	assert_string_equal(x->found, "health 1 (minor alarm)");
+	assert_int_equal(sn_results_worst(&r), SN_WARN);
+	sn_results_free(&r);
+}
+
+static void test_vendor_ecc(void **state)
+{
+	const struct sn_result *x;
+	struct sn_results r;
+
+	(void)state;
+	ascend_fault(0, "ecc",
+		     "{\"enable\": 1, \"single\": 4, \"double\": 2, "
+		     "\"total_single\": 4, \"total_double\": 2}");
+	run_ascend(NULL, &r);
+	x = expect(&r, SN_CRIT, "ACCEL_ECC_UNCORRECTED", "npu0 0000:01:00.0");
+	assert_string_equal(x->found, "2 uncorrected ECC errors (DCMI)");
+	sn_results_free(&r);
+}
+
+/* Network health: INIT (6) is healthy as MindCluster says, 3 is not. */
+static void test_vendor_net_health(void **state)
+{
+	const struct sn_result *x;
+	struct sn_results r;
+
+	(void)state;
+	ascend_fault(1, "net", "6");
+	run_ascend(NULL, &r);
+	assert_int_equal(count_code(&r, "OK"), 8);
+	sn_results_free(&r);
+	ascend_fault(1, "net", "3");
+	run_ascend(NULL, &r);
+	x = expect(&r, SN_CRIT, "ACCEL_NET_HEALTH", "npu1 0000:02:00.0");
+	assert_string_equal(x->expected, "network health OK or INIT");
+	assert_string_equal(x->found, "network health 3 (UNREACH)");
+	sn_results_free(&r);
+}
+
+/* node.accelerators.links: port 0 is no HCCS link, 7 are up. */
+static void test_vendor_links(void **state)
+{
+	const struct sn_result *x;
+	struct sn_results r;
+
+	(void)state;
+	ascend_dcmi();
+	run_ascend("    links: 7\n", &r);
+	assert_int_equal(count_code(&r, "OK"), 8);
+	sn_results_free(&r);
+	ascend_dcmi();
+	run_ascend("    links: 8\n", &r);
+	x = expect(&r, SN_CRIT, "ACCEL_LINK_DOWN", "npu3 0000:42:00.0");
+	assert_string_equal(x->found,
+			    "HCCS up 7 of 8: link 0 port 0: no HCCS link");
+	assert_int_equal(count_code(&r, "ACCEL_LINK_DOWN"), 8);
+	sn_results_free(&r);
+}
+
+/*
+ * The hung call (the field's case: network health after a card drop) is
+ * UNKNOWN naming it, within the check's budget; the NPUs read before it
+ * keep their verdicts.  Never CHECK_TIMEOUT.
+ */
+static void test_vendor_call_hung(void **state)
+{
+	const struct sn_result *x;
+	struct sn_results r;
+	int64_t t0;
+
+	(void)state;
+	ascend_dcmi();
+	setenv("SN_FAKE_DCMI_HANG", "dcmi_get_device_network_health:3", 1);
+	t0 = sn_now_ms();
+	run_ascend(NULL, &r);
+	unsetenv("SN_FAKE_DCMI_HANG");
+	assert_true(sn_now_ms() - t0 < 2000);
+	x = expect(&r, SN_UNKNOWN, "ACCEL_CALL_HUNG", "node");
+	assert_string_equal(
+		x->found,
+		"dcmi_get_device_network_health(card 3, device 0) did not return in 1000 ms");
+	assert_int_equal(count_code(&r, "OK"), 3);
+	assert_int_equal(sn_results_worst(&r), SN_UNKNOWN);
+	sn_results_free(&r);
+}
+
+/* The library missing, or failing to start: UNKNOWN with the reason. */
+static void test_vendor_library(void **state)
+{
+	const struct sn_result *x;
+	struct sn_results r;
+
+	(void)state;
+	ascend_dcmi();
+	setenv("SN_FAKE_DCMI_INIT_FAIL", "-8005", 1);
+	run_ascend(NULL, &r);
+	unsetenv("SN_FAKE_DCMI_INIT_FAIL");
+	x = expect(&r, SN_UNKNOWN, "ACCEL_LIBRARY", "node");
+	assert_string_equal(x->expected, "DCMI");
+	assert_string_equal(x->found,
+			    "dcmi_init: error -8005 (internal error)");
+	assert_int_equal(count_code(&r, "OK"), 0);
+	sn_results_free(&r);
+}
+
+/* A chip that DCMI does not list: the library's count, and its bus id. */
+static void test_vendor_count(void **state)
+{
+	const struct sn_result *x;
+	struct sn_results r;
+
+	(void)state;
+	ascend_fault(6, "type", "1"); /* chip of card 6 is not an NPU now */
+	run_ascend(NULL, &r);
+	x = expect(&r, SN_CRIT, "ACCEL_COUNT", "node");
+	assert_string_equal(x->expected, "8 Huawei Ascend NPUs");
+	assert_string_equal(x->found, "DCMI counts 7, not 0000:c1:00.0");
 	sn_results_free(&r);
 }
 
@@ -1507,16 +1721,35 @@ static void test_counters_ascend(void **state)
 
 	(void)state;
 	ascend_tree();
+	ascend_dcmi();
 	j = counters("/nonexistent/libnvidia-ml.so.1", ASCEND8);
 	assert_string_equal(json_object_get_string(GET(j, "vendor")), "ascend");
 	assert_null(GET(j, "error"));
 	assert_int_equal(json_object_object_length(GET(j, "devices")), 8);
-	assert_string_equal(json_object_get_string(GET(
-				    j, "devices", "0000:c2:00.0", "pci_id")),
-			    "19e5:d802");
+	/* DCMI's reading (issue 18): the driver, each NPU's HBM ECC under
+	 * NVML's keys, the HCCS counters summed over the ports (tree-8.json:
+	 * the NPU at c2 has tx 1071..1077 on ports 1-7) and per port. */
+	assert_string_equal(json_object_get_string(GET(j, "driver")),
+			    "24.1.0.3");
 	assert_int_equal(json_object_get_int64(
 				 GET(j, "devices", "0000:c2:00.0", "index")),
 			 7);
+	assert_string_equal(json_object_get_string(GET(
+				    j, "devices", "0000:c2:00.0", "health")),
+			    "ok");
+	assert_int_equal(json_object_get_int64(GET(j, "devices", "0000:c2:00.0",
+						   "ecc_uncorrected_volatile")),
+			 0);
+	assert_int_equal(json_object_get_int64(
+				 GET(j, "devices", "0000:c2:00.0", "hccs_crc")),
+			 0);
+	assert_int_equal(json_object_get_int64(GET(j, "devices", "0000:c2:00.0",
+						   "links", "1", "tx")),
+			 1071);
+	assert_string_equal(json_object_get_string(GET(j, "devices",
+						       "0000:c2:00.0", "links",
+						       "0", "state")),
+			    "unused");
 	json_object_put(j);
 }
 
@@ -1525,6 +1758,14 @@ static void test_counters_ascend(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		TT(test_vendor_health_crit),
+		TT(test_vendor_health_warn),
+		TT(test_vendor_ecc),
+		TT(test_vendor_net_health),
+		TT(test_vendor_links),
+		TT(test_vendor_call_hung),
+		TT(test_vendor_library),
+		TT(test_vendor_count),
 		TT(test_class_table),
 		TT(test_pci_scan),
 		TT(test_dev_nodes),
