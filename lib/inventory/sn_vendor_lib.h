@@ -164,6 +164,12 @@ int sn_vendor_sym(void *dl, const char *name, void *fn, bool required,
 void sn_vcall_begin(uint32_t limit_ms, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sn_vcall_end(void);
+/*
+ * sn_vcall_arm - vendor_lib.c's child only: from now on a call running
+ * past its limit (or past deadline_ms, sn_now_ms clock) writes node down
+ * fd with hung_call set and ends the process.
+ */
+void sn_vcall_arm(struct sn_vendor_node *node, int fd, int64_t deadline_ms);
 #define SN_VCALL_LIMIT(limit, expr, ...)              \
 	({                                            \
 		sn_vcall_begin((limit), __VA_ARGS__); \
