@@ -14,6 +14,22 @@
  * The HCA's PCIe link goes through sn_pcie_check() when pcie_min_gen or
  * pcie_min_width is set (speed included: HCAs do not idle at a lower gen).
  *
+ * Path MTU (min_mtu set): below it is CRIT PORT_MTU with both values in
+ * the phrase.  InfiniBand: the active MTU from libibverbs, the one source
+ * the kernel gives (sysfs has no MTU attribute for IB ports); judged only
+ * on a trained link, like the rate.  RoCE: derived from the GID's netdev
+ * MTU as the kernel derives it (sn_roce_path_mtu(), iboe_get_mtu()), on
+ * any state: the netdev MTU is configuration, not link state.  On a tree
+ * other than /sys the verbs answer comes from supernode-live/ (sn_ib_port.h).
+ *
+ * The collective library's socket interface (env.socket_ifname, exported
+ * as the vendor's NCCL_SOCKET_IFNAME / HCCL_SOCKET_IFNAME / ...): check
+ * "net_iface", device the interface.  Missing or not up is CRIT
+ * SOCKET_IFACE_DOWN; up without an IPv4 or non-link-local IPv6 address is
+ * CRIT SOCKET_IFACE_NO_ADDR (a bootstrap over it cannot connect); operstate
+ * "unknown" (no carrier reporting: some bonds, VLANs) counts as up, as in
+ * the job environment.  Judged whether or not ports are listed.
+ *
  * Results: check "ib_port", device "mlx5_2/1", one short phrase each in
  * expected and found, so that "CODE device found expected <expected>" is a
  * drain reason.  A file that cannot be read gives UNKNOWN with the path.
@@ -23,6 +39,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,9 +47,11 @@
 
 #include "checks/sn_check_groups.h"
 #include "config/sn_checkctx.h"
+#include "config/sn_socket_iface.h"
 #include "util/sn_file.h"
 #include "inventory/sn_ib_port.h"
 #include "checks/sn_check_pcie.h"
+#include "inventory/sn_netif.h"
 #include "inventory/sn_pcie.h"
 
 #define CHECK "ib_port"
@@ -363,6 +382,75 @@ static void judge_roce(struct judge *j)
 		judge_gid_any(j);
 }
 
+/* ---- path MTU ---------------------------------------------------------- */
+
+static void mtu_unreadable(struct judge *j, const char *expected,
+			   const struct sn_port_mtu *m)
+{
+	char phrase[SN_VALUE_MAX];
+
+	if (m->status == SN_ATTR_MISSING && !strcmp(m->attr, "mtu") &&
+	    !m->ifname[0])
+		add(j, SN_UNKNOWN, "PORT_MTU", expected,
+		    "cannot find the netdev to read its MTU");
+	else if (!strcmp(m->attr, "verbs"))
+		add(j, SN_UNKNOWN, "PORT_MTU", expected,
+		    "cannot query libibverbs (%s)", m->text);
+	else if (m->status == SN_ATTR_BAD)
+		add(j, SN_UNKNOWN, "PORT_MTU", expected, "cannot parse %s '%s'",
+		    m->attr, m->text);
+	else {
+		read_phrase(phrase, sizeof(phrase), m->attr, m->status,
+			    m->text);
+		add_path(j, SN_UNKNOWN, "PORT_MTU", expected, phrase,
+			 m->path[0] ? m->path : "(path too long)");
+	}
+}
+
+static void judge_mtu(struct judge *j)
+{
+	bool roce = j->m->link_layer == SN_LINK_ETHERNET;
+	char expected[SN_VALUE_MAX];
+	struct sn_port_mtu m;
+	size_t n;
+
+	if (!j->m->min_mtu)
+		return;
+	if (!roce && j->p.phys.status == SN_ATTR_OK &&
+	    j->p.phys_num != SN_IB_PHYS_LINKUP)
+		return; /* an untrained link has no real active MTU */
+	snprintf(expected, sizeof(expected), "path MTU >= %u", j->m->min_mtu);
+	if (sn_ib_port_mtu(j->ctx->sysfs, j->p.dev, j->p.port, j->m->link_layer,
+			   j->m->gid_index, &m)) {
+		add(j, SN_UNKNOWN, "PORT_MTU", expected,
+		    "cannot read the path MTU (%m)");
+		return;
+	}
+	if (m.status != SN_ATTR_OK) {
+		mtu_unreadable(j, expected, &m);
+		return;
+	}
+	if (m.path_mtu < j->m->min_mtu) {
+		if (roce)
+			add(j, SN_CRIT, "PORT_MTU", expected,
+			    "path MTU %u (netdev %s MTU %ld) below %u",
+			    m.path_mtu, m.ifname, m.netdev_mtu, j->m->min_mtu);
+		else
+			add(j, SN_CRIT, "PORT_MTU", expected,
+			    "active MTU %u below %u", m.path_mtu,
+			    j->m->min_mtu);
+		return;
+	}
+	n = strlen(j->ok_extra);
+	if (roce)
+		snprintf(j->ok_extra + n, sizeof(j->ok_extra) - n,
+			 ", path MTU %u (%s MTU %ld)", m.path_mtu, m.ifname,
+			 m.netdev_mtu);
+	else
+		snprintf(j->ok_extra + n, sizeof(j->ok_extra) - n,
+			 ", active MTU %u", m.path_mtu);
+}
+
 /* ---- libibverbs cross-check -------------------------------------------- */
 
 static bool live_device(const struct judge *j)
@@ -404,15 +492,17 @@ static void judge_verbs(struct judge *j)
 
 static void judge_ok(struct judge *j)
 {
-	char expected[SN_VALUE_MAX], rate[32] = "";
+	char expected[SN_VALUE_MAX], rate[32] = "", mtu[32] = "";
 	bool roce = j->m->link_layer == SN_LINK_ETHERNET;
 
 	if (j->m->min_rate_gbps > 0)
 		snprintf(rate, sizeof(rate), " >= %g Gb/sec",
 			 j->m->min_rate_gbps);
-	snprintf(expected, sizeof(expected), "%s ACTIVE LinkUp%s%s",
+	if (j->m->min_mtu)
+		snprintf(mtu, sizeof(mtu), ", path MTU >= %u", j->m->min_mtu);
+	snprintf(expected, sizeof(expected), "%s ACTIVE LinkUp%s%s%s",
 		 layer_name(j->m->link_layer), rate,
-		 roce ? ", netdev up, RoCE v2 GID" : "");
+		 roce ? ", netdev up, RoCE v2 GID" : "", mtu);
 	add(j, SN_OK, "OK", expected, "%s %s %s%s", j->p.state_name,
 	    j->p.phys_name,
 	    j->p.rate.status == SN_ATTR_OK ? j->p.rate.text : "rate unread",
@@ -459,11 +549,78 @@ static int check_port(const struct sn_check_ctx *ctx,
 	judge_rate(&j);
 	if (m->link_layer == SN_LINK_ETHERNET)
 		judge_roce(&j);
+	judge_mtu(&j);
 	judge_verbs(&j);
 	if (out->count == before)
 		judge_ok(&j);
 	judge_pcie(&j);
 	return j.rc;
+}
+
+/* ---- the collective library's socket interface ------------------------- */
+
+#define SOCK "net_iface"
+
+static void socket_addrs(const struct sn_check_ctx *ctx, const char *var,
+			 const char *ifn, const char *oper,
+			 struct sn_results *out)
+{
+	const char *want = "an IPv4 or IPv6 address";
+	struct sn_netif_addrs a;
+	char phrase[SN_VALUE_MAX];
+
+	if (sn_netif_addrs_read(ctx->sysfs, ifn, &a))
+		sn_results_add(out, SN_UNKNOWN, SOCK, "SOCKET_IFACE_NO_ADDR",
+			       ifn, want, "cannot list addresses (%m)");
+	else if (a.status == SN_ATTR_BAD)
+		sn_results_add(out, SN_UNKNOWN, SOCK, "SOCKET_IFACE_NO_ADDR",
+			       ifn, want, "cannot parse address '%s'", a.text);
+	else if (a.status != SN_ATTR_OK && !a.path[0])
+		sn_results_add(out, SN_UNKNOWN, SOCK, "SOCKET_IFACE_NO_ADDR",
+			       ifn, want, "cannot list addresses (%s)", a.text);
+	else if (a.status != SN_ATTR_OK) {
+		read_phrase(phrase, sizeof(phrase), "addresses", a.status,
+			    a.text);
+		sn_results_add(out, SN_UNKNOWN, SOCK, "SOCKET_IFACE_NO_ADDR",
+			       ifn, want, "%s: %s", phrase, a.path);
+	} else if (!a.n)
+		sn_results_add(out, SN_CRIT, SOCK, "SOCKET_IFACE_NO_ADDR", ifn,
+			       want, "%s %s has no address%s", var, ifn,
+			       a.n_link_local ? " (IPv6 link-local only)" : "");
+	else
+		sn_results_add(out, SN_OK, SOCK, "OK", ifn,
+			       "up, with an address", "%s %s %s, address %s",
+			       var, ifn, oper, a.first);
+}
+
+static void check_socket(const struct sn_check_ctx *ctx, struct sn_results *out)
+{
+	const char *var, *ifn = sn_socket_iface_get(ctx->cfg, &var);
+	char oper[32], path[PATH_MAX], phrase[SN_VALUE_MAX];
+	enum sn_attr st;
+
+	if (!ifn)
+		return;
+	st = sn_net_operstate(ctx->sysfs, ifn, oper, sizeof(oper));
+	if (snprintf(path, sizeof(path), "%s/class/net/%s", ctx->sysfs, ifn) <
+		    (int)sizeof(path) &&
+	    access(path, F_OK)) {
+		sn_results_add(out, SN_CRIT, SOCK, "SOCKET_IFACE_DOWN", ifn,
+			       "up", "%s %s: no such interface", var, ifn);
+		return;
+	}
+	if (st != SN_ATTR_OK) {
+		read_phrase(phrase, sizeof(phrase), "operstate", st, oper);
+		sn_results_add(out, SN_UNKNOWN, SOCK, "SOCKET_IFACE_DOWN", ifn,
+			       "up", "%s: %s/operstate", phrase, path);
+		return;
+	}
+	if (strcmp(oper, "up") && strcmp(oper, "unknown")) {
+		sn_results_add(out, SN_CRIT, SOCK, "SOCKET_IFACE_DOWN", ifn,
+			       "up", "%s %s operstate=%s", var, ifn, oper);
+		return;
+	}
+	socket_addrs(ctx, var, ifn, oper, out);
 }
 
 int sn_check_ports(const struct sn_check_ctx *ctx, struct sn_results *out)
@@ -489,5 +646,6 @@ int sn_check_ports(const struct sn_check_ctx *ctx, struct sn_results *out)
 	}
 	for (size_t i = 0; i < m->n_ports && i < SN_MANIFEST_MAX_PORTS; i++)
 		check_port(ctx, &m->ports[i], out);
+	check_socket(ctx, out);
 	return 0;
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The node: manifest learned from the node's inventory (sn_learn.h). */
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "checks/sn_learn.h"
 #include "config/sn_vendor.h"
@@ -143,9 +145,50 @@ void sn_learn_accel_write(FILE *f, const struct sn_learned_accel *a)
 			a->count);
 }
 
-/* One port: learned, said as left out, or (absent) nothing. */
-static void port_write(FILE *f, const struct sn_ib_port *port, int *printed)
+/*
+ * The port's path MTU as min_mtu (", min_mtu: 4096" into mtu), or why it
+ * is not learned, as a comment after the entry (into why): a known-good
+ * node's MTU is what every node must reach.
+ */
+static void mtu_learn(const char *sysfs, const struct sn_ib_port *port,
+		      char *mtu, size_t mtu_size, char *why, size_t why_size)
 {
+	struct sn_port_mtu m;
+
+	mtu[0] = why[0] = '\0';
+	if (sn_ib_port_mtu(sysfs, port->dev, port->port, port->layer, -1, &m)) {
+		snprintf(why, why_size, "   # min_mtu not learned: %s",
+			 strerror(errno));
+	} else if (m.status == SN_ATTR_OK && m.path_mtu) {
+		snprintf(mtu, mtu_size, ", min_mtu: %u", m.path_mtu);
+	} else if (m.status == SN_ATTR_OK) {
+		snprintf(
+			why, why_size,
+			"   # min_mtu not learned: path MTU below 256 (netdev %s MTU %ld)",
+			m.ifname, m.netdev_mtu);
+	} else if (!strcmp(m.attr, "verbs")) {
+		snprintf(
+			why, why_size,
+			"   # min_mtu not learned: cannot query libibverbs (%s)",
+			m.text);
+	} else if (m.status == SN_ATTR_MISSING && !m.ifname[0] &&
+		   !strcmp(m.attr, "mtu")) {
+		snprintf(why, why_size,
+			 "   # min_mtu not learned: no netdev found");
+	} else {
+		snprintf(why, why_size, "   # min_mtu not learned: %s %s (%s)",
+			 m.status == SN_ATTR_BAD ? "cannot parse" :
+						   "cannot read",
+			 m.attr, sn_attr_name(m.status));
+	}
+}
+
+/* One port: learned, said as left out, or (absent) nothing. */
+static void port_write(FILE *f, const char *sysfs,
+		       const struct sn_ib_port *port, int *printed)
+{
+	char mtu[32], why[160];
+
 	if (!port->present)
 		return;
 	if (!sn_learn_port_keep(port)) {
@@ -157,11 +200,12 @@ static void port_write(FILE *f, const struct sn_ib_port *port, int *printed)
 	}
 	if (!(*printed)++)
 		fprintf(f, "  ports:\n");
+	mtu_learn(sysfs, port, mtu, sizeof(mtu), why, sizeof(why));
 	fprintf(f,
-		"    - {device: %s, port: %u, link_layer: %s, min_rate_gbps: %g}\n",
+		"    - {device: %s, port: %u, link_layer: %s, min_rate_gbps: %g%s}%s\n",
 		port->dev, port->port,
 		port->layer == SN_LINK_ETHERNET ? "Ethernet" : "InfiniBand",
-		port->rate_gbps);
+		port->rate_gbps, mtu, why);
 }
 
 void sn_learn_ports_write(FILE *f, const char *sysfs)
@@ -181,7 +225,7 @@ void sn_learn_ports_write(FILE *f, const char *sysfs)
 
 			if (sn_ib_port_read(sysfs, devs[i]->d_name, p, &port))
 				continue;
-			port_write(f, &port, &printed);
+			port_write(f, sysfs, &port, &printed);
 		}
 	}
 	for (int i = 0; i < n; i++)

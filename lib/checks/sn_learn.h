@@ -72,6 +72,9 @@ void sn_learn_accel_write(FILE *f, const struct sn_learned_accel *a);
  * sn_learn_ports_write - the "  ports:" block: every ACTIVE port of the
  * first SN_LEARN_MAX_RDMA_DEVS devices under <sysfs>/class/infiniband
  * (ports 1..SN_LEARN_MAX_PORT), the others as "# left out" comments.
+ * Each learned port gets min_mtu, its path MTU (sn_ib_port_mtu(): verbs'
+ * active MTU for IB, derived from the netdev MTU for RoCE), or a
+ * "# min_mtu not learned: ..." comment after it saying why.
  */
 void sn_learn_ports_write(FILE *f, const char *sysfs);
 

@@ -20,7 +20,8 @@
  *     imex_channel: 0            # N of /dev/nvidia-caps-imex-channels/channelN
  *   ports:
  *     - {device: mlx5_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 400}
- *     - {device: mlx5_2, port: 1, link_layer: Ethernet, min_rate_gbps: 200, gid_index: 3}
+ *     - {device: mlx5_2, port: 1, link_layer: Ethernet, min_rate_gbps: 200, gid_index: 3,
+ *        min_mtu: 4096}          # RDMA path MTU: 256 | 512 | 1024 | 2048 | 4096
  *   topology:
  *     nearness: pcie_switch      # pcie_switch | numa
  *     pairs:
@@ -362,6 +363,33 @@ static int port_gid(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	return 0;
 }
 
+/*
+ * The five IB MTUs (enum ib_mtu, include/rdma/ib_verbs.h): a RoCE or IB
+ * path MTU is always one of them, so anything else could never be met.
+ */
+static int port_mtu(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		    void *target)
+{
+	static const char allowed[] = "256, 512, 1024, 2048, 4096";
+	long long n;
+	const char *s;
+
+	if (yaml_walk_string(w, v, path, &s))
+		return -1;
+	if (!sn_number_parse(s, &n))
+		return yaml_walk_fail(
+			w, v, path,
+			"'%.20s' is not an RDMA path MTU (allowed: %s)", s,
+			allowed);
+	if (n != 256 && n != 512 && n != 1024 && n != 2048 && n != 4096)
+		return yaml_walk_fail(
+			w, v, path,
+			"%lld is not an RDMA path MTU (allowed: %s)", n,
+			allowed);
+	((struct sn_port_manifest *)target)->min_mtu = (uint32_t)n;
+	return 0;
+}
+
 static const struct yaml_key_rule port_rules[] = {
 	{ "device", port_device, true },
 	{ "port", port_port, false },
@@ -370,6 +398,7 @@ static const struct yaml_key_rule port_rules[] = {
 	{ "pcie_min_gen", port_gen, false },
 	{ "pcie_min_width", port_width, false },
 	{ "gid_index", port_gid, false },
+	{ "min_mtu", port_mtu, false },
 	{ NULL, NULL, false },
 };
 

@@ -80,6 +80,12 @@ struct sn_port_manifest {
 	uint32_t pcie_min_gen; /* of the HCA; 0 = not checked */
 	uint32_t pcie_min_width;
 	int32_t gid_index; /* RoCE: GID index that must be RoCE v2; -1 = any */
+	/*
+	 * The RDMA path MTU the port must reach, in bytes: 256, 512, 1024,
+	 * 2048 or 4096 (enum ib_mtu); 0 = not checked.  IB: the active MTU
+	 * (verbs); RoCE: derived from the GID's netdev MTU.
+	 */
+	uint32_t min_mtu;
 };
 
 enum sn_nearness {

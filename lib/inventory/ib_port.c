@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <infiniband/verbs.h>
 
 #include "inventory/sn_ib_port.h"
+#include "util/sn_number.h"
 
 #define NET_ENTRIES_MAX 64 /* device/net/ entries looked at */
 
@@ -477,6 +479,8 @@ static int verbs_query(struct ibv_device *d, unsigned port,
 			     SN_LINK_ETHERNET :
 			     SN_LINK_INFINIBAND;
 	out->width = verbs_width(attr.active_width);
+	out->active_mtu_enum = (int)attr.active_mtu;
+	out->active_mtu = sn_ib_mtu_bytes((int)attr.active_mtu);
 out:
 	ibv_close_device(ctx);
 	return rc;
@@ -505,6 +509,138 @@ int sn_ib_port_verbs(const char *dev, unsigned port, struct sn_ib_verbs *out)
 		}
 	ibv_free_device_list(list);
 	return rc;
+}
+
+/* ---- path MTU ---------------------------------------------------------- */
+
+unsigned sn_ib_mtu_bytes(int mtu_enum)
+{
+	/* enum ib_mtu (include/rdma/ib_verbs.h), enum ibv_mtu (verbs.h) */
+	return mtu_enum >= 1 && mtu_enum <= 5 ? 128u << mtu_enum : 0;
+}
+
+/*
+ * The RoCE v2 headers a path MTU leaves room for, from torvalds/linux
+ * include/rdma/ib_addr.h iboe_get_mtu(): IB_GRH_BYTES 40 + IB_UDP_BYTES 8
+ * + IB_BTH_BYTES 12 + IB_EXT_XRC_BYTES 4 + IB_EXT_ATOMICETH_BYTES 28 +
+ * IB_ICRC_BYTES 4 (the enum of include/rdma/ib_pack.h) = 96 bytes.
+ */
+#define ROCE_HEADER_BYTES (40 + 8 + 12 + 4 + 28 + 4)
+
+unsigned sn_roce_path_mtu(long netdev_mtu)
+{
+	long room = netdev_mtu - ROCE_HEADER_BYTES;
+
+	/* iboe_get_mtu(): the largest IB MTU not above room, else 0 */
+	for (unsigned mtu = SN_IB_MTU_MAX; mtu >= SN_IB_MTU_MIN; mtu /= 2)
+		if (room >= (long)mtu)
+			return mtu;
+	return 0;
+}
+
+/* Read one line at path into out; the status, text kept for messages. */
+static void mtu_line(struct sn_port_mtu *out, const char *attr, long *value)
+{
+	long long n;
+
+	out->attr = attr;
+	out->status =
+		sn_attr_read_line(out->path, out->text, sizeof(out->text));
+	if (out->status != SN_ATTR_OK)
+		return;
+	if (!sn_number_parse(out->text, &n) || n < 1 || n > 1 << 20) {
+		out->status = SN_ATTR_BAD;
+		return;
+	}
+	*value = (long)n;
+}
+
+static int path_into(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int path_into(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return (n < 0 || (size_t)n >= size) ? -1 : 0;
+}
+
+/* InfiniBand: verbs on the live system, its stand-in file elsewhere. */
+static void ib_mtu(const char *sysfs, const char *dev, unsigned port,
+		   struct sn_port_mtu *out)
+{
+	struct sn_ib_verbs v;
+	long bytes = 0;
+
+	if (!strcmp(sysfs, "/sys")) {
+		out->attr = "verbs";
+		if (sn_ib_port_verbs(dev, port, &v)) {
+			out->status = SN_ATTR_UNREADABLE;
+			snprintf(out->text, sizeof(out->text), "%s",
+				 strerror(errno));
+		} else if (!v.active_mtu) {
+			out->status = SN_ATTR_BAD;
+			snprintf(out->text, sizeof(out->text), "%d",
+				 v.active_mtu_enum);
+		} else {
+			out->path_mtu = v.active_mtu;
+		}
+		return;
+	}
+	if (path_into(out->path, sizeof(out->path),
+		      "%s/" SN_LIVE_DIR "/verbs/%s/%u/active_mtu", sysfs, dev,
+		      port)) {
+		out->attr = "active_mtu";
+		out->status = SN_ATTR_UNREADABLE;
+		return;
+	}
+	mtu_line(out, "active_mtu", &bytes);
+	if (out->status != SN_ATTR_OK)
+		return;
+	out->path_mtu = (unsigned)bytes;
+	if (out->path_mtu != sn_roce_path_mtu(bytes + ROCE_HEADER_BYTES))
+		out->status = SN_ATTR_BAD; /* not one of the five */
+}
+
+/* RoCE: from the netdev's MTU, as the kernel derives it. */
+static void roce_mtu(const char *sysfs, const char *dev, unsigned port,
+		     int gid_index, struct sn_port_mtu *out)
+{
+	out->attr = "mtu";
+	if (sn_ib_port_netdev(sysfs, dev, port, gid_index, out->ifname) !=
+	    SN_ATTR_OK) {
+		out->status = SN_ATTR_MISSING;
+		return;
+	}
+	if (path_into(out->path, sizeof(out->path), "%s/class/net/%s/mtu",
+		      sysfs, out->ifname)) {
+		out->status = SN_ATTR_UNREADABLE;
+		return;
+	}
+	mtu_line(out, "mtu", &out->netdev_mtu);
+	if (out->status == SN_ATTR_OK)
+		out->path_mtu = sn_roce_path_mtu(out->netdev_mtu);
+}
+
+int sn_ib_port_mtu(const char *sysfs, const char *dev, unsigned port,
+		   enum sn_link_layer layer, int gid_index,
+		   struct sn_port_mtu *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->attr = layer == SN_LINK_ETHERNET ? "mtu" : "active_mtu";
+	if (!sysfs || !dev_name_ok(dev) || !port) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (layer == SN_LINK_ETHERNET)
+		roce_mtu(sysfs, dev, port, gid_index, out);
+	else
+		ib_mtu(sysfs, dev, port, out);
+	return 0;
 }
 
 /* ---- counters ---------------------------------------------------------- */

@@ -27,6 +27,7 @@
  *   gid_attrs/ndevs/<i>  the netdev of the GID (EINVAL if none)
  * and the netdev state in <sysfs>/class/net/<if>/operstate.
  */
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -174,6 +175,8 @@ struct sn_ib_verbs {
 	unsigned phys; /* phys_state: same numbers as sysfs */
 	enum sn_link_layer layer; /* IBV_LINK_LAYER_UNSPECIFIED counts as IB */
 	unsigned width;		  /* lanes, from active_width */
+	int active_mtu_enum;	  /* enum ibv_mtu as answered: 1..5 */
+	unsigned active_mtu;	  /* bytes, 256..4096; 0 when not 1..5 */
 };
 
 /*
@@ -184,6 +187,66 @@ struct sn_ib_verbs {
  * error of ibv_open_device / ibv_query_port.
  */
 int sn_ib_port_verbs(const char *dev, unsigned port, struct sn_ib_verbs *out);
+
+/* ---- path MTU ---------------------------------------------------------- */
+
+#define SN_IB_MTU_MIN 256  /* IB_MTU_256, bytes */
+#define SN_IB_MTU_MAX 4096 /* IB_MTU_4096, bytes */
+/*
+ * A tree other than /sys (a fixture) cannot be asked through libibverbs or
+ * getifaddrs(): what those answer on a live node is read from files of
+ * <sysfs>/supernode-live/ instead, a folder no kernel makes:
+ *   verbs/<dev>/<port>/active_mtu  "4096"  (bytes, as ibv_devinfo prints it)
+ *   ifaddrs/<ifname>               one address a line, "10.0.0.7/24",
+ *                                  "fe80::1/64" (as `ip -o addr` shows them)
+ */
+#define SN_LIVE_DIR "supernode-live"
+
+/*
+ * sn_ib_mtu_bytes - enum ib_mtu / enum ibv_mtu (1 = 256 .. 5 = 4096) in
+ * bytes; 0 for any other number.
+ */
+unsigned sn_ib_mtu_bytes(int mtu_enum);
+
+/*
+ * sn_roce_path_mtu - the path MTU, in bytes, of a RoCE port whose netdev
+ * has MTU netdev_mtu (bytes), as the kernel derives it (iboe_get_mtu()):
+ * 4096, 2048, 1024, 512 or 256; 0 when the netdev leaves less than 256.
+ */
+unsigned sn_roce_path_mtu(long netdev_mtu);
+
+/*
+ * struct sn_port_mtu - a port's RDMA path MTU and where it came from.
+ * No pointers; no cleanup.
+ */
+struct sn_port_mtu {
+	enum sn_attr status;	    /* OK: path_mtu (and netdev_mtu) valid;
+			      * MISSING with ifname "": no netdev found */
+	unsigned path_mtu;	    /* bytes: 256..4096; 0 (RoCE): below 256 */
+	long netdev_mtu;	    /* RoCE: the netdev's MTU in bytes; IB: 0 */
+	char ifname[SN_IFNAME_MAX]; /* RoCE: the GID's netdev */
+	const char *attr;	    /* what was read: "active_mtu", "mtu",
+				     * "verbs" (static) */
+	char text[SN_IB_TEXT_MAX];  /* BAD: as read; NOT_REGULAR: its kind;
+				     * verbs failing: strerror() */
+	char path[PATH_MAX];	    /* the file read; "" for verbs */
+};
+
+/*
+ * sn_ib_port_mtu - the path MTU of port of RDMA device dev.
+ * InfiniBand: the active MTU; verbs is the one source (sysfs has no MTU
+ * attribute for IB ports), asked when sysfs is "/sys", else
+ * <sysfs>/supernode-live/verbs/<dev>/<port>/active_mtu.
+ * Ethernet (RoCE): derived from <sysfs>/class/net/<if>/mtu of the port's
+ * netdev (sn_ib_port_netdev() with gid_index) by sn_roce_path_mtu(), what
+ * the drivers answer through verbs too (mlx5: active_mtu is
+ * min(max_mtu, iboe_get_mtu(netdev mtu))).
+ * Returns 0 (each failure is in out->status); -1 with errno EINVAL for a
+ * bad device name or port 0.
+ */
+int sn_ib_port_mtu(const char *sysfs, const char *dev, unsigned port,
+		   enum sn_link_layer layer, int gid_index,
+		   struct sn_port_mtu *out);
 
 /*
  * sn_ib_port_counters_json - the port's counters, for the epilog's

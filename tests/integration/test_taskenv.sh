@@ -27,6 +27,10 @@ for n in sna1 sna2 snb1 snb2; do
 		mkdir -p "$fx/$n/sys/class/net/$i"
 		echo up >"$fx/$n/sys/class/net/$i/operstate"
 	done
+	# bond0's address, as getifaddrs() gives it on a live node (the
+	# prolog's socket interface check, prolog/README.md)
+	mkdir -p "$fx/$n/sys/supernode-live/ifaddrs"
+	echo 10.0.0.7/24 >"$fx/$n/sys/supernode-live/ifaddrs/bond0"
 done
 cat >"$fx/supernode.yaml" <<YAML
 supernodes:

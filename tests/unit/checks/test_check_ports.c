@@ -21,22 +21,30 @@
 #define IB400 \
 	"{device: mlx5_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 400}"
 
-/* Load a config whose paths.sysfs is sysfs and node.ports is ports. */
-static struct sn_config *load(const char *sysfs, const char *ports)
+/*
+ * Load a config whose paths.sysfs is sysfs and node.ports is ports; top
+ * (top-level sections, e.g. "env:\n  socket_ifname: bond0\n") and node
+ * (node: keys before ports:, e.g. "  accelerators:\n    vendor: ascend\n")
+ * are added as given.
+ */
+static struct sn_config *load_with(const char *sysfs, const char *top,
+				   const char *node, const char *ports)
 {
 	static const char fmt[] = "supernodes:\n"
 				  "  - name: sn01\n"
 				  "    nodes: n[1-2]\n"
 				  "paths:\n"
 				  "  sysfs: %s\n"
+				  "%s"
 				  "node:\n"
+				  "%s"
 				  "  ports:\n"
 				  "%s";
 	char yaml[16384];
 	struct sn_config *cfg;
 	struct sn_error err;
 
-	if (snprintf(yaml, sizeof(yaml), fmt, sysfs, ports) >=
+	if (snprintf(yaml, sizeof(yaml), fmt, sysfs, top, node, ports) >=
 	    (int)sizeof(yaml))
 		fail_msg("config too long");
 	err_reset(&err);
@@ -46,10 +54,11 @@ static struct sn_config *load(const char *sysfs, const char *ports)
 	return cfg;
 }
 
-/* Run sn_check_ports over sysfs with the given node.ports list. */
-static void run(const char *sysfs, const char *ports, struct sn_results *r)
+/* Run sn_check_ports over sysfs with load_with()'s config. */
+static void run_with(const char *sysfs, const char *top, const char *node,
+		     const char *ports, struct sn_results *r)
 {
-	struct sn_config *cfg = load(sysfs, ports);
+	struct sn_config *cfg = load_with(sysfs, top, node, ports);
 	struct sn_check_ctx ctx;
 	struct sn_error err;
 
@@ -60,8 +69,15 @@ static void run(const char *sysfs, const char *ports, struct sn_results *r)
 	assert_int_equal(sn_check_ports(&ctx, r), 0);
 	for (size_t i = 0; i < r->count; i++)
 		assert_true(!strcmp(r->items[i].check, "ib_port") ||
-			    !strcmp(r->items[i].check, "pcie"));
+			    !strcmp(r->items[i].check, "pcie") ||
+			    !strcmp(r->items[i].check, "net_iface"));
 	sn_config_free(cfg);
+}
+
+/* Run sn_check_ports over sysfs with the given node.ports list. */
+static void run(const char *sysfs, const char *ports, struct sn_results *r)
+{
+	run_with(sysfs, "", "", ports, r);
 }
 
 /* One port list entry: "    - {...}\n". */
@@ -1002,6 +1018,325 @@ static void test_real_prometheus_procfs(void **state)
 	sn_results_free(&r);
 }
 
+/* ---- path MTU (issue 18, item 6) --------------------------------------- */
+
+#define NET_REAL SN_FIXTURES "/sysfs-net/node-exporter/sys"
+
+/*
+ * A file of the tree's "supernode-live/" folder: what verbs and
+ * getifaddrs() answer on a live node, for a tree that is not /sys.
+ */
+static void live(const struct tree *t, const char *rel, const char *content)
+{
+	tree_filef(t, content, "supernode-live/%s", rel);
+}
+
+#define IB_MTU(min)                                                                         \
+	"    - {device: mlx5_0, link_layer: InfiniBand, min_rate_gbps: 400, min_mtu: " #min \
+	"}\n"
+#define IB_MTU_EXP "InfiniBand ACTIVE LinkUp >= 400 Gb/sec, path MTU >= 4096"
+
+static void test_mtu_ib(void **state)
+{
+	char found[256];
+	struct sn_results r;
+	struct tree t;
+
+	(void)state;
+	tree_new(&t);
+	ib_port_ndr(&t, "mlx5_0");
+	live(&t, "verbs/mlx5_0/1/active_mtu", "4096\n");
+	run(t.root, IB_MTU(4096), &r);
+	EXPECT_RESULTS(&r,
+		       { SN_OK, "OK", "mlx5_0/1",
+			 "ACTIVE LinkUp 400 Gb/sec (4X NDR), active MTU 4096",
+			 IB_MTU_EXP });
+	sn_results_free(&r);
+	live(&t, "verbs/mlx5_0/1/active_mtu", "2048\n");
+	run(t.root, IB_MTU(4096), &r);
+	EXPECT_RESULTS(&r,
+		       { SN_CRIT, "PORT_MTU", "mlx5_0/1",
+			 "active MTU 2048 below 4096", "path MTU >= 4096" });
+	sn_results_free(&r);
+	run(t.root, IB_MTU(2048), &r);
+	EXPECT_RESULTS(&r,
+		       { SN_OK, "OK", "mlx5_0/1",
+			 "ACTIVE LinkUp 400 Gb/sec (4X NDR), active MTU 2048",
+			 NULL });
+	sn_results_free(&r);
+	/* not one of the five IB MTUs */
+	live(&t, "verbs/mlx5_0/1/active_mtu", "4000\n");
+	run(t.root, IB_MTU(4096), &r);
+	EXPECT_RESULTS(&r, { SN_UNKNOWN, "PORT_MTU", "mlx5_0/1",
+			     "cannot parse active_mtu '4000'",
+			     "path MTU >= 4096" });
+	sn_results_free(&r);
+	tree_remove(&t, "supernode-live/verbs/mlx5_0/1/active_mtu");
+	run(t.root, IB_MTU(4096), &r);
+	snprintf(
+		found, sizeof(found),
+		"cannot read active_mtu (missing): %s/supernode-live/verbs/mlx5_0/1/active_mtu",
+		t.root);
+	EXPECT_RESULTS(&r, { SN_UNKNOWN, "PORT_MTU", "mlx5_0/1", found,
+			     "path MTU >= 4096" });
+	sn_results_free(&r);
+	/* an untrained link has no real MTU: only its phys_state is judged */
+	ib_port_files(&t, "mlx5_0", 1, "1: DOWN", "2: Polling",
+		      "10 Gb/sec (4X)", "InfiniBand");
+	run(t.root,
+	    "    - {device: mlx5_0, link_layer: InfiniBand, min_mtu: 4096}\n",
+	    &r);
+	EXPECT_RESULTS(&r,
+		       { SN_CRIT, "IB_PORT_DOWN", "mlx5_0/1", "state=DOWN",
+			 "ACTIVE" },
+		       { SN_CRIT, "IB_PORT_PHYS", "mlx5_0/1",
+			 "phys_state=Polling (cable or peer)", "LinkUp" });
+	sn_results_free(&r);
+	/* min_mtu absent: not read, no result of its own */
+	ib_port_ndr(&t, "mlx5_0");
+	run(t.root, "    - {device: mlx5_0, link_layer: InfiniBand}\n", &r);
+	EXPECT_RESULTS(&r, { SN_OK, "OK", "mlx5_0/1",
+			     "ACTIVE LinkUp 400 Gb/sec (4X NDR)",
+			     "InfiniBand ACTIVE LinkUp" });
+	sn_results_free(&r);
+	tree_free(&t);
+}
+
+/* One RoCE row: the netdev's MTU, min_mtu, the path MTU the kernel gives. */
+struct mtu_row {
+	const char *netdev_mtu;
+	unsigned min_mtu;
+	unsigned path_mtu;
+};
+
+/*
+ * include/rdma/ib_addr.h iboe_get_mtu(): netdev MTU - 96, then the largest
+ * IB MTU not above it; every edge, both sides.
+ */
+static const struct mtu_row roce_rows[] = {
+	{ "9000", 4096, 4096 }, { "4200", 4096, 4096 }, { "4192", 4096, 4096 },
+	{ "4191", 4096, 2048 }, { "2144", 2048, 2048 }, { "2143", 2048, 1024 },
+	{ "1500", 4096, 1024 }, { "1500", 1024, 1024 }, { "1120", 1024, 1024 },
+	{ "1119", 1024, 512 },	{ "1100", 512, 512 },	{ "608", 512, 512 },
+	{ "607", 512, 256 },	{ "352", 256, 256 },	{ "351", 256, 0 },
+	{ "68", 256, 0 },
+};
+
+static void roce_mtu_row(const struct tree *t, const struct mtu_row *row)
+{
+	char ports[256], found[SN_VALUE_MAX], expected[SN_VALUE_MAX];
+	struct sn_results r;
+
+	snprintf(
+		ports, sizeof(ports),
+		"    - {device: mlx5_2, link_layer: Ethernet, min_rate_gbps: 200, min_mtu: %u}\n",
+		row->min_mtu);
+	tree_filef(t, row->netdev_mtu, "class/net/eth2/mtu");
+	run(t->root, ports, &r);
+	if (row->path_mtu >= row->min_mtu) {
+		snprintf(
+			found, sizeof(found),
+			"ACTIVE LinkUp 200 Gb/sec (4X HDR) eth2 up, RoCE v2 GID 1, path MTU %u (eth2 MTU %s)",
+			row->path_mtu, row->netdev_mtu);
+		snprintf(
+			expected, sizeof(expected),
+			"Ethernet ACTIVE LinkUp >= 200 Gb/sec, netdev up, RoCE v2 GID, path MTU >= %u",
+			row->min_mtu);
+		EXPECT_RESULTS(&r,
+			       { SN_OK, "OK", "mlx5_2/1", found, expected });
+	} else {
+		snprintf(found, sizeof(found),
+			 "path MTU %u (netdev eth2 MTU %s) below %u",
+			 row->path_mtu, row->netdev_mtu, row->min_mtu);
+		snprintf(expected, sizeof(expected), "path MTU >= %u",
+			 row->min_mtu);
+		EXPECT_RESULTS(&r, { SN_CRIT, "PORT_MTU", "mlx5_2/1", found,
+				     expected });
+	}
+	sn_results_free(&r);
+}
+
+static void test_mtu_roce_table(void **state)
+{
+	struct tree t;
+
+	(void)state;
+	tree_new(&t);
+	roce_site(&t);
+	for (size_t i = 0; i < sizeof(roce_rows) / sizeof(roce_rows[0]); i++)
+		roce_mtu_row(&t, &roce_rows[i]);
+	tree_free(&t);
+}
+
+static void test_mtu_roce_unreadable(void **state)
+{
+	char found[256];
+	const char *ports =
+		"    - {device: mlx5_2, link_layer: Ethernet, min_mtu: 1024}\n";
+	struct sn_results r;
+	struct tree t;
+
+	(void)state;
+	tree_new(&t);
+	roce_site(&t);
+	run(t.root, ports, &r);
+	snprintf(found, sizeof(found),
+		 "cannot read mtu (missing): %s/class/net/eth2/mtu", t.root);
+	EXPECT_RESULTS(&r, { SN_UNKNOWN, "PORT_MTU", "mlx5_2/1", found,
+			     "path MTU >= 1024" });
+	sn_results_free(&r);
+	tree_file(&t, "class/net/eth2/mtu", "jumbo\n");
+	run(t.root, ports, &r);
+	EXPECT_RESULTS(&r, { SN_UNKNOWN, "PORT_MTU", "mlx5_2/1",
+			     "cannot parse mtu 'jumbo'", "path MTU >= 1024" });
+	sn_results_free(&r);
+	/* no netdev at all: both the netdev and its MTU are UNKNOWN */
+	tree_remove_all(&t, "class/infiniband/mlx5_2/ports/1/gid_attrs");
+	run(t.root, ports, &r);
+	EXPECT_RESULTS(
+		&r,
+		{ SN_UNKNOWN, "ROCE_NETDEV_DOWN", "mlx5_2/1",
+		  "cannot find netdev (no gid_attrs/ndevs, no device/net)",
+		  "netdev up" },
+		{ SN_CRIT, "ROCE_GID_MISSING", "mlx5_2/1", "no RoCE v2 GID",
+		  "a RoCE v2 GID" },
+		{ SN_UNKNOWN, "PORT_MTU", "mlx5_2/1",
+		  "cannot find the netdev to read its MTU",
+		  "path MTU >= 1024" });
+	sn_results_free(&r);
+	tree_free(&t);
+}
+
+/* The real bond0 of node_exporter's sys.ttar: MTU 1500, operstate up. */
+static void test_mtu_real_bond(void **state)
+{
+	struct sn_results r;
+	struct tree t;
+
+	(void)state;
+	tree_new(&t);
+	tree_copy(&t, "class/net/bond0", NET_REAL "/class/net/bond0");
+	ib_port_files(&t, "mlx5_bond_0", 1, "4: ACTIVE", "5: LinkUp",
+		      "200 Gb/sec (4X HDR)", "Ethernet");
+	ib_gid(&t, "mlx5_bond_0", 1, 0, GID_LL, "IB/RoCE v1", "bond0");
+	ib_gid(&t, "mlx5_bond_0", 1, 1, GID_LL, "RoCE v2", "bond0");
+	run(t.root,
+	    "    - {device: mlx5_bond_0, link_layer: Ethernet, min_mtu: 4096}\n",
+	    &r);
+	EXPECT_RESULTS(&r, { SN_CRIT, "PORT_MTU", "mlx5_bond_0/1",
+			     "path MTU 1024 (netdev bond0 MTU 1500) below 4096",
+			     "path MTU >= 4096" });
+	sn_results_free(&r);
+	run(t.root,
+	    "    - {device: mlx5_bond_0, link_layer: Ethernet, min_mtu: 1024}\n",
+	    &r);
+	EXPECT_RESULTS(
+		&r,
+		{ SN_OK, "OK", "mlx5_bond_0/1",
+		  "ACTIVE LinkUp 200 Gb/sec (4X HDR) bond0 up, RoCE v2 GID 1, path MTU 1024 (bond0 MTU 1500)",
+		  NULL });
+	sn_results_free(&r);
+	tree_free(&t);
+}
+
+/* ---- the collective library's socket interface ------------------------- */
+
+#define SOCK_TOP "env:\n  socket_ifname: bond0\n"
+#define ASCEND "  accelerators:\n    vendor: ascend\n    count: 8\n"
+#define NO_PORTS "    []\n"
+
+static void sock_expect(const struct tree *t, const char *node,
+			const struct want *w)
+{
+	struct sn_results r;
+
+	run_with(t->root, SOCK_TOP, node, NO_PORTS, &r);
+	expect_results_at(&r, w, 1, __FILE__, __LINE__);
+	sn_results_free(&r);
+}
+
+static void test_socket_iface(void **state)
+{
+	char found[256];
+	struct sn_results r;
+	struct tree t;
+
+	(void)state;
+	tree_new(&t);
+	tree_copy(&t, "class/net/bond0", NET_REAL "/class/net/bond0");
+	live(&t, "ifaddrs/bond0",
+	     "fe80::1e34:daff:fe5e:d8f0/64\n10.0.0.7/24\n");
+	sock_expect(
+		&t, ASCEND,
+		&(struct want){ SN_OK, "OK", "bond0",
+				"HCCL_SOCKET_IFNAME bond0 up, address 10.0.0.7",
+				"up, with an address" });
+	/* NVIDIA's variable; an IPv6 address counts */
+	live(&t, "ifaddrs/bond0", "2001:db8::7/64\n");
+	sock_expect(&t, "",
+		    &(struct want){
+			    SN_OK, "OK", "bond0",
+			    "env.socket_ifname bond0 up, address 2001:db8::7",
+			    NULL });
+	sock_expect(&t, "  accelerators:\n    vendor: nvidia\n    count: 8\n",
+		    &(struct want){
+			    SN_OK, "OK", "bond0",
+			    "NCCL_SOCKET_IFNAME bond0 up, address 2001:db8::7",
+			    NULL });
+	/* no address, or a link-local one only */
+	live(&t, "ifaddrs/bond0", "");
+	sock_expect(&t, ASCEND,
+		    &(struct want){ SN_CRIT, "SOCKET_IFACE_NO_ADDR", "bond0",
+				    "HCCL_SOCKET_IFNAME bond0 has no address",
+				    "an IPv4 or IPv6 address" });
+	live(&t, "ifaddrs/bond0", "fe80::1e34:daff:fe5e:d8f0/64\n");
+	sock_expect(
+		&t, ASCEND,
+		&(struct want){
+			SN_CRIT, "SOCKET_IFACE_NO_ADDR", "bond0",
+			"HCCL_SOCKET_IFNAME bond0 has no address (IPv6 link-local only)",
+			NULL });
+	live(&t, "ifaddrs/bond0", "10.0.0.300/24\n");
+	sock_expect(&t, ASCEND,
+		    &(struct want){ SN_UNKNOWN, "SOCKET_IFACE_NO_ADDR", "bond0",
+				    "cannot parse address '10.0.0.300/24'",
+				    NULL });
+	tree_remove(&t, "supernode-live/ifaddrs/bond0");
+	snprintf(
+		found, sizeof(found),
+		"cannot read addresses (missing): %s/supernode-live/ifaddrs/bond0",
+		t.root);
+	sock_expect(&t, ASCEND,
+		    &(struct want){ SN_UNKNOWN, "SOCKET_IFACE_NO_ADDR", "bond0",
+				    found, NULL });
+	/* down, or not there at all: CRIT naming it */
+	live(&t, "ifaddrs/bond0", "10.0.0.7/24\n");
+	tree_file(&t, "class/net/bond0/operstate", "down\n");
+	sock_expect(&t, ASCEND,
+		    &(struct want){ SN_CRIT, "SOCKET_IFACE_DOWN", "bond0",
+				    "HCCL_SOCKET_IFNAME bond0 operstate=down",
+				    "up" });
+	/* "unknown": no carrier reporting (some bonds, VLANs), taken as up */
+	tree_file(&t, "class/net/bond0/operstate", "unknown\n");
+	sock_expect(
+		&t, ASCEND,
+		&(struct want){
+			SN_OK, "OK", "bond0",
+			"HCCL_SOCKET_IFNAME bond0 unknown, address 10.0.0.7",
+			NULL });
+	tree_remove_all(&t, "class/net/bond0");
+	sock_expect(
+		&t, ASCEND,
+		&(struct want){ SN_CRIT, "SOCKET_IFACE_DOWN", "bond0",
+				"HCCL_SOCKET_IFNAME bond0: no such interface",
+				"up" });
+	/* env.socket_ifname not set: nothing judged */
+	run_with(t.root, "", ASCEND, NO_PORTS, &r);
+	assert_int_equal(r.count, 0);
+	sn_results_free(&r);
+	tree_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1030,6 +1365,11 @@ int main(void)
 		cmocka_unit_test(test_real_gpud_h100),
 		cmocka_unit_test(test_real_node_exporter),
 		cmocka_unit_test(test_real_prometheus_procfs),
+		cmocka_unit_test(test_mtu_ib),
+		cmocka_unit_test(test_mtu_roce_table),
+		cmocka_unit_test(test_mtu_roce_unreadable),
+		cmocka_unit_test(test_mtu_real_bond),
+		cmocka_unit_test(test_socket_iface),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 #include "unit.h"
 
 #include "checks/sn_learn.h"
+#include "helpers/fake_sysfs.h"
 
 #define MLX4 SN_FIXTURES "/sysfs-mlx4/sys"
 #define SYNTH SN_FIXTURES "/accel/nvml-4xh100-sxm.json"
@@ -101,7 +102,8 @@ static void test_ports_fixture(void **state)
 	assert_string_equal(
 		mem_close(&m),
 		"  ports:\n"
-		"    - {device: mlx4_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 40}\n");
+		"    - {device: mlx4_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 40}"
+		"   # min_mtu not learned: cannot read active_mtu (missing)\n");
 	free(m.text);
 	mem_open(&m);
 	sn_learn_ports_write(m.f, "/nonexistent");
@@ -109,6 +111,42 @@ static void test_ports_fixture(void **state)
 		mem_close(&m),
 		"  # no ACTIVE RDMA port found under /nonexistent/class/infiniband\n");
 	free(m.text);
+}
+
+/*
+ * min_mtu: an IB port's active MTU, a RoCE port's path MTU from its
+ * netdev MTU (1500 -> 1024), a netdev MTU too small for any path MTU.
+ */
+static void test_ports_mtu(void **state)
+{
+	struct mem m;
+	struct tree t;
+
+	(void)state;
+	tree_new(&t);
+	ib_port_ndr(&t, "mlx5_0");
+	tree_file(&t, "supernode-live/verbs/mlx5_0/1/active_mtu", "4096\n");
+	ib_port_files(&t, "mlx5_2", 1, "4: ACTIVE", "5: LinkUp",
+		      "200 Gb/sec (4X HDR)", "Ethernet");
+	ib_gid(&t, "mlx5_2", 1, 0, "fe80:0000:0000:0000:0c42:a1ff:fe22:3344",
+	       "RoCE v2", "eth2");
+	tree_file(&t, "class/net/eth2/mtu", "1500\n");
+	ib_port_files(&t, "mlx5_3", 1, "4: ACTIVE", "5: LinkUp",
+		      "200 Gb/sec (4X HDR)", "Ethernet");
+	ib_gid(&t, "mlx5_3", 1, 0, "fe80:0000:0000:0000:0c42:a1ff:fe22:3345",
+	       "RoCE v2", "eth3");
+	tree_file(&t, "class/net/eth3/mtu", "300\n");
+	mem_open(&m);
+	sn_learn_ports_write(m.f, t.root);
+	assert_string_equal(
+		mem_close(&m),
+		"  ports:\n"
+		"    - {device: mlx5_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 400, min_mtu: 4096}\n"
+		"    - {device: mlx5_2, port: 1, link_layer: Ethernet, min_rate_gbps: 200, min_mtu: 1024}\n"
+		"    - {device: mlx5_3, port: 1, link_layer: Ethernet, min_rate_gbps: 200}"
+		"   # min_mtu not learned: path MTU below 256 (netdev eth3 MTU 300)\n");
+	free(m.text);
+	tree_free(&t);
 }
 
 /* gpu0 and gpu1 share switch 0000:05 with mlx5_0, gpu2 0000:85 with mlx5_1. */
@@ -163,7 +201,8 @@ static void test_write_fixture(void **state)
 		"  accelerators:\n    vendor: nvidia\n    count: 4\n"
 		"    pcie_min_gen: 5\n    pcie_min_width: 16\n    nvlinks: 18\n"
 		"  ports:\n"
-		"    - {device: mlx4_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 40}\n"
+		"    - {device: mlx4_0, port: 1, link_layer: InfiniBand, min_rate_gbps: 40}"
+		"   # min_mtu not learned: cannot read active_mtu (missing)\n"
 		"  topology:\n"));
 	assert_non_null(
 		strstr(out, "      - {accelerator: 2, nic: mlx5_1}   # "));
@@ -178,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_learn_gpu),
 		cmocka_unit_test(test_port_keep),
 		cmocka_unit_test(test_ports_fixture),
+		cmocka_unit_test(test_ports_mtu),
 		cmocka_unit_test(test_topology_fixture),
 #ifdef SN_FAKE_NVML
 		cmocka_unit_test(test_write_fixture),

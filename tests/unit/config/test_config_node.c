@@ -292,7 +292,7 @@ static void test_unknown_keys(void **state)
 		"t.yaml:8:3: node.extra: unknown key (allowed here: accelerators, ports, topology)");
 	REFUSED("node:\n  ports:\n"
 		"    - {device: mlx5_0, port: 1, link_layer: InfiniBand, speed: 400}\n",
-		"t.yaml:6:57: node.ports[0].speed: unknown key (allowed here: device, port, link_layer, min_rate_gbps, pcie_min_gen, pcie_min_width, gid_index)");
+		"t.yaml:6:57: node.ports[0].speed: unknown key (allowed here: device, port, link_layer, min_rate_gbps, pcie_min_gen, pcie_min_width, gid_index, min_mtu)");
 	REFUSED("node:\n  topology:\n    near: numa\n",
 		"t.yaml:6:5: node.topology.near: unknown key (allowed here: nearness, pairs)");
 	REFUSED("prolog:\n  timeout_s: 60\n",
@@ -431,6 +431,41 @@ static void test_ports_refused(void **state)
 		"t.yaml:6:5: node.ports: expected a list of {device, port, link_layer, ...}");
 }
 
+/* min_mtu: one of the five IB MTUs (enum ib_mtu), for IB and RoCE alike. */
+static void test_ports_min_mtu(void **state)
+{
+	static const char yaml[] =
+		"supernodes:\n  - name: sn01\n    nodes: n[1-2]\n"
+		"node:\n  ports:\n"
+		"    - {device: mlx5_0, link_layer: InfiniBand, min_mtu: 4096}\n"
+		"    - {device: mlx5_2, link_layer: Ethernet, min_mtu: 256}\n"
+		"    - {device: mlx5_3, link_layer: Ethernet}\n";
+	struct sn_config *cfg;
+	struct sn_error err;
+
+	(void)state;
+	err_reset(&err);
+	cfg = sn_config_load_buffer("t.yaml", yaml, strlen(yaml), &err);
+	if (!cfg)
+		fail_msg("refused: %s", err.msg);
+	assert_int_equal(cfg->node.ports[0].min_mtu, 4096);
+	assert_int_equal(cfg->node.ports[1].min_mtu, 256);
+	assert_int_equal(cfg->node.ports[2].min_mtu, 0); /* not checked */
+	sn_config_free(cfg);
+	REFUSED("node:\n  ports:\n"
+		"    - {device: mlx5_0, link_layer: InfiniBand, min_mtu: 9000}\n",
+		"t.yaml:6:57: node.ports[0].min_mtu: 9000 is not an RDMA path MTU (allowed: 256, 512, 1024, 2048, 4096)");
+	REFUSED("node:\n  ports:\n"
+		"    - {device: mlx5_0, link_layer: InfiniBand, min_mtu: 1500}\n",
+		"t.yaml:6:57: node.ports[0].min_mtu: 1500 is not an RDMA path MTU (allowed: 256, 512, 1024, 2048, 4096)");
+	REFUSED("node:\n  ports:\n"
+		"    - {device: mlx5_0, link_layer: Ethernet, min_mtu: 0}\n",
+		"t.yaml:6:55: node.ports[0].min_mtu: 0 is not an RDMA path MTU (allowed: 256, 512, 1024, 2048, 4096)");
+	REFUSED("node:\n  ports:\n"
+		"    - {device: mlx5_0, link_layer: Ethernet, min_mtu: 4k}\n",
+		"t.yaml:6:55: node.ports[0].min_mtu: '4k' is not an RDMA path MTU (allowed: 256, 512, 1024, 2048, 4096)");
+}
+
 static void test_topology_refused(void **state)
 {
 	(void)state;
@@ -501,6 +536,7 @@ int main(void)
 		cmocka_unit_test(test_fabric_keys),
 		cmocka_unit_test(test_pci_vendor_format),
 		cmocka_unit_test(test_ports_refused),
+		cmocka_unit_test(test_ports_min_mtu),
 		cmocka_unit_test(test_topology_refused),
 		cmocka_unit_test(test_prolog_refused),
 		cmocka_unit_test(test_drain_refused),

@@ -427,6 +427,129 @@ static void test_counters_capped(void **state)
 	tree_free(&t);
 }
 
+/* ---- path MTU ---------------------------------------------------------- */
+
+static void test_mtu_enum(void **state)
+{
+	static const unsigned bytes[] = { 0, 256, 512, 1024, 2048, 4096, 0 };
+
+	(void)state;
+	for (int e = 0; e <= 6; e++)
+		assert_int_equal(sn_ib_mtu_bytes(e), bytes[e]);
+	assert_int_equal(sn_ib_mtu_bytes(-1), 0);
+}
+
+/* include/rdma/ib_addr.h iboe_get_mtu(): netdev MTU - 96, rounded down. */
+static void test_roce_path_mtu(void **state)
+{
+	static const struct {
+		long netdev;
+		unsigned path;
+	} rows[] = {
+		{ 9000, 4096 }, { 4200, 4096 },	 { 4192, 4096 }, { 4191, 2048 },
+		{ 2144, 2048 }, { 2143, 1024 },	 { 1500, 1024 }, { 1120, 1024 },
+		{ 1119, 512 },	{ 1100, 512 },	 { 608, 512 },	 { 607, 256 },
+		{ 352, 256 },	{ 351, 0 },	 { 68, 0 },	 { 0, 0 },
+		{ -1, 0 },	{ 65535, 4096 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (sn_roce_path_mtu(rows[i].netdev) != rows[i].path)
+			fail_msg("netdev MTU %ld: path MTU %u, want %u",
+				 rows[i].netdev,
+				 sn_roce_path_mtu(rows[i].netdev),
+				 rows[i].path);
+	}
+}
+
+static void test_port_mtu_ib(void **state)
+{
+	struct sn_port_mtu m;
+	struct tree t;
+
+	(void)state;
+	tree_new(&t);
+	ib_port_ndr(&t, "mlx5_0");
+	tree_file(&t, "supernode-live/verbs/mlx5_0/1/active_mtu", "4096\n");
+	assert_int_equal(sn_ib_port_mtu(t.root, "mlx5_0", 1, SN_LINK_INFINIBAND,
+					-1, &m),
+			 0);
+	assert_int_equal(m.status, SN_ATTR_OK);
+	assert_int_equal(m.path_mtu, 4096);
+	assert_int_equal(m.netdev_mtu, 0);
+	assert_string_equal(m.attr, "active_mtu");
+	tree_file(&t, "supernode-live/verbs/mlx5_0/1/active_mtu", "1500\n");
+	sn_ib_port_mtu(t.root, "mlx5_0", 1, SN_LINK_INFINIBAND, -1, &m);
+	assert_int_equal(m.status, SN_ATTR_BAD);
+	assert_string_equal(m.text, "1500");
+	tree_odd(&t, "supernode-live/verbs/mlx5_0/1/active_mtu", "fifo");
+	sn_ib_port_mtu(t.root, "mlx5_0", 1, SN_LINK_INFINIBAND, -1, &m);
+	assert_int_equal(m.status, SN_ATTR_NOT_REGULAR);
+	assert_int_equal(sn_ib_port_mtu(t.root, "../x", 1, SN_LINK_INFINIBAND,
+					-1, &m),
+			 -1);
+	assert_int_equal(errno, EINVAL);
+	tree_free(&t);
+}
+
+static void test_port_mtu_roce(void **state)
+{
+	struct sn_port_mtu m;
+	struct tree t;
+
+	(void)state;
+	tree_new(&t);
+	ib_port_files(&t, "mlx5_2", 1, "4: ACTIVE", "5: LinkUp",
+		      "200 Gb/sec (4X HDR)", "Ethernet");
+	ib_gid(&t, "mlx5_2", 1, 0, "fe80:0000:0000:0000:0c42:a1ff:fe22:3344",
+	       "RoCE v2", "eth2");
+	ib_gid(&t, "mlx5_2", 1, 1, "0000:0000:0000:0000:0000:ffff:0a00:0007",
+	       "RoCE v2", "eth2.100");
+	tree_file(&t, "class/net/eth2/mtu", "9000\n");
+	tree_file(&t, "class/net/eth2.100/mtu", "1500\n");
+	sn_ib_port_mtu(t.root, "mlx5_2", 1, SN_LINK_ETHERNET, -1, &m);
+	assert_int_equal(m.status, SN_ATTR_OK);
+	assert_string_equal(m.ifname, "eth2");
+	assert_int_equal(m.netdev_mtu, 9000);
+	assert_int_equal(m.path_mtu, 4096);
+	/* the configured GID's netdev: a VLAN with its own MTU */
+	sn_ib_port_mtu(t.root, "mlx5_2", 1, SN_LINK_ETHERNET, 1, &m);
+	assert_string_equal(m.ifname, "eth2.100");
+	assert_int_equal(m.netdev_mtu, 1500);
+	assert_int_equal(m.path_mtu, 1024);
+	tree_file(&t, "class/net/eth2/mtu", "9000 bytes\n");
+	sn_ib_port_mtu(t.root, "mlx5_2", 1, SN_LINK_ETHERNET, 0, &m);
+	assert_int_equal(m.status, SN_ATTR_BAD);
+	assert_string_equal(m.text, "9000 bytes");
+	tree_remove(&t, "class/net/eth2/mtu");
+	sn_ib_port_mtu(t.root, "mlx5_2", 1, SN_LINK_ETHERNET, 0, &m);
+	assert_int_equal(m.status, SN_ATTR_MISSING);
+	assert_string_equal(m.attr, "mtu");
+	assert_string_equal(m.ifname, "eth2");
+	tree_free(&t);
+}
+
+/* paths.sysfs "/sys" on a host without RDMA devices: verbs answers ENODEV. */
+static void test_port_mtu_live_without_devices(void **state)
+{
+	struct sn_port_mtu m;
+
+	(void)state;
+	if (!access("/sys/class/infiniband", F_OK)) {
+		print_message(
+			"this host has RDMA devices (/sys/class/infiniband)\n");
+		skip();
+	}
+	assert_int_equal(sn_ib_port_mtu("/sys", "mlx5_0", 1, SN_LINK_INFINIBAND,
+					-1, &m),
+			 0);
+	assert_int_equal(m.status, SN_ATTR_UNREADABLE);
+	assert_string_equal(m.attr, "verbs");
+	assert_string_equal(m.text, strerror(ENODEV));
+	assert_string_equal(m.path, "");
+}
+
 /* ---- libibverbs -------------------------------------------------------- */
 
 static void test_verbs_without_devices(void **state)
@@ -586,6 +709,11 @@ int main(void)
 		cmocka_unit_test(test_counters_json),
 		cmocka_unit_test(test_counters_capped),
 		cmocka_unit_test(test_verbs_without_devices),
+		cmocka_unit_test(test_mtu_enum),
+		cmocka_unit_test(test_roce_path_mtu),
+		cmocka_unit_test(test_port_mtu_ib),
+		cmocka_unit_test(test_port_mtu_roce),
+		cmocka_unit_test(test_port_mtu_live_without_devices),
 		cmocka_unit_test(test_real_gpud_h100),
 		cmocka_unit_test(test_real_node_exporter),
 		cmocka_unit_test(test_real_prometheus_procfs),
