@@ -176,8 +176,9 @@ int sn_reason_code(const char *reason, const char *tag, char *buf, size_t size)
  * epilog's: NVML reports it again, and the prolog checks it.
  */
 static const char *const health_families[] = {
-	"ACCEL_",  "CHECK_", "FABRIC_", "GPU_",	 "IB_",	       "IMEX_",
-	"NVLINK_", "NVML_",  "PCIE_",	"ROCE_", "SUPERNODE_", "TOPO_",
+	"ACCEL_", "CHECK_",  "FABRIC_",	   "GPU_",  "IB_",
+	"IMEX_",  "NVLINK_", "NVML_",	   "PCIE_", "PORT_",
+	"ROCE_",  "SOCKET_", "SUPERNODE_", "TOPO_",
 };
 
 int sn_reason_health_resumes(const char *reason, const char *tag)
