@@ -176,6 +176,10 @@ int task_env_set(spank_t sp)
 	if (show)
 		show_print(sn_taskenv_show_vars(node, task.local_rank, v,
 						env.count));
+	/* notes: all of them in show; warnings by task 0 of each node */
+	if (show || task.local_rank == 0)
+		show_print(sn_taskenv_show_notes(node, task.local_rank, &env,
+						 show));
 	sn_taskenv_free(&env);
 	fflush(stderr);
 	return 0;

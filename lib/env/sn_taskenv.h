@@ -89,6 +89,12 @@ struct sn_taskenv_node {
 	bool ports_ok; /* the port list could be read */
 	enum sn_ifstate ifstate;
 	char operstate[24]; /* as read, for messages */
+	char if_ipv4[16];   /* the socket interface's first IPv4 address
+			     * (getifaddrs: sysfs has none); "" none */
+	/* the node's supernode (sn_config_find_node): set by
+	 * sn_taskenv_node_prepare; in_supernode false: not known */
+	bool in_supernode;
+	uint32_t supernode;
 	struct sn_taskenv_near topo;
 	struct sn_taskenv_gpus gpus;
 	char ports_note[SN_TASKENV_NOTE_MAX]; /* why ports_ok is false */
@@ -122,10 +128,24 @@ struct sn_taskenv_var {
 	char why[SN_TASKENV_WHY_MAX];
 };
 
+#define SN_TASKENV_MAX_NOTES 4 /* notes of one sn_taskenv */
+
+/*
+ * A note about the environment that is no variable: what the vendor's
+ * collective library does not document (shown in --supernode-env=show),
+ * or a warning every job should see on its stderr (warn).
+ */
+struct sn_taskenv_note {
+	bool warn;
+	char text[2 * SN_TASKENV_WHY_MAX];
+};
+
 /* struct sn_taskenv - the result; release with sn_taskenv_free(). */
 struct sn_taskenv {
 	struct sn_taskenv_var vars[SN_TASKENV_MAX_VARS];
 	size_t count;
+	struct sn_taskenv_note notes[SN_TASKENV_MAX_NOTES];
+	size_t n_notes;
 	char accels_why
 		[SN_TASKENV_WHY_MAX]; /* how the task's accelerators were found */
 };
@@ -199,6 +219,15 @@ char *sn_taskenv_show_head(const char *node, const struct sn_taskenv_task *t,
 char *sn_taskenv_show_vars(const char *node, uint32_t rank,
 			   const struct sn_ownership_var *v, size_t n);
 
+/*
+ * sn_taskenv_show_notes - the notes of env as lines: every note when
+ * @show (each "SN_TASKENV_SHOW NODE: task RANK: note: TEXT"), else only
+ * the warnings ("supernode: NODE: TEXT").  Lines end in "\n".
+ * malloc()ed ("" for none); NULL on no memory.
+ */
+char *sn_taskenv_show_notes(const char *node, uint32_t rank,
+			    const struct sn_taskenv *env, bool show);
+
 /* What sn_taskenv_node_prepare() could read; err says what is missing. */
 enum sn_taskenv_ready {
 	SN_TASKENV_READY = 0, /* ports, and topology where wanted */
@@ -232,18 +261,25 @@ void sn_taskenv_near_fill(const struct sn_topo *topo,
 /*
  * sn_taskenv_build - the variables of one task (pure: no I/O).
  *
- * Node-wide:  NCCL_IB_HCA ("=dev:port,..." ACTIVE allowed ports, exact
- *             form), NCCL_IB_GID_INDEX (RoCE v2, when all chosen RoCE
- *             ports agree), NCCL_SOCKET_IFNAME ("=ifname"),
- *             GLOO_SOCKET_IFNAME ("ifname"), NCCL_MNNVL_ENABLE (env.mnnvl),
- *             Ascend: HCCL_SOCKET_IFNAME ("ifname").  The NCCL_* names are
- *             left out on Ascend nodes.
+ * The collective library's names are the vendor table's
+ * (config/sn_vendor.h: hca_var, gid_var, socket_var, socket_ip_var,
+ * mnnvl_var, logic_pod_var; NCCL's on NVIDIA or unconfigured nodes); a
+ * name the table leaves NULL is never set, and the vendor's ccl_note
+ * becomes a note (out->notes).
+ * Node-wide:  hca_var ("=dev:port,..." ACTIVE allowed ports; "=" where
+ *             ccl_exact), gid_var (RoCE v2, when all chosen RoCE ports
+ *             agree), socket_var ("=ifname" where ccl_exact, else
+ *             "ifname"), socket_ip_var (the interface's IPv4 address),
+ *             GLOO_SOCKET_IFNAME ("ifname"), mnnvl_var (env.mnnvl),
+ *             logic_pod_var (the supernode's name, when another
+ *             configured supernode has the same identity).
  * Per task:   UCX_NET_DEVICES (ACTIVE allowed ports of the NICs nearest
  *             the task's accelerators), RANK, LOCAL_RANK, WORLD_SIZE,
- *             LOCAL_WORLD_SIZE (env.pytorch), CUDA_VISIBLE_DEVICES and
- *             CUDA_DEVICE_ORDER (sn_taskenv_gpu_bind(); NVIDIA or
- *             unconfigured nodes), Ascend: ASCEND_RT_VISIBLE_DEVICES.  Not
- *             for the batch script.
+ *             LOCAL_WORLD_SIZE (env.pytorch), then the visible_var by the
+ *             vendor's visible_mode: BIND: CUDA_VISIBLE_DEVICES and
+ *             CUDA_DEVICE_ORDER (sn_taskenv_gpu_bind()); LIST: the task's
+ *             devices (ASCEND_RT_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES, ...).
+ *             Not for the batch script.
  * Never NCCL_TOPO_FILE / NCCL_GRAPH_FILE.
  *
  * Entries with value NULL explain why a variable is not set.  Returns 0,

@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/sn_vendor.h"
 #include "util/sn_strbuf.h"
 #include "env/sn_taskenv.h"
 #include "env/taskenv_private.h"
@@ -110,7 +111,7 @@ static void left_out(const struct sn_taskenv_node *node, char *buf, size_t size)
 	}
 }
 
-static int hca_add(const struct sn_config *cfg,
+static int hca_add(const struct sn_config *cfg, const struct sn_vendor *vd,
 		   const struct sn_taskenv_node *node, struct sn_taskenv *out)
 {
 	struct sn_strbuf b = SN_STRBUF_INIT;
@@ -118,10 +119,10 @@ static int hca_add(const struct sn_config *cfg,
 	size_t n = 0;
 
 	if (!node->ports_ok) {
-		add(out, "NCCL_IB_HCA", NULL, false, "%s", node->ports_note);
+		add(out, vd->hca_var, NULL, false, "%s", node->ports_note);
 		return 0;
 	}
-	sn_strbuf_append(&b, "=");
+	sn_strbuf_append(&b, vd->ccl_exact ? "=" : "");
 	for (size_t i = 0; i < node->n_ports; i++) {
 		const struct sn_taskenv_port *p = &node->ports[i];
 
@@ -134,16 +135,17 @@ static int hca_add(const struct sn_config *cfg,
 	left_out(node, rest, sizeof(rest));
 	if (!n) {
 		sn_strbuf_free(&b);
-		add(out, "NCCL_IB_HCA", NULL, false, "no %s%s",
-		    ports_source(cfg), rest);
+		add(out, vd->hca_var, NULL, false, "no %s%s", ports_source(cfg),
+		    rest);
 		return 0;
 	}
-	add(out, "NCCL_IB_HCA", sn_strbuf_take(&b, NULL), false, "%s%s",
+	add(out, vd->hca_var, sn_strbuf_take(&b, NULL), false, "%s%s",
 	    ports_source(cfg), rest);
 	return 0;
 }
 
-static int gid_add(const struct sn_taskenv_node *node, struct sn_taskenv *out)
+static int gid_add(const struct sn_vendor *vd,
+		   const struct sn_taskenv_node *node, struct sn_taskenv *out)
 {
 	char detail[160] = "";
 	size_t used = 0, roce = 0;
@@ -177,12 +179,12 @@ static int gid_add(const struct sn_taskenv_node *node, struct sn_taskenv *out)
 	if (!roce)
 		return 0; /* InfiniBand only: NCCL needs no GID index */
 	if (missing) {
-		add(out, "NCCL_IB_GID_INDEX", NULL, false,
+		add(out, vd->gid_var, NULL, false,
 		    "a RoCE port has no usable RoCE v2 GID (%s)", detail);
 		return 0;
 	}
 	if (!agree) {
-		add(out, "NCCL_IB_GID_INDEX", NULL, false,
+		add(out, vd->gid_var, NULL, false,
 		    "the RoCE ports' RoCE v2 GID indexes differ (%s)", detail);
 		return 0;
 	}
@@ -191,19 +193,42 @@ static int gid_add(const struct sn_taskenv_node *node, struct sn_taskenv *out)
 
 		if (asprintf(&v, "%d", idx) < 0)
 			return -1;
-		add(out, "NCCL_IB_GID_INDEX", v, false,
+		add(out, vd->gid_var, v, false,
 		    "RoCE v2 GID of the RoCE ports (%s)", detail);
 	}
 	return 0;
 }
 
-static int socket_add(const struct sn_config *cfg,
-		      const struct sn_taskenv_node *node, bool ascend,
+/* socket_ip_var: the interface's IPv4 address, when it is usable. */
+static int ip_add(const struct sn_config *cfg, const struct sn_vendor *vd,
+		  const struct sn_taskenv_node *node, struct sn_taskenv *out)
+{
+	char *a;
+
+	if (!vd->socket_ip_var || !cfg->socket_ifname ||
+	    node->ifstate != SN_IF_UP)
+		return 0; /* socket_add() said why */
+	if (!node->if_ipv4[0]) {
+		add(out, vd->socket_ip_var, NULL, false,
+		    "env.socket_ifname %s has no IPv4 address on this node",
+		    cfg->socket_ifname);
+		return 0;
+	}
+	if (!(a = strdup(node->if_ipv4)))
+		return -1;
+	add(out, vd->socket_ip_var, a, false,
+	    "the IPv4 address of env.socket_ifname %s", cfg->socket_ifname);
+	return 0;
+}
+
+static int socket_add(const struct sn_config *cfg, const struct sn_vendor *vd,
+		      const struct sn_taskenv_node *node,
 		      struct sn_taskenv *out)
 {
 	const char *ifn = cfg->socket_ifname;
-	const char *main_name = ascend ? "HCCL_SOCKET_IFNAME" :
-					 "NCCL_SOCKET_IFNAME";
+	/* a vendor without a socket variable: Gloo's carries the reason */
+	const char *main_name = vd->socket_var ? vd->socket_var :
+						 "GLOO_SOCKET_IFNAME";
 	char *a = NULL, *b = NULL;
 
 	if (!ifn) {
@@ -222,22 +247,59 @@ static int socket_add(const struct sn_config *cfg,
 			v = add(out, main_name, NULL, false,
 				"env.socket_ifname %s is %s on this node", ifn,
 				node->operstate);
-		add(out, "GLOO_SOCKET_IFNAME", NULL, false, "%s",
-		    v ? v->why : "");
+		if (vd->socket_var)
+			add(out, "GLOO_SOCKET_IFNAME", NULL, false, "%s",
+			    v ? v->why : "");
 		return 0;
 	}
-	/* NCCL: "=" for exact; HCCL and Gloo: the plain name. */
-	if (ascend ? !(a = strdup(ifn)) : asprintf(&a, "=%s", ifn) < 0)
-		return -1;
-	if (!(b = strdup(ifn))) {
-		free(a);
-		return -1;
+	if (vd->socket_var) {
+		/* NCCL: "=" for exact; HCCL and Gloo: the plain name. */
+		if (vd->ccl_exact ? asprintf(&a, "=%s", ifn) < 0 :
+				    !(a = strdup(ifn)))
+			return -1;
+		add(out, vd->socket_var, a, false,
+		    vd->ccl_exact ?
+			    "env.socket_ifname, exact match (a bare name is a prefix)" :
+			    "env.socket_ifname");
 	}
-	add(out, main_name, a, false,
-	    ascend ?
-		    "env.socket_ifname" :
-		    "env.socket_ifname, exact match (a bare name is a prefix)");
+	if (!(b = strdup(ifn)))
+		return -1;
 	add(out, "GLOO_SOCKET_IFNAME", b, false, "env.socket_ifname");
+	return 0;
+}
+
+/*
+ * logic_pod_var: the supernode's name when another configured supernode
+ * has the same identity (one physical SuperPoD split into logical
+ * supernodes).  CANN takes "a string of fewer than 128 characters"; our
+ * names have at most 63.  Unset otherwise: HCCL then uses the hardware's
+ * super pod id, which is the same thing.
+ */
+static int logic_pod_add(const struct sn_config *cfg,
+			 const struct sn_vendor *vd,
+			 const struct sn_taskenv_node *node,
+			 struct sn_taskenv *out)
+{
+	const struct sn_supernode *me, *other = NULL;
+	char *a;
+
+	if (!vd->logic_pod_var || !node->in_supernode ||
+	    node->supernode >= cfg->n_supernodes)
+		return 0;
+	me = &cfg->supernodes[node->supernode];
+	if (!me->identity)
+		return 0;
+	for (size_t i = 0; i < cfg->n_supernodes && !other; i++)
+		if (i != node->supernode && cfg->supernodes[i].identity &&
+		    !strcmp(cfg->supernodes[i].identity, me->identity))
+			other = &cfg->supernodes[i];
+	if (!other)
+		return 0;
+	if (!(a = strdup(me->name)))
+		return -1;
+	add(out, vd->logic_pod_var, a, false,
+	    "supernode %s is a logical part of %s, shared with %s", me->name,
+	    me->identity, other->name);
 	return 0;
 }
 
@@ -357,8 +419,8 @@ static int ucx_add(const struct sn_taskenv_node *node, const unsigned *acc,
 	return 0;
 }
 
-/* CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER: set together or not at all. */
-static int cuda_add(const struct sn_config *cfg,
+/* visible_var and order_var (BIND): set together or not at all. */
+static int bind_add(const struct sn_config *cfg, const struct sn_vendor *vd,
 		    const struct sn_taskenv_node *node,
 		    const struct sn_taskenv_task *task, struct sn_taskenv *out)
 {
@@ -369,8 +431,8 @@ static int cuda_add(const struct sn_config *cfg,
 	if (g == -2)
 		return 0;
 	if (g < 0) {
-		add(out, "CUDA_VISIBLE_DEVICES", NULL, true, "%s", why);
-		add(out, "CUDA_DEVICE_ORDER", NULL, true, "%s", why);
+		add(out, vd->visible_var, NULL, true, "%s", why);
+		add(out, vd->order_var, NULL, true, "%s", why);
 		return 0;
 	}
 	if (asprintf(&v, "%d", g) < 0)
@@ -379,33 +441,88 @@ static int cuda_add(const struct sn_config *cfg,
 		free(v);
 		return -1;
 	}
-	add(out, "CUDA_VISIBLE_DEVICES", v, true, "%s", why);
+	add(out, vd->visible_var, v, true, "%s", why);
 	/* CUDA's default FASTEST_FIRST can differ from NVML's and hwloc's */
-	add(out, "CUDA_DEVICE_ORDER", order, true,
+	add(out, vd->order_var, order, true,
 	    "CUDA_VISIBLE_DEVICES is a PCI bus order index (the order of NVML and hwloc that the NIC choice uses; CUDA's default FASTEST_FIRST can differ)");
 	return 0;
+}
+
+/*
+ * visible_var (LIST): the task's devices, not narrowed to the local rank:
+ * scripts call torch.npu.set_device(LOCAL_RANK) (and the like), which
+ * needs them all.
+ */
+static int list_add(const struct sn_vendor *vd,
+		    const struct sn_taskenv_task *task, unsigned n_node,
+		    struct sn_taskenv *out)
+{
+	char why[SN_TASKENV_WHY_MAX], list[SN_MANIFEST_MAX_ACCELS * 3 + 1];
+	unsigned acc[SN_MANIFEST_MAX_ACCELS];
+	int nv = sn_taskenv_visible_accels(
+		task, n_node, acc, SN_MANIFEST_MAX_ACCELS, why, sizeof(why));
+	char *v;
+
+	if (nv <= 0) {
+		add(out, vd->visible_var, NULL, true, "%s", why);
+		return 0;
+	}
+	join_idx(list, sizeof(list), acc, (size_t)nv);
+	if (!(v = strdup(list)))
+		return -1;
+	add(out, vd->visible_var, v, true, "%s", why);
+	return 0;
+}
+
+static void note_add(struct sn_taskenv *out, bool warn, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void note_add(struct sn_taskenv *out, bool warn, const char *fmt, ...)
+{
+	struct sn_taskenv_note *n;
+	va_list ap;
+
+	if (out->n_notes >= SN_TASKENV_MAX_NOTES)
+		return;
+	n = &out->notes[out->n_notes++];
+	n->warn = warn;
+	va_start(ap, fmt);
+	vsnprintf(n->text, sizeof(n->text), fmt, ap);
+	va_end(ap);
+}
+
+/* The node-wide variables of the vendor's collective library. */
+static int ccl_add(const struct sn_config *cfg, const struct sn_vendor *vd,
+		   const struct sn_taskenv_node *node, struct sn_taskenv *out)
+{
+	if (vd->ccl_note)
+		note_add(out, false, "%s: %s", vd->ccl ? vd->ccl : vd->maker,
+			 vd->ccl_note);
+	if (vd->hca_var && hca_add(cfg, vd, node, out))
+		return -1;
+	if (vd->gid_var && gid_add(vd, node, out))
+		return -1;
+	if (socket_add(cfg, vd, node, out) || ip_add(cfg, vd, node, out))
+		return -1;
+	if (cfg->mnnvl && vd->mnnvl_var &&
+	    !add(out, vd->mnnvl_var, strdup("1"), false,
+		 "env.mnnvl: the supernode is one multi-node NVLink domain"))
+		return -1;
+	return logic_pod_add(cfg, vd, node, out);
 }
 
 int sn_taskenv_build(const struct sn_config *cfg,
 		     const struct sn_taskenv_node *node,
 		     const struct sn_taskenv_task *task, struct sn_taskenv *out)
 {
-	bool ascend = cfg->node.accel.vendor == SN_ACCEL_ASCEND;
+	const struct sn_vendor *vd = sn_vendor_of(cfg->node.accel.vendor);
 	unsigned n_node = node->topo.valid ? node->topo.n_accels :
 					     cfg->node.accel.count;
 	unsigned acc[SN_MANIFEST_MAX_ACCELS];
 	int nacc;
 
 	memset(out, 0, sizeof(*out));
-	if (!ascend && hca_add(cfg, node, out))
-		goto oom;
-	if (!ascend && gid_add(node, out))
-		goto oom;
-	if (socket_add(cfg, node, ascend, out))
-		goto oom;
-	if (cfg->mnnvl && !ascend &&
-	    !add(out, "NCCL_MNNVL_ENABLE", strdup("1"), false,
-		 "env.mnnvl: the supernode is one multi-node NVLink domain"))
+	if (ccl_add(cfg, vd, node, out))
 		goto oom;
 	if (task->batch)
 		return 0;
@@ -420,31 +537,12 @@ int sn_taskenv_build(const struct sn_config *cfg,
 				      out->accels_why, sizeof(out->accels_why));
 	if (ucx_add(node, acc, nacc, out))
 		goto oom;
-	if (!ascend && cuda_add(cfg, node, task, out))
+	if (vd->visible_mode == SN_VENDOR_VISIBLE_BIND &&
+	    bind_add(cfg, vd, node, task, out))
 		goto oom;
-	if (ascend) {
-		char why[SN_TASKENV_WHY_MAX],
-			list[SN_MANIFEST_MAX_ACCELS * 3 + 1];
-		int nv = sn_taskenv_visible_accels(task, n_node, acc,
-						   SN_MANIFEST_MAX_ACCELS, why,
-						   sizeof(why));
-		char *v;
-
-		/*
-		 * The task's devices, not narrowed to the local rank: scripts
-		 * call torch.npu.set_device(LOCAL_RANK), which needs them all.
-		 */
-		if (nv <= 0) {
-			add(out, "ASCEND_RT_VISIBLE_DEVICES", NULL, true, "%s",
-			    why);
-		} else {
-			join_idx(list, sizeof(list), acc, (size_t)nv);
-			if (!(v = strdup(list)))
-				goto oom;
-			add(out, "ASCEND_RT_VISIBLE_DEVICES", v, true, "%s",
-			    why);
-		}
-	}
+	if (vd->visible_mode == SN_VENDOR_VISIBLE_LIST &&
+	    list_add(vd, task, n_node, out))
+		goto oom;
 	return 0;
 oom:
 	sn_taskenv_free(out);
@@ -460,6 +558,7 @@ void sn_taskenv_free(struct sn_taskenv *env)
 		env->vars[i].value = NULL;
 	}
 	env->count = 0;
+	env->n_notes = 0;
 }
 
 const struct sn_taskenv_var *sn_taskenv_find(const struct sn_taskenv *env,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/sn_vendor.h"
 #include "env/sn_jobenv.h"
 #include "env/sn_ownership.h"
 #include "env/sn_taskenv.h"
@@ -173,9 +174,8 @@ static unsigned node_gpus(const struct sn_config *cfg,
 		return node->gpus.n;
 	}
 	*from = "node.accelerators.count";
-	return cfg->node.accel.vendor == SN_ACCEL_NVIDIA ?
-		       cfg->node.accel.count :
-		       0;
+	/* only a vendor that binds gets here; none configured: count 0 */
+	return cfg->node.accel.count;
 }
 
 /* Slurm's or the job's GPU facts that rule a binding of ours out; -1. */
@@ -212,7 +212,7 @@ static int bind_count_bad(const struct sn_config *cfg,
 			 "no GPU known on this node (%s): no binding",
 			 node->gpus.from[0] ?
 				 "none in the topology" :
-			 cfg->node.accel.vendor == SN_ACCEL_NVIDIA ?
+			 cfg->node.accel.pci_vendor ?
 				 "node.accelerators.count is 0" :
 				 "no topology loaded, no node.accelerators");
 	else if (node->gpus.from[0] && !node->gpus.all_nvidia)
@@ -235,13 +235,13 @@ int sn_taskenv_gpu_bind(const struct sn_config *cfg,
 			const struct sn_taskenv_task *task, char *why,
 			size_t why_size)
 {
-	enum sn_accel_vendor vendor = cfg->node.accel.vendor;
+	const struct sn_vendor *v = sn_vendor_of(cfg->node.accel.vendor);
 	const char *from = "";
 	unsigned n;
 	size_t used;
 
 	why[0] = '\0';
-	if (vendor != SN_ACCEL_NVIDIA && vendor != SN_ACCEL_NONE)
+	if (v->visible_mode != SN_VENDOR_VISIBLE_BIND)
 		return -2;
 	if (bind_ruled_out(task, why, why_size))
 		return -1;
@@ -261,9 +261,9 @@ int sn_taskenv_gpu_bind(const struct sn_config *cfg,
 
 const char *sn_taskenv_visible_name(const struct sn_config *cfg)
 {
-	return cfg->node.accel.vendor == SN_ACCEL_ASCEND ?
-		       "ASCEND_RT_VISIBLE_DEVICES" :
-		       "CUDA_VISIBLE_DEVICES";
+	const char *name = sn_vendor_of(cfg->node.accel.vendor)->visible_var;
+
+	return name ? name : "CUDA_VISIBLE_DEVICES";
 }
 
 const char *sn_taskenv_job_value(const char *marker, const char *name,
@@ -278,7 +278,9 @@ const char *sn_taskenv_visible_pick(const struct sn_config *cfg,
 				    const char *marker, const char *cur,
 				    bool job_owns)
 {
-	if (cfg->node.accel.vendor == SN_ACCEL_ASCEND && !job_owns)
+	if (sn_vendor_of(cfg->node.accel.vendor)->visible_mode ==
+		    SN_VENDOR_VISIBLE_LIST &&
+	    !job_owns)
 		return NULL;
 	if (cur == sn_env_unread)
 		return "GPU-";

@@ -5,7 +5,10 @@
  * once per step (in a child with a time limit).  I/O only; the variables
  * are built from them in taskenv.c.
  */
+#include <arpa/inet.h>
 #include <dirent.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,10 +18,9 @@
 
 #include "util/sn_child.h"
 #include "config/sn_checkctx.h"
+#include "config/sn_vendor.h"
 #include "env/sn_taskenv.h"
 #include "env/taskenv_private.h"
-
-#define PCI_VENDOR_NVIDIA 0x10de /* NVIDIA's PCI-SIG vendor id */
 
 #define NIC_NAME_CHARS \
 	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
@@ -191,6 +193,31 @@ static void ports_gather(const struct sn_config *cfg, const char *sysfs,
 	node->ports_ok = true;
 }
 
+/*
+ * The first IPv4 address of interface ifname, as the kernel holds it
+ * (getifaddrs: sysfs has no addresses); "" when it has none.
+ */
+static void if_ipv4_gather(const char *ifname, char *buf, size_t size)
+{
+	struct ifaddrs *all, *a;
+
+	buf[0] = '\0';
+	if (getifaddrs(&all))
+		return;
+	for (a = all; a; a = a->ifa_next) {
+		if (!a->ifa_addr || a->ifa_addr->sa_family != AF_INET ||
+		    strcmp(a->ifa_name, ifname))
+			continue;
+		if (!inet_ntop(AF_INET,
+			       &((struct sockaddr_in *)(void *)a->ifa_addr)
+					->sin_addr,
+			       buf, (socklen_t)size))
+			buf[0] = '\0';
+		break;
+	}
+	freeifaddrs(all);
+}
+
 static void ifstate_gather(const struct sn_config *cfg, const char *sysfs,
 			   struct sn_taskenv_node *node)
 {
@@ -208,6 +235,9 @@ static void ifstate_gather(const struct sn_config *cfg, const char *sysfs,
 	node->ifstate = !strcmp(state, "up") || !strcmp(state, "unknown") ?
 				SN_IF_UP :
 				SN_IF_DOWN;
+	if (node->ifstate == SN_IF_UP)
+		if_ipv4_gather(cfg->socket_ifname, node->if_ipv4,
+			       sizeof(node->if_ipv4));
 }
 
 void sn_taskenv_near_fill(const struct sn_topo *topo,
@@ -285,7 +315,7 @@ static void gpus_from_topo(const struct sn_topo *t, struct sn_taskenv_gpus *g)
 	g->all_nvidia = true;
 	for (size_t i = 0; i < n; i++) {
 		snprintf(g->busid[i], sizeof(g->busid[i]), "%s", a[i].busid);
-		g->all_nvidia &= a[i].vendor == PCI_VENDOR_NVIDIA;
+		g->all_nvidia &= sn_vendor_binds_pci(a[i].vendor);
 	}
 	g->n = (unsigned)n;
 }
@@ -402,15 +432,18 @@ int sn_taskenv_node_gather_bounded(const struct sn_config *cfg,
 unsigned sn_taskenv_wants_topo(const struct sn_config *cfg, bool batch,
 			       bool job_ucx, bool job_visible, bool job_bound)
 {
-	bool ascend_count = cfg->node.accel.vendor == SN_ACCEL_ASCEND &&
-			    !cfg->node.accel.count;
+	const struct sn_vendor *v = sn_vendor_of(cfg->node.accel.vendor);
+	bool list_count = v->visible_mode == SN_VENDOR_VISIBLE_LIST &&
+			  !cfg->node.accel.count;
 	unsigned want = 0;
 
 	if (batch)
 		return 0;
-	if (!job_ucx || (ascend_count && !job_visible))
+	if (!job_ucx || (list_count && !job_visible))
 		want |= SN_TASKENV_TOPO_NICS;
-	if (cfg->node.accel.vendor == SN_ACCEL_NONE && !job_bound)
+	/* no node.accelerators (the one binding entry without a PCI id) */
+	if (v->visible_mode == SN_VENDOR_VISIBLE_BIND && !v->pci_vendor &&
+	    !job_bound)
 		want |= SN_TASKENV_TOPO_GPUS;
 	return want;
 }
@@ -422,6 +455,7 @@ enum sn_taskenv_ready sn_taskenv_node_prepare(const struct sn_config *cfg,
 					      struct sn_error *err)
 {
 	struct sn_check_ctx *ctx = malloc(sizeof(*ctx)); /* 6 paths: heap */
+	const struct sn_node *me;
 	int rc;
 
 	if (!ctx) {
@@ -436,6 +470,9 @@ enum sn_taskenv_ready sn_taskenv_node_prepare(const struct sn_config *cfg,
 					    want_topo,
 					    SN_TASKENV_GATHER_TIMEOUT_MS, node);
 	free(ctx);
+	me = sn_config_find_node(cfg, self);
+	node->in_supernode = me != NULL;
+	node->supernode = me ? me->supernode : 0;
 	if (rc) {
 		sn_error_set(err, "%s: setting what does not need it",
 			     node->ports_note);

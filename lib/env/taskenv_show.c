@@ -62,3 +62,21 @@ char *sn_taskenv_show_vars(const char *node, uint32_t rank,
 			show_var(&sb, node, rank, &v[i]);
 	return sn_strbuf_take(&sb, NULL);
 }
+
+char *sn_taskenv_show_notes(const char *node, uint32_t rank,
+			    const struct sn_taskenv *env, bool show)
+{
+	struct sn_strbuf sb = { 0 };
+
+	for (size_t i = 0; i < env->n_notes; i++) {
+		if (show)
+			sn_strbuf_appendf(&sb,
+					  SN_TASKENV_SHOW
+					  "%s: task %u: note: %s\n",
+					  node, rank, env->notes[i].text);
+		else if (env->notes[i].warn)
+			sn_strbuf_appendf(&sb, "supernode: %s: %s\n", node,
+					  env->notes[i].text);
+	}
+	return sn_strbuf_take(&sb, NULL);
+}
