@@ -95,6 +95,9 @@ struct sn_taskenv_node {
 	 * sn_taskenv_node_prepare; in_supernode false: not known */
 	bool in_supernode;
 	uint32_t supernode;
+	/* the topology file against the node (sn_taskenv_topo_file_check);
+	 * "" nothing to say; a warning every job sees */
+	char topo_file_note[2 * SN_TASKENV_WHY_MAX - 64];
 	struct sn_taskenv_near topo;
 	struct sn_taskenv_gpus gpus;
 	char ports_note[SN_TASKENV_NOTE_MAX]; /* why ports_ok is false */
@@ -227,6 +230,52 @@ char *sn_taskenv_show_vars(const char *node, uint32_t rank,
  */
 char *sn_taskenv_show_notes(const char *node, uint32_t rank,
 			    const struct sn_taskenv *env, bool show);
+
+#define SN_TOPOFILE_MAX (1024 * 1024) /* a topology file read, at most */
+#define SN_TOPOFILE_DEVS 64	      /* bus ids kept per kind */
+
+/* What an NCCL topology file (NCCL_TOPO_FILE) lists. */
+struct sn_topofile {
+	unsigned n_gpus;    /* <gpu> elements */
+	unsigned n_nets;    /* <net> elements (one per NIC port) */
+	unsigned n_gpu_bus; /* bus ids kept (<= SN_TOPOFILE_DEVS) */
+	char gpu_bus[SN_TOPOFILE_DEVS][SN_BDF_SIZE]; /* the <pci> above each */
+};
+
+/*
+ * sn_topofile_parse - count the GPUs and NIC ports of an NCCL topology
+ * XML (NUL-terminated, at most SN_TOPOFILE_MAX bytes): a bounded reader of
+ * the tags <pci busid=...>, </pci>, <gpu> and <net> (no library of the
+ * project reads XML; hwloc's reader is for hwloc's format).  A GPU's bus
+ * id is its innermost <pci>'s, lower-cased.  Returns 0, or -1 when the
+ * text has no <system> element (not a topology file).
+ */
+int sn_topofile_parse(const char *xml, struct sn_topofile *out);
+
+/*
+ * sn_topofile_conf_value - the value of name in an nccl.conf text
+ * ("NAME=VALUE" lines, '#' comments, spaces around '=' allowed, as NCCL's
+ * own reader), cut to size; false when absent.
+ */
+bool sn_topofile_conf_value(const char *text, const char *name, char *buf,
+			    size_t size);
+
+/*
+ * sn_taskenv_topo_file_check - the vendor's topology file (topo_var:
+ * NCCL_TOPO_FILE) against the node, into node->topo_file_note.  The file
+ * is the job's @user_value (the user's), else the site file's
+ * (paths.nccl_conf, default /etc/nccl.conf); the config sets no
+ * variables.  Read as a user's file is by root: regular files only, no
+ * link followed, at most SN_TOPOFILE_MAX bytes.  Compared: the GPU count
+ * with the topology's (node->gpus) or node.accelerators.count, the GPUs'
+ * bus ids when the topology was loaded, the NIC ports with the ports
+ * gathered.  Never sets a file.  Returns 1 when it does not match (the
+ * note says how), 0 when it matches or there is none ("" or a note), -1
+ * when it cannot be read (the note says why).
+ */
+int sn_taskenv_topo_file_check(const struct sn_config *cfg,
+			       const char *user_value,
+			       struct sn_taskenv_node *node);
 
 /* What sn_taskenv_node_prepare() could read; err says what is missing. */
 enum sn_taskenv_ready {

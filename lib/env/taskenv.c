@@ -495,6 +495,8 @@ static void note_add(struct sn_taskenv *out, bool warn, const char *fmt, ...)
 static int ccl_add(const struct sn_config *cfg, const struct sn_vendor *vd,
 		   const struct sn_taskenv_node *node, struct sn_taskenv *out)
 {
+	if (node->topo_file_note[0])
+		note_add(out, true, "%s", node->topo_file_note);
 	if (vd->ccl_note)
 		note_add(out, false, "%s: %s", vd->ccl ? vd->ccl : vd->maker,
 			 vd->ccl_note);

@@ -11,6 +11,7 @@
 
 #include "fixtures/ports/ports_test.h"
 #include "env/sn_taskenv.h"
+#include "util/sn_file.h"
 
 #define SUPERNODES "supernodes:\n  - {name: sn01, nodes: 'sna[1-2]'}\n"
 #define OTHER "other, pci_vendor: 0x1e3e, device_glob: 'x[0-9]*'"
@@ -298,6 +299,170 @@ static void test_logic_superpod(void **state)
 	tree_free(&t);
 }
 
+/* ---- topology files ------------------------------------------------------ */
+
+/* An NCCL topology of n GPUs (0000:1b..) and m NIC ports. */
+static void topo_xml(const char *path, unsigned n, unsigned m)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f, "<system version=\"1\">\n  <cpu numaid=\"0\">\n"
+		   "    <pci busid=\"0000:0a:00.0\" class=\"0x060400\">\n");
+	for (unsigned i = 0; i < n; i++)
+		fprintf(f,
+			"      <pci busid=\"0000:%X:00.0\" class=\"0x030200\">"
+			"<gpu dev=\"%u\" sm=\"90\"><nvlink target=\"x\"/></gpu>"
+			"</pci>\n",
+			0x1b + 0x10 * i, i);
+	for (unsigned i = 0; i < m; i++)
+		fprintf(f,
+			"      <pci busid=\"0000:%x:00.0\" class=\"0x020700\"/>"
+			"<nic><net name=\"mlx5_%u\" dev=\"%u\" port=\"1\"/></nic>\n",
+			0x1c + 0x10 * i, i, i);
+	fprintf(f, "    </pci>\n  </cpu>\n</system>\n");
+	fclose(f);
+}
+
+/* 4 GPUs by hwloc (0000:1b,2b,3b,4b), 2 ports. */
+static void node4(const struct sn_config *cfg, struct tree *t,
+		  struct sn_taskenv_node *node)
+{
+	node_of(cfg, t, node);
+	node->gpus.n = 4;
+	snprintf(node->gpus.from, sizeof(node->gpus.from), "hwloc");
+	for (unsigned i = 0; i < 4; i++)
+		snprintf(node->gpus.busid[i], sizeof(node->gpus.busid[i]),
+			 "0000:%x:00.0", 0x1b + 0x10 * i);
+}
+
+static void test_topofile_parse(void **state)
+{
+	char dir[] = "/tmp/sn-topoXXXXXX", path[64];
+	struct sn_topofile f;
+	char *xml = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/t.xml", dir);
+	topo_xml(path, 2, 3);
+	assert_true(sn_file_read(path, SN_TOPOFILE_MAX, &xml) > 0);
+	assert_int_equal(sn_topofile_parse(xml, &f), 0);
+	assert_int_equal(f.n_gpus, 2);
+	assert_int_equal(f.n_nets, 3);
+	assert_int_equal(f.n_gpu_bus, 2);
+	assert_string_equal(f.gpu_bus[0], "0000:1b:00.0");
+	assert_string_equal(f.gpu_bus[1], "0000:2b:00.0");
+	assert_int_equal(sn_topofile_parse("<hwloc/>", &f), -1);
+	free(xml);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* The user's file: GPU count, NIC count, bus ids; a link is refused. */
+static void test_topofile_user(void **state)
+{
+	struct sn_config *cfg = cfg_load(SUPERNODES, NODE_OF("nvidia"));
+	char dir[] = "/tmp/sn-topoXXXXXX", path[64], link[64];
+	struct sn_taskenv_task task = { .batch = true };
+	struct sn_taskenv_node node;
+	struct sn_taskenv env;
+	struct tree t;
+	char want[512], *s;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/t.xml", dir);
+	node4(cfg, &t, &node);
+	topo_xml(path, 4, 2); /* matches */
+	assert_int_equal(sn_taskenv_topo_file_check(cfg, path, &node), 0);
+	assert_string_equal(node.topo_file_note, "");
+	topo_xml(path, 2, 2); /* GPU count and bus ids */
+	assert_int_equal(sn_taskenv_topo_file_check(cfg, path, &node), 1);
+	snprintf(want, sizeof(want),
+		 "NCCL_TOPO_FILE %s (from the job's environment) lists 2 GPUs "
+		 "and 2 NICs, this node has 4 and 2 (0000:3b:00.0 missing, "
+		 "0000:4b:00.0 missing)",
+		 path);
+	assert_string_equal(node.topo_file_note, want);
+	/* on the job's stderr, from task 0, and in show */
+	assert_int_equal(sn_taskenv_build(cfg, &node, &task, &env), 0);
+	s = sn_taskenv_show_notes("sna1", 0, &env, false);
+	snprintf(want, sizeof(want), "supernode: sna1: %s\n",
+		 node.topo_file_note);
+	assert_string_equal(s, want);
+	free(s);
+	sn_taskenv_free(&env);
+	topo_xml(path, 4, 1); /* NIC count */
+	assert_int_equal(sn_taskenv_topo_file_check(cfg, path, &node), 1);
+	assert_contains(node.topo_file_note,
+			"lists 4 GPUs and 1 NICs, this node has 4 and 2");
+	/* a link: root never follows a user's */
+	snprintf(link, sizeof(link), "%s/l.xml", dir);
+	assert_int_equal(symlink(path, link), 0);
+	assert_int_equal(sn_taskenv_topo_file_check(cfg, link, &node), -1);
+	snprintf(
+		want, sizeof(want),
+		"NCCL_TOPO_FILE %s (from the job's environment) cannot be read",
+		link);
+	assert_string_equal(node.topo_file_note, want);
+	unlink(link);
+	unlink(path);
+	rmdir(dir);
+	sn_config_free(cfg);
+	tree_free(&t);
+}
+
+/* The site file (paths.nccl_conf); a vendor without a topology variable. */
+static void test_topofile_site(void **state)
+{
+	char dir[] = "/tmp/sn-topoXXXXXX", path[64], conf[64], yaml[512];
+	struct sn_taskenv_node node;
+	struct sn_config *cfg;
+	struct tree t;
+	char want[512];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/topo.xml", dir);
+	snprintf(conf, sizeof(conf), "%s/nccl.conf", dir);
+	f = fopen(conf, "w");
+	assert_non_null(f);
+	fprintf(f, "# site\nNCCL_DEBUG=WARN\n NCCL_TOPO_FILE = %s \n", path);
+	fclose(f);
+	snprintf(yaml, sizeof(yaml), "%spaths:\n  nccl_conf: %s\n",
+		 NODE_OF("hygon"), conf);
+	cfg = cfg_load(SUPERNODES, yaml);
+	node4(cfg, &t, &node);
+	topo_xml(path, 8, 4);
+	assert_int_equal(sn_taskenv_topo_file_check(cfg, NULL, &node), 1);
+	snprintf(want, sizeof(want),
+		 "NCCL_TOPO_FILE %s (from %s) lists 8 GPUs and 4 NICs, this "
+		 "node has 4 and 2 (0000:5b:00.0 not on this node, "
+		 "0000:6b:00.0 not on this node, 0000:7b:00.0 not on this "
+		 "node, 0000:8b:00.0 not on this node)",
+		 path, conf);
+	assert_string_equal(node.topo_file_note, want);
+	/* the job's own value wins over the site's */
+	topo_xml(path, 4, 2);
+	assert_int_equal(sn_taskenv_topo_file_check(cfg, path, &node), 0);
+	assert_string_equal(node.topo_file_note, "");
+	sn_config_free(cfg);
+	/* Cambricon: CNCL has no topology variable: nothing read */
+	snprintf(yaml, sizeof(yaml), "%spaths:\n  nccl_conf: %s\n",
+		 NODE_OF("cambricon"), conf);
+	cfg = cfg_load(SUPERNODES, yaml);
+	topo_xml(path, 8, 4);
+	assert_int_equal(sn_taskenv_topo_file_check(cfg, path, &node), 0);
+	assert_string_equal(node.topo_file_note, "");
+	sn_config_free(cfg);
+	unlink(path);
+	unlink(conf);
+	rmdir(dir);
+	tree_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +471,9 @@ int main(void)
 		cmocka_unit_test(test_show_notes),
 		cmocka_unit_test(test_hccl_if_ip),
 		cmocka_unit_test(test_logic_superpod),
+		cmocka_unit_test(test_topofile_parse),
+		cmocka_unit_test(test_topofile_user),
+		cmocka_unit_test(test_topofile_site),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
