@@ -420,7 +420,8 @@ unsigned sn_taskenv_wants_topo(const struct sn_config *cfg, bool batch,
 
 /*
  * sn_taskenv_visible_name - the variable that lists a task's accelerators:
- * ASCEND_RT_VISIBLE_DEVICES on Ascend nodes, else CUDA_VISIBLE_DEVICES.
+ * the vendor table's visible_var (ASCEND_RT_VISIBLE_DEVICES,
+ * HIP_VISIBLE_DEVICES, ...), CUDA_VISIBLE_DEVICES where it has none.
  */
 const char *sn_taskenv_visible_name(const struct sn_config *cfg);
 
@@ -429,7 +430,8 @@ const char *sn_taskenv_visible_name(const struct sn_config *cfg);
  * cur of that variable (NULL unset, sn_env_unread): one not read whole is
  * "GPU-" (a list of unknown devices, never none or all); a value @marker
  * records as ours (a binding of an earlier step, decided anew now) is
- * NULL; on Ascend only the job's own value counts (job_owns false: NULL).
+ * NULL; where the vendor's visible_mode is LIST (Ascend, Hygon, ...) only
+ * the job's own value counts (job_owns false: NULL).
  */
 const char *sn_taskenv_visible_pick(const struct sn_config *cfg,
 				    const char *marker, const char *cur,
