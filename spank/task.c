@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/sn_vendor.h"
 #include "util/sn_hostlist.h"
 #include "sn_spank.h"
 
@@ -57,6 +58,23 @@ static unsigned step_wants_topo(spank_t sp)
 	return want;
 }
 
+/* The job's topology file (NCCL_TOPO_FILE, ...) against this node. */
+static void topo_file_check(spank_t sp)
+{
+	const char *var =
+		sn_vendor_of(sn_state.cfg->node.accel.vendor)->topo_var;
+	struct sn_envbuf eb = { 0 };
+	const char *user = var ? job_getenv(sp, var, &eb) : NULL;
+
+	if (user == sn_env_unread)
+		user = NULL;
+	if (sn_taskenv_topo_file_check(sn_state.cfg, user,
+				       &sn_state.task_node) > 0)
+		slurm_info("%s: %s", SN_PLUGIN,
+			   sn_state.task_node.topo_file_note);
+	sn_envbuf_free(&eb);
+}
+
 int task_env_prepare(spank_t sp)
 {
 	struct sn_envbuf nodelist_buf = { 0 };
@@ -91,6 +109,7 @@ int task_env_prepare(spank_t sp)
 	default:
 		break;
 	}
+	topo_file_check(sp);
 	sn_state.task_env_ready = 1;
 	return 0;
 }
@@ -176,6 +195,10 @@ int task_env_set(spank_t sp)
 	if (show)
 		show_print(sn_taskenv_show_vars(node, task.local_rank, v,
 						env.count));
+	/* notes: all of them in show; warnings by task 0 of each node */
+	if (show || task.local_rank == 0)
+		show_print(sn_taskenv_show_notes(node, task.local_rank, &env,
+						 show));
 	sn_taskenv_free(&env);
 	fflush(stderr);
 	return 0;

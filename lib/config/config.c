@@ -423,6 +423,13 @@ static int paths_hwloc(struct yaml_walk *w, yaml_node_t *v, const char *path,
 			      &((struct sn_config *)target)->hwloc_xml);
 }
 
+static int paths_nccl_conf(struct yaml_walk *w, yaml_node_t *v,
+			   const char *path, void *target)
+{
+	return sn_config_path(w, v, path,
+			      &((struct sn_config *)target)->nccl_conf);
+}
+
 static int paths_kmsg(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		      void *target)
 {
@@ -523,6 +530,7 @@ static const struct yaml_key_rule paths_rules[] = {
 	{ "mxsml", paths_mxsml, false },
 	{ "xpuml", paths_xpuml, false },
 	{ "trusted_owners", paths_trusted_owners, false },
+	{ "nccl_conf", paths_nccl_conf, false },
 	{ NULL, NULL, false },
 };
 

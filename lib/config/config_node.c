@@ -736,5 +736,6 @@ void sn_config_node_free(struct sn_config *cfg)
 	free(cfg->drain_tag);
 	free(cfg->nvml);
 	free(cfg->hwloc_xml);
+	free(cfg->nccl_conf);
 	free(cfg->kmsg);
 }

@@ -106,8 +106,11 @@ struct sn_config {
 	char *state_dir; /* paths.state_dir */
 	char *nvml;	 /* paths.nvml; NULL = "libnvidia-ml.so.1" */
 	char *hwloc_xml; /* paths.hwloc_xml; NULL = discover live */
-	char *kmsg;	 /* paths.kmsg */
-	char *imex_ctl;	 /* paths.imex_ctl; NULL = /usr/bin/nvidia-imex-ctl */
+	/* paths.nccl_conf: the site's NCCL file (NAME=VALUE lines) whose
+	 * NCCL_TOPO_FILE the job environment checks; NULL = /etc/nccl.conf */
+	char *nccl_conf;
+	char *kmsg;	/* paths.kmsg */
+	char *imex_ctl; /* paths.imex_ctl; NULL = /usr/bin/nvidia-imex-ctl */
 	char *imex_channels; /* paths.imex_channels; NULL = /dev/nvidia-caps-imex-channels */
 	char *dcmi; /* paths.dcmi: Ascend's libdcmi.so; NULL = "libdcmi.so" */
 	/*

@@ -33,6 +33,18 @@ enum sn_vendor_api {
 	SN_VENDOR_API_LIB,	/* a backend of inventory/sn_vendor_lib.h */
 };
 
+/*
+ * What the job environment does with a vendor's visible-devices variable
+ * (env/taskenv_accel.c).
+ */
+enum sn_vendor_visible {
+	SN_VENDOR_VISIBLE_NONE = 0, /* read the job's, never set it */
+	SN_VENDOR_VISIBLE_BIND,	    /* one device per task by PCI bus order,
+				     * with order_var, where Slurm bound none */
+	SN_VENDOR_VISIBLE_LIST,	    /* the task's devices, where the job set
+				     * none (torch.npu.set_device(LOCAL_RANK)) */
+};
+
 #define SN_VENDOR_MAX_CLASSES 6
 #define SN_VENDOR_MAX_DEFAULTS 4
 
@@ -65,13 +77,21 @@ struct sn_vendor {
 	const char *link_name; /* "HCCS", "MLU-Link", "MTLink", ... */
 	enum sn_vendor_identity identity;
 	/* The job environment (env/taskenv.c). */
-	const char *visible_var;   /* "ASCEND_RT_VISIBLE_DEVICES" */
+	const char *visible_var; /* "ASCEND_RT_VISIBLE_DEVICES" */
+	enum sn_vendor_visible visible_mode;
+	const char *order_var;	   /* set with a BIND: "CUDA_DEVICE_ORDER" */
 	const char *ccl;	   /* the collective library: "HCCL" */
 	const char *socket_var;	   /* its bootstrap interface variable */
 	const char *socket_ip_var; /* its bootstrap address: "HCCL_IF_IP" */
 	const char *hca_var;	   /* its RDMA devices: "NCCL_IB_HCA" */
 	const char *gid_var;	   /* its RoCE GID index */
 	const char *topo_var;	   /* its topology file: "NCCL_TOPO_FILE" */
+	/* socket_var and hca_var in NCCL's exact form "=name" (a bare name
+	 * is a prefix there); false: the plain name (HCCL) */
+	bool ccl_exact;
+	const char *mnnvl_var; /* env.mnnvl: "NCCL_MNNVL_ENABLE" */
+	/* a logical supernode inside a physical one: "HCCL_LOGIC_SUPERPOD_ID" */
+	const char *logic_pod_var;
 	const char *
 		ccl_note; /* why a variable is not set, for --supernode-env=show */
 };
@@ -87,6 +107,12 @@ const struct sn_vendor *sn_vendor_of(enum sn_accel_vendor vendor);
  * set, -1 when no vendor has that name ("none" is not a config word).
  */
 int sn_vendor_parse(const char *name, enum sn_accel_vendor *out);
+
+/*
+ * sn_vendor_binds_pci - whether the accelerators of PCI vendor id
+ * pci_vendor are bound one per task by their vendor (visible_mode BIND).
+ */
+bool sn_vendor_binds_pci(uint16_t pci_vendor);
 
 /* sn_vendor_names - "nvidia, ascend, hygon, ..., amd, other", static. */
 const char *sn_vendor_names(void);

@@ -23,6 +23,14 @@ static const struct sn_vendor vendors[SN_ACCEL_VENDOR_COUNT] = {
 	[SN_ACCEL_NONE] = {
 		.id = SN_ACCEL_NONE, .name = "none", .maker = "none",
 		.kind = "accelerator",
+		/* No node.accelerators: NVIDIA's variables, as before the
+		 * table (the GPU binding checks the PCI ids it finds). */
+		.visible_var = "CUDA_VISIBLE_DEVICES",
+		.visible_mode = SN_VENDOR_VISIBLE_BIND,
+		.order_var = "CUDA_DEVICE_ORDER", .ccl = "NCCL",
+		.socket_var = "NCCL_SOCKET_IFNAME", .hca_var = "NCCL_IB_HCA",
+		.gid_var = "NCCL_IB_GID_INDEX", .topo_var = "NCCL_TOPO_FILE",
+		.ccl_exact = true, .mnnvl_var = "NCCL_MNNVL_ENABLE",
 	},
 	[SN_ACCEL_NVIDIA] = {
 		.id = SN_ACCEL_NVIDIA, .name = "nvidia", .maker = "NVIDIA",
@@ -34,9 +42,12 @@ static const struct sn_vendor vendors[SN_ACCEL_VENDOR_COUNT] = {
 		.api = SN_VENDOR_API_NVML, .library = "NVML",
 		.lib_key = "nvml", .lib_defaults = { "libnvidia-ml.so.1" },
 		.link_name = "NVLink", .identity = SN_VENDOR_ID_NVML,
-		.visible_var = "CUDA_VISIBLE_DEVICES", .ccl = "NCCL",
+		.visible_var = "CUDA_VISIBLE_DEVICES",
+		.visible_mode = SN_VENDOR_VISIBLE_BIND,
+		.order_var = "CUDA_DEVICE_ORDER", .ccl = "NCCL",
 		.socket_var = "NCCL_SOCKET_IFNAME", .hca_var = "NCCL_IB_HCA",
 		.gid_var = "NCCL_IB_GID_INDEX", .topo_var = "NCCL_TOPO_FILE",
+		.ccl_exact = true, .mnnvl_var = "NCCL_MNNVL_ENABLE",
 	},
 	[SN_ACCEL_ASCEND] = {
 		.id = SN_ACCEL_ASCEND, .name = "ascend",
@@ -51,7 +62,12 @@ static const struct sn_vendor vendors[SN_ACCEL_VENDOR_COUNT] = {
 		.lib_defaults = { "libdcmi.so",
 				  "/usr/local/Ascend/driver/lib64/driver/libdcmi.so" },
 		.link_name = "HCCS", .identity = SN_VENDOR_ID_DCMI,
-		.visible_var = "ASCEND_RT_VISIBLE_DEVICES", .ccl = "HCCL",
+		.visible_var = "ASCEND_RT_VISIBLE_DEVICES",
+		.visible_mode = SN_VENDOR_VISIBLE_LIST, .ccl = "HCCL",
+		/* CANN: "a string of fewer than 128 characters" that splits a
+		 * physical SuperPoD into logical ones (hiascend.com CANN
+		 * 8.5 envref_07_0100, HCCL_LOGIC_SUPERPOD_ID) */
+		.logic_pod_var = "HCCL_LOGIC_SUPERPOD_ID",
 		.socket_var = "HCCL_SOCKET_IFNAME", .socket_ip_var = "HCCL_IF_IP",
 		.ccl_note = "HCCL takes its RDMA NICs from each NPU's own ports "
 			    "(hccn.conf): no HCA, GID or topology variable",
@@ -69,10 +85,12 @@ static const struct sn_vendor vendors[SN_ACCEL_VENDOR_COUNT] = {
 				  "/opt/dtk/.hyhal/rocm_smi/lib/librocm_smi64.so",
 				  "librocm_smi64.so" },
 		.link_name = "XGMI",
-		.visible_var = "HIP_VISIBLE_DEVICES", .ccl = "RCCL",
+		.visible_var = "HIP_VISIBLE_DEVICES",
+		.visible_mode = SN_VENDOR_VISIBLE_LIST, .ccl = "RCCL",
 		/* RCCL reads NCCL's variable names (ROCm lineage) */
 		.socket_var = "NCCL_SOCKET_IFNAME", .hca_var = "NCCL_IB_HCA",
 		.gid_var = "NCCL_IB_GID_INDEX", .topo_var = "NCCL_TOPO_FILE",
+		.ccl_exact = true,
 	},
 	[SN_ACCEL_CAMBRICON] = {
 		.id = SN_ACCEL_CAMBRICON, .name = "cambricon",
@@ -84,7 +102,8 @@ static const struct sn_vendor vendors[SN_ACCEL_VENDOR_COUNT] = {
 		.lib_defaults = { "/usr/local/neuware/lib64/libcndev.so",
 				  "libcndev.so" },
 		.link_name = "MLU-Link",
-		.visible_var = "MLU_VISIBLE_DEVICES", .ccl = "CNCL",
+		.visible_var = "MLU_VISIBLE_DEVICES",
+		.visible_mode = SN_VENDOR_VISIBLE_LIST, .ccl = "CNCL",
 		.ccl_note = "CNCL's interface and HCA variables are not "
 			    "published: none set",
 	},
@@ -96,7 +115,8 @@ static const struct sn_vendor vendors[SN_ACCEL_VENDOR_COUNT] = {
 		.api = SN_VENDOR_API_LIB, .library = "MTML",
 		.lib_key = "mtml", .lib_defaults = { "libmtml.so" },
 		.link_name = "MTLink",
-		.visible_var = "MUSA_VISIBLE_DEVICES", .ccl = "MCCL",
+		.visible_var = "MUSA_VISIBLE_DEVICES",
+		.visible_mode = SN_VENDOR_VISIBLE_LIST, .ccl = "MCCL",
 		.gid_var = "MCCL_IB_GID_INDEX",
 		.ccl_note = "MCCL documents no interface or HCA variable: only "
 			    "MCCL_IB_GID_INDEX set",
@@ -112,7 +132,8 @@ static const struct sn_vendor vendors[SN_ACCEL_VENDOR_COUNT] = {
 				  "/opt/maca/lib/libmxsml.so",
 				  "/opt/mxn100/lib/libmxsml.so", "libmxsml.so" },
 		.link_name = "MetaXLink",
-		.visible_var = "CUDA_VISIBLE_DEVICES", .ccl = "MCCL",
+		.visible_var = "CUDA_VISIBLE_DEVICES",
+		.visible_mode = SN_VENDOR_VISIBLE_LIST, .ccl = "MCCL",
 		.ccl_note = "MetaX's MCCL documents no interface or HCA "
 			    "variable: none set",
 	},
@@ -125,7 +146,8 @@ static const struct sn_vendor vendors[SN_ACCEL_VENDOR_COUNT] = {
 		.api = SN_VENDOR_API_LIB, .library = "XPUML",
 		.lib_key = "xpuml",
 		.lib_defaults = { "libxpuml.so.1", "libxpuml.so" },
-		.visible_var = "XPU_VISIBLE_DEVICES", .ccl = "BKCL",
+		.visible_var = "XPU_VISIBLE_DEVICES",
+		.visible_mode = SN_VENDOR_VISIBLE_LIST, .ccl = "BKCL",
 		.ccl_note = "BKCL documents no interface or HCA variable: none "
 			    "set",
 	},
@@ -137,18 +159,23 @@ static const struct sn_vendor vendors[SN_ACCEL_VENDOR_COUNT] = {
 		.classes = { 0x0300, 0x0302, 0x0380, 0x1200 },
 		.device_glob = "dri/renderD*",
 		.link_name = "XGMI",
+		/* HIP_VISIBLE_DEVICES is read (which GPUs a task has), not
+		 * set: ROCm's GRES binding is Slurm's */
 		.visible_var = "HIP_VISIBLE_DEVICES", .ccl = "RCCL",
 		.socket_var = "NCCL_SOCKET_IFNAME", .hca_var = "NCCL_IB_HCA",
 		.gid_var = "NCCL_IB_GID_INDEX", .topo_var = "NCCL_TOPO_FILE",
+		.ccl_exact = true, .mnnvl_var = "NCCL_MNNVL_ENABLE",
 	},
 	[SN_ACCEL_OTHER] = {
 		.id = SN_ACCEL_OTHER, .name = "other", .maker = "other",
 		.kind = "accelerator",
 		.classes = { 0x0b40, 0x1200 }, .any_display = true,
 		/* an NCCL-compatible library is the common case */
+		.visible_var = "CUDA_VISIBLE_DEVICES",
 		.ccl = "NCCL", .socket_var = "NCCL_SOCKET_IFNAME",
 		.hca_var = "NCCL_IB_HCA", .gid_var = "NCCL_IB_GID_INDEX",
-		.topo_var = "NCCL_TOPO_FILE",
+		.topo_var = "NCCL_TOPO_FILE", .ccl_exact = true,
+		.mnnvl_var = "NCCL_MNNVL_ENABLE",
 	},
 };
 
@@ -168,6 +195,15 @@ int sn_vendor_parse(const char *name, enum sn_accel_vendor *out)
 		}
 	}
 	return -1;
+}
+
+bool sn_vendor_binds_pci(uint16_t pci_vendor)
+{
+	for (unsigned i = SN_ACCEL_NONE + 1; i < SN_ACCEL_VENDOR_COUNT; i++)
+		if (vendors[i].pci_vendor == pci_vendor &&
+		    vendors[i].visible_mode == SN_VENDOR_VISIBLE_BIND)
+			return true;
+	return false;
 }
 
 const char *sn_vendor_names(void)

@@ -89,6 +89,15 @@ struct sn_taskenv_node {
 	bool ports_ok; /* the port list could be read */
 	enum sn_ifstate ifstate;
 	char operstate[24]; /* as read, for messages */
+	char if_ipv4[16];   /* the socket interface's first IPv4 address
+			     * (getifaddrs: sysfs has none); "" none */
+	/* the node's supernode (sn_config_find_node): set by
+	 * sn_taskenv_node_prepare; in_supernode false: not known */
+	bool in_supernode;
+	uint32_t supernode;
+	/* the topology file against the node (sn_taskenv_topo_file_check);
+	 * "" nothing to say; a warning every job sees */
+	char topo_file_note[2 * SN_TASKENV_WHY_MAX - 64];
 	struct sn_taskenv_near topo;
 	struct sn_taskenv_gpus gpus;
 	char ports_note[SN_TASKENV_NOTE_MAX]; /* why ports_ok is false */
@@ -122,10 +131,24 @@ struct sn_taskenv_var {
 	char why[SN_TASKENV_WHY_MAX];
 };
 
+#define SN_TASKENV_MAX_NOTES 4 /* notes of one sn_taskenv */
+
+/*
+ * A note about the environment that is no variable: what the vendor's
+ * collective library does not document (shown in --supernode-env=show),
+ * or a warning every job should see on its stderr (warn).
+ */
+struct sn_taskenv_note {
+	bool warn;
+	char text[2 * SN_TASKENV_WHY_MAX];
+};
+
 /* struct sn_taskenv - the result; release with sn_taskenv_free(). */
 struct sn_taskenv {
 	struct sn_taskenv_var vars[SN_TASKENV_MAX_VARS];
 	size_t count;
+	struct sn_taskenv_note notes[SN_TASKENV_MAX_NOTES];
+	size_t n_notes;
 	char accels_why
 		[SN_TASKENV_WHY_MAX]; /* how the task's accelerators were found */
 };
@@ -199,6 +222,61 @@ char *sn_taskenv_show_head(const char *node, const struct sn_taskenv_task *t,
 char *sn_taskenv_show_vars(const char *node, uint32_t rank,
 			   const struct sn_ownership_var *v, size_t n);
 
+/*
+ * sn_taskenv_show_notes - the notes of env as lines: every note when
+ * @show (each "SN_TASKENV_SHOW NODE: task RANK: note: TEXT"), else only
+ * the warnings ("supernode: NODE: TEXT").  Lines end in "\n".
+ * malloc()ed ("" for none); NULL on no memory.
+ */
+char *sn_taskenv_show_notes(const char *node, uint32_t rank,
+			    const struct sn_taskenv *env, bool show);
+
+#define SN_TOPOFILE_MAX (1024 * 1024) /* a topology file read, at most */
+#define SN_TOPOFILE_DEVS 64	      /* bus ids kept per kind */
+
+/* What an NCCL topology file (NCCL_TOPO_FILE) lists. */
+struct sn_topofile {
+	unsigned n_gpus;    /* <gpu> elements */
+	unsigned n_nets;    /* <net> elements (one per NIC port) */
+	unsigned n_gpu_bus; /* bus ids kept (<= SN_TOPOFILE_DEVS) */
+	char gpu_bus[SN_TOPOFILE_DEVS][SN_BDF_SIZE]; /* the <pci> above each */
+};
+
+/*
+ * sn_topofile_parse - count the GPUs and NIC ports of an NCCL topology
+ * XML (NUL-terminated, at most SN_TOPOFILE_MAX bytes): a bounded reader of
+ * the tags <pci busid=...>, </pci>, <gpu> and <net> (no library of the
+ * project reads XML; hwloc's reader is for hwloc's format).  A GPU's bus
+ * id is its innermost <pci>'s, lower-cased.  Returns 0, or -1 when the
+ * text has no <system> element (not a topology file).
+ */
+int sn_topofile_parse(const char *xml, struct sn_topofile *out);
+
+/*
+ * sn_topofile_conf_value - the value of name in an nccl.conf text
+ * ("NAME=VALUE" lines, '#' comments, spaces around '=' allowed, as NCCL's
+ * own reader), cut to size; false when absent.
+ */
+bool sn_topofile_conf_value(const char *text, const char *name, char *buf,
+			    size_t size);
+
+/*
+ * sn_taskenv_topo_file_check - the vendor's topology file (topo_var:
+ * NCCL_TOPO_FILE) against the node, into node->topo_file_note.  The file
+ * is the job's @user_value (the user's), else the site file's
+ * (paths.nccl_conf, default /etc/nccl.conf); the config sets no
+ * variables.  Read as a user's file is by root: regular files only, no
+ * link followed, at most SN_TOPOFILE_MAX bytes.  Compared: the GPU count
+ * with the topology's (node->gpus) or node.accelerators.count, the GPUs'
+ * bus ids when the topology was loaded, the NIC ports with the ports
+ * gathered.  Never sets a file.  Returns 1 when it does not match (the
+ * note says how), 0 when it matches or there is none ("" or a note), -1
+ * when it cannot be read (the note says why).
+ */
+int sn_taskenv_topo_file_check(const struct sn_config *cfg,
+			       const char *user_value,
+			       struct sn_taskenv_node *node);
+
 /* What sn_taskenv_node_prepare() could read; err says what is missing. */
 enum sn_taskenv_ready {
 	SN_TASKENV_READY = 0, /* ports, and topology where wanted */
@@ -232,18 +310,25 @@ void sn_taskenv_near_fill(const struct sn_topo *topo,
 /*
  * sn_taskenv_build - the variables of one task (pure: no I/O).
  *
- * Node-wide:  NCCL_IB_HCA ("=dev:port,..." ACTIVE allowed ports, exact
- *             form), NCCL_IB_GID_INDEX (RoCE v2, when all chosen RoCE
- *             ports agree), NCCL_SOCKET_IFNAME ("=ifname"),
- *             GLOO_SOCKET_IFNAME ("ifname"), NCCL_MNNVL_ENABLE (env.mnnvl),
- *             Ascend: HCCL_SOCKET_IFNAME ("ifname").  The NCCL_* names are
- *             left out on Ascend nodes.
+ * The collective library's names are the vendor table's
+ * (config/sn_vendor.h: hca_var, gid_var, socket_var, socket_ip_var,
+ * mnnvl_var, logic_pod_var; NCCL's on NVIDIA or unconfigured nodes); a
+ * name the table leaves NULL is never set, and the vendor's ccl_note
+ * becomes a note (out->notes).
+ * Node-wide:  hca_var ("=dev:port,..." ACTIVE allowed ports; "=" where
+ *             ccl_exact), gid_var (RoCE v2, when all chosen RoCE ports
+ *             agree), socket_var ("=ifname" where ccl_exact, else
+ *             "ifname"), socket_ip_var (the interface's IPv4 address),
+ *             GLOO_SOCKET_IFNAME ("ifname"), mnnvl_var (env.mnnvl),
+ *             logic_pod_var (the supernode's name, when another
+ *             configured supernode has the same identity).
  * Per task:   UCX_NET_DEVICES (ACTIVE allowed ports of the NICs nearest
  *             the task's accelerators), RANK, LOCAL_RANK, WORLD_SIZE,
- *             LOCAL_WORLD_SIZE (env.pytorch), CUDA_VISIBLE_DEVICES and
- *             CUDA_DEVICE_ORDER (sn_taskenv_gpu_bind(); NVIDIA or
- *             unconfigured nodes), Ascend: ASCEND_RT_VISIBLE_DEVICES.  Not
- *             for the batch script.
+ *             LOCAL_WORLD_SIZE (env.pytorch), then the visible_var by the
+ *             vendor's visible_mode: BIND: CUDA_VISIBLE_DEVICES and
+ *             CUDA_DEVICE_ORDER (sn_taskenv_gpu_bind()); LIST: the task's
+ *             devices (ASCEND_RT_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES, ...).
+ *             Not for the batch script.
  * Never NCCL_TOPO_FILE / NCCL_GRAPH_FILE.
  *
  * Entries with value NULL explain why a variable is not set.  Returns 0,
@@ -335,7 +420,8 @@ unsigned sn_taskenv_wants_topo(const struct sn_config *cfg, bool batch,
 
 /*
  * sn_taskenv_visible_name - the variable that lists a task's accelerators:
- * ASCEND_RT_VISIBLE_DEVICES on Ascend nodes, else CUDA_VISIBLE_DEVICES.
+ * the vendor table's visible_var (ASCEND_RT_VISIBLE_DEVICES,
+ * HIP_VISIBLE_DEVICES, ...), CUDA_VISIBLE_DEVICES where it has none.
  */
 const char *sn_taskenv_visible_name(const struct sn_config *cfg);
 
@@ -344,7 +430,8 @@ const char *sn_taskenv_visible_name(const struct sn_config *cfg);
  * cur of that variable (NULL unset, sn_env_unread): one not read whole is
  * "GPU-" (a list of unknown devices, never none or all); a value @marker
  * records as ours (a binding of an earlier step, decided anew now) is
- * NULL; on Ascend only the job's own value counts (job_owns false: NULL).
+ * NULL; where the vendor's visible_mode is LIST (Ascend, Hygon, ...) only
+ * the job's own value counts (job_owns false: NULL).
  */
 const char *sn_taskenv_visible_pick(const struct sn_config *cfg,
 				    const char *marker, const char *cur,

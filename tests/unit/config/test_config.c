@@ -224,7 +224,7 @@ static void test_unknown_key(void **state)
 		":7:3: env.master_port: unknown key (allowed here: master_port_range, socket_ifname, hca, mnnvl, pytorch, force)");
 	fails_with(
 		SN2 "paths:\n  sys: /sys\n", F
-		":7:3: paths.sys: unknown key (allowed here: sysfs, dev, state_dir, nvml, hwloc_xml, kmsg, imex_ctl, imex_channels, dcmi, rocm_smi, cndev, mtml, mxsml, xpuml, trusted_owners)");
+		":7:3: paths.sys: unknown key (allowed here: sysfs, dev, state_dir, nvml, hwloc_xml, kmsg, imex_ctl, imex_channels, dcmi, rocm_smi, cndev, mtml, mxsml, xpuml, trusted_owners, nccl_conf)");
 }
 
 static void test_duplicate_key(void **state)
