@@ -49,11 +49,11 @@ static unsigned step_wants_topo(spank_t sp)
 	unsigned want;
 
 	marker = marker ? marker : "";
-	want = sn_taskenv_wants_topo(sn_state.cfg, job_is_batch(sp),
-				     jobs_own(sp, marker, "UCX_NET_DEVICES"),
-				     jobs_own(sp, marker,
-					      "ASCEND_RT_VISIBLE_DEVICES"),
-				     job_bound(sp, marker));
+	want = sn_taskenv_wants_topo(
+		sn_state.cfg, job_is_batch(sp),
+		jobs_own(sp, marker, "UCX_NET_DEVICES"),
+		jobs_own(sp, marker, sn_taskenv_visible_name(sn_state.cfg)),
+		job_bound(sp, marker));
 	sn_envbuf_free(&marker_buf);
 	return want;
 }
@@ -65,10 +65,14 @@ static void topo_file_check(spank_t sp)
 		sn_vendor_of(sn_state.cfg->node.accel.vendor)->topo_var;
 	struct sn_envbuf eb = { 0 };
 	const char *user = var ? job_getenv(sp, var, &eb) : NULL;
+	uid_t uid = 0;
+	long owner = 0; /* the job's user unknown: root's files only */
 
 	if (user == sn_env_unread)
 		user = NULL;
-	if (sn_taskenv_topo_file_check(sn_state.cfg, user,
+	if (spank_get_item(sp, S_JOB_UID, &uid) == ESPANK_SUCCESS)
+		owner = (long)uid;
+	if (sn_taskenv_topo_file_check(sn_state.cfg, user, owner,
 				       &sn_state.task_node) > 0)
 		slurm_info("%s: %s", SN_PLUGIN,
 			   sn_state.task_node.topo_file_note);

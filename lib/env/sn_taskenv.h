@@ -271,10 +271,12 @@ bool sn_topofile_conf_value(const char *text, const char *name, char *buf,
  * bus ids when the topology was loaded, the NIC ports with the ports
  * gathered.  Never sets a file.  Returns 1 when it does not match (the
  * note says how), 0 when it matches or there is none ("" or a note), -1
- * when it cannot be read (the note says why).
+ * when it cannot be read (the note says why).  user_uid >= 0: the
+ * user's file is read only when root or that uid owns it (slurmstepd is
+ * root; a user may not have it read what only root may).
  */
 int sn_taskenv_topo_file_check(const struct sn_config *cfg,
-			       const char *user_value,
+			       const char *user_value, long user_uid,
 			       struct sn_taskenv_node *node);
 
 /* What sn_taskenv_node_prepare() could read; err says what is missing. */

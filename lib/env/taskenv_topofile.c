@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config/sn_vendor.h"
 #include "util/sn_file.h"
@@ -177,8 +178,18 @@ static bool topo_file_of(const struct sn_config *cfg, const char *var,
 	return found;
 }
 
+/* Whether root or uid owns path (not followed); true when uid < 0. */
+static bool owned_by(const char *path, long uid)
+{
+	struct stat st;
+
+	if (uid < 0)
+		return true;
+	return !lstat(path, &st) && (st.st_uid == 0 || (long)st.st_uid == uid);
+}
+
 int sn_taskenv_topo_file_check(const struct sn_config *cfg,
-			       const char *user_value,
+			       const char *user_value, long user_uid,
 			       struct sn_taskenv_node *node)
 {
 	const char *var = sn_vendor_of(cfg->node.accel.vendor)->topo_var;
@@ -195,7 +206,15 @@ int sn_taskenv_topo_file_check(const struct sn_config *cfg,
 	if (!var || !topo_file_of(cfg, var, user_value, path, sizeof(path),
 				  from, sizeof(from)))
 		return 0;
-	/* a user's file, read by root: regular file, no link, bounded */
+	/* a user's file, read by root: theirs or root's, regular, no link,
+	 * bounded */
+	if (user_value && user_value[0] && !owned_by(path, user_uid)) {
+		snprintf(
+			note, nsize,
+			"%s %.200s (from %.100s) is not the job user's or root's: not read",
+			var, path, from);
+		return -1;
+	}
 	if (sn_file_read(path, SN_TOPOFILE_MAX + 1, &xml) < 0) {
 		snprintf(note, nsize, "%s %.200s (from %.100s) cannot be read",
 			 var, path, from);

@@ -375,10 +375,10 @@ static void test_topofile_user(void **state)
 	snprintf(path, sizeof(path), "%s/t.xml", dir);
 	node4(cfg, &t, &node);
 	topo_xml(path, 4, 2); /* matches */
-	assert_int_equal(sn_taskenv_topo_file_check(cfg, path, &node), 0);
+	assert_int_equal(sn_taskenv_topo_file_check(cfg, path, -1, &node), 0);
 	assert_string_equal(node.topo_file_note, "");
 	topo_xml(path, 2, 2); /* GPU count and bus ids */
-	assert_int_equal(sn_taskenv_topo_file_check(cfg, path, &node), 1);
+	assert_int_equal(sn_taskenv_topo_file_check(cfg, path, -1, &node), 1);
 	snprintf(want, sizeof(want),
 		 "NCCL_TOPO_FILE %s (from the job's environment) lists 2 GPUs "
 		 "and 2 NICs, this node has 4 and 2 (0000:3b:00.0 missing, "
@@ -394,19 +394,27 @@ static void test_topofile_user(void **state)
 	free(s);
 	sn_taskenv_free(&env);
 	topo_xml(path, 4, 1); /* NIC count */
-	assert_int_equal(sn_taskenv_topo_file_check(cfg, path, &node), 1);
+	assert_int_equal(sn_taskenv_topo_file_check(cfg, path, -1, &node), 1);
 	assert_contains(node.topo_file_note,
 			"lists 4 GPUs and 1 NICs, this node has 4 and 2");
 	/* a link: root never follows a user's */
 	snprintf(link, sizeof(link), "%s/l.xml", dir);
 	assert_int_equal(symlink(path, link), 0);
-	assert_int_equal(sn_taskenv_topo_file_check(cfg, link, &node), -1);
+	assert_int_equal(sn_taskenv_topo_file_check(cfg, link, -1, &node), -1);
 	snprintf(
 		want, sizeof(want),
 		"NCCL_TOPO_FILE %s (from the job's environment) cannot be read",
 		link);
 	assert_string_equal(node.topo_file_note, want);
 	unlink(link);
+	/* root reads a user's file only when the user or root owns it */
+	assert_int_equal(chown(path, 4711, 4711), 0);
+	assert_int_equal(sn_taskenv_topo_file_check(cfg, path, 4712, &node),
+			 -1);
+	assert_non_null(strstr(node.topo_file_note,
+			       "is not the job user's or root's: not read"));
+	assert_int_equal(sn_taskenv_topo_file_check(cfg, path, 4711, &node), 1);
+
 	unlink(path);
 	rmdir(dir);
 	sn_config_free(cfg);
@@ -436,7 +444,7 @@ static void test_topofile_site(void **state)
 	cfg = cfg_load(SUPERNODES, yaml);
 	node4(cfg, &t, &node);
 	topo_xml(path, 8, 4);
-	assert_int_equal(sn_taskenv_topo_file_check(cfg, NULL, &node), 1);
+	assert_int_equal(sn_taskenv_topo_file_check(cfg, NULL, -1, &node), 1);
 	snprintf(want, sizeof(want),
 		 "NCCL_TOPO_FILE %s (from %s) lists 8 GPUs and 4 NICs, this "
 		 "node has 4 and 2 (0000:5b:00.0 not on this node, "
@@ -446,7 +454,7 @@ static void test_topofile_site(void **state)
 	assert_string_equal(node.topo_file_note, want);
 	/* the job's own value wins over the site's */
 	topo_xml(path, 4, 2);
-	assert_int_equal(sn_taskenv_topo_file_check(cfg, path, &node), 0);
+	assert_int_equal(sn_taskenv_topo_file_check(cfg, path, -1, &node), 0);
 	assert_string_equal(node.topo_file_note, "");
 	sn_config_free(cfg);
 	/* Cambricon: CNCL has no topology variable: nothing read */
@@ -454,7 +462,7 @@ static void test_topofile_site(void **state)
 		 NODE_OF("cambricon"), conf);
 	cfg = cfg_load(SUPERNODES, yaml);
 	topo_xml(path, 8, 4);
-	assert_int_equal(sn_taskenv_topo_file_check(cfg, path, &node), 0);
+	assert_int_equal(sn_taskenv_topo_file_check(cfg, path, -1, &node), 0);
 	assert_string_equal(node.topo_file_note, "");
 	sn_config_free(cfg);
 	unlink(path);
