@@ -117,6 +117,8 @@ static bool dev_links(const struct sn_check_ctx *ctx, const struct sn_vendor *v,
 						       "%slink %u %s",
 						       sl ? ", " : "", l,
 						       k->state_text);
+		} else if (k->state == SN_VLINK_UNUSED) {
+			continue; /* the vendor says not cabled: not down */
 		} else if (dl < sizeof(down)) {
 			dl += (size_t)snprintf(down + dl, sizeof(down) - dl,
 					       "%slink %u %s", dl ? ", " : "",

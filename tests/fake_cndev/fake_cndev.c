@@ -10,7 +10,7 @@
  * CNDEV_VERSION_6, else the call answers CNDEV_ERROR_UNSUPPORTED_API_VERSION
  * (3): cndevGetDeviceCount, cndevGetECCInfo, cndevGetVersionInfo.
  *
- * Fixture (env SN_FAKE_CNDEV_FIXTURE, else cndev.json beside this file):
+ * Fixture (env SN_FAKE_CNDEV_FIXTURE, else cambricon.json beside this file):
  *   {"driver": "5.10.31",
  *    "knobs": {"hang": "cndevGetECCInfo", "lost": 2, "init_fail": 1,
  *              "init_ms": 0},
@@ -176,7 +176,7 @@ static const char *fixture_path(char *buf, size_t size)
 	if (!dladdr((void *)fixture_path, &info) || !info.dli_fname ||
 	    !(slash = strrchr(info.dli_fname, '/')))
 		return NULL;
-	if (snprintf(buf, size, "%.*s/cndev.json",
+	if (snprintf(buf, size, "%.*s/cambricon.json",
 		     (int)(slash - info.dli_fname),
 		     info.dli_fname) >= (int)size)
 		return NULL;

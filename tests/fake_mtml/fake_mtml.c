@@ -6,7 +6,7 @@
  * their own from MooreThreads/mthreads-ml-py mtml_2.2.0.h (1282846; lines
  * in vendor_mthreads.c), not taken from lib/.
  *
- * Fixture (env SN_FAKE_MTML_FIXTURE, else mtml.json beside this file):
+ * Fixture (env SN_FAKE_MTML_FIXTURE, else mthreads.json beside this file):
  *   {"driver": "3.0.0",
  *    "knobs": {"hang": "mtmlDeviceGetMtLinkState", "lost": 2,
  *              "init_fail": 2, "init_ms": 0},
@@ -157,7 +157,8 @@ static const char *fixture_path(char *buf, size_t size)
 	if (!dladdr((void *)fixture_path, &info) || !info.dli_fname ||
 	    !(slash = strrchr(info.dli_fname, '/')))
 		return NULL;
-	if (snprintf(buf, size, "%.*s/mtml.json", (int)(slash - info.dli_fname),
+	if (snprintf(buf, size, "%.*s/mthreads.json",
+		     (int)(slash - info.dli_fname),
 		     info.dli_fname) >= (int)size)
 		return NULL;
 	return buf;
