@@ -124,6 +124,8 @@ NOTE[ascend]="HCCL: HCCL takes its RDMA NICs from each NPU's own ports (hccn.con
 NOTE[cambricon]="CNCL: CNCL's interface and HCA variables are not published: none set"
 NOTE[metax]="MCCL: MetaX's MCCL documents no interface or HCA variable: none set"
 NOTE[kunlunxin]="BKCL: BKCL documents no interface or HCA variable: none set"
+# The links --learn finds up on a healthy device (none: the library has none).
+declare -A LEARNED=([ascend]=7 [cambricon]=6 [mthreads]=14 [metax]=6)
 declare -A LINKS VISIBLE
 LINKS[metax]=6
 VISIBLE[ascend]=ASCEND_RT_VISIBLE_DEVICES VISIBLE[hygon]=HIP_VISIBLE_DEVICES
@@ -207,6 +209,13 @@ for v in "${VENDORS[@]}"; do
 	[[ -n ${RAISE[$v]:-} ]] && raise="$fx/raise-$v"
 	[[ -n $raise ]] && printf '#!/usr/bin/env python3\nimport json\np = "%s"\nfx = json.load(open(p))\n%s\njson.dump(fx, open(p, "w"))\n' \
 		"$fx/$v/snb2/$v.json" "${RAISE[$v]}" >"$raise" && chmod 755 "$raise"
+	# --learn on a healthy node: the vendor, the count, the links up.
+	learned=$("$PROLOG" --config "$ETC" --node snb1 --learn 2>&1 | grep -E '^    (vendor|count|links):')
+	want="    vendor: $v
+    count: ${COUNT[$v]}${LEARNED[$v]:+
+    links: ${LEARNED[$v]}}"
+	assert_eq "$v: --learn on snb1" "$want" "$learned"
+
 	# The prolog as slurmd runs it, on the faulty node: drained with the
 	# vendor's reason (a job placed there would be requeued: integration.
 	# prolog shows that path; here the placement order is Slurm's).
