@@ -102,11 +102,16 @@ bool sn_topofile_conf_value(const char *text, const char *name, char *buf,
 			    size_t size)
 {
 	size_t nl = strlen(name);
+	const char *next;
 
-	for (const char *l = text; l && *l; l = strchr(l, '\n'), l += !!l) {
+	/* next: the line after l, or NULL (no offset on NULL: UB) */
+	for (const char *l = text; l && *l; l = next) {
 		const char *p = l + strspn(l, " \t");
 		size_t len;
 
+		next = strchr(l, '\n');
+		if (next)
+			next++;
 		if (strncmp(p, name, nl))
 			continue;
 		p += nl;
