@@ -100,7 +100,7 @@ static bool dev_links(const struct sn_check_ctx *ctx, const struct sn_vendor *v,
 	int want = ctx->cfg->node.accel.links;
 	char down[SN_VALUE_MAX] = "", slow[SN_VALUE_MAX] = "";
 	size_t dl = 0, sl = 0;
-	int up = 0;
+	int up = 0, unused = 0;
 
 	if (want < 0)
 		return true;
@@ -118,7 +118,7 @@ static bool dev_links(const struct sn_check_ctx *ctx, const struct sn_vendor *v,
 						       sl ? ", " : "", l,
 						       k->state_text);
 		} else if (k->state == SN_VLINK_UNUSED) {
-			continue; /* the vendor says not cabled: not down */
+			unused++; /* the vendor says not cabled: not down */
 		} else if (dl < sizeof(down)) {
 			dl += (size_t)snprintf(down + dl, sizeof(down) - dl,
 					       "%slink %u %s", dl ? ", " : "",
@@ -127,8 +127,9 @@ static bool dev_links(const struct sn_check_ctx *ctx, const struct sn_vendor *v,
 	}
 	if (up < want)
 		sn_results_add(out, SN_CRIT, CHECK_LINK, "ACCEL_LINK_DOWN",
-			       label, "", "%s up %d of %d%s%s", v->link_name,
-			       up, want, dl ? ": " : "", down);
+			       label, "", "%s up %d of %d, %d unused%s%s",
+			       v->link_name, up, want, unused, dl ? ": " : "",
+			       down);
 	if (sl)
 		sn_results_add(out, SN_CRIT, CHECK_LINK, "ACCEL_LINK_DEGRADED",
 			       label, "full width", "%s %s", v->link_name,

@@ -101,7 +101,7 @@ CODE[mthreads]=ACCEL_HEALTH
 REASON[mthreads]="supernode: ACCEL_HEALTH gpu0 0000:0f:00.0 ECC uncorrected 5 (volatile, DRAM) expected healthy (MTML) (+1 more)"
 FAULT[metax]='fx["devices"][0]["metaxlink"][0] = 2'
 CODE[metax]=ACCEL_LINK_DOWN
-REASON[metax]="supernode: ACCEL_LINK_DOWN gpu0 0000:0e:00.0 MetaXLink up 5 of 6: link 0 Down_Optical_InPlace"
+REASON[metax]="supernode: ACCEL_LINK_DOWN gpu0 0000:0e:00.0 MetaXLink up 5 of 6, 1 unused: link 0 Down_Optical_InPlace"
 FAULT[kunlunxin]='fx["devices"][0]["state"] = 207'
 CODE[kunlunxin]=ACCEL_HEALTH
 REASON[kunlunxin]="supernode: ACCEL_HEALTH xpu0 0000:1a:00.0 xpumlDeviceGetState 207 (ERROR) expected healthy (XPUML)"

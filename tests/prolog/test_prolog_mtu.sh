@@ -74,7 +74,7 @@ assert_eq "all OK: table" \
 "GRADE CHECK CODE DEVICE EXPECTED FOUND
 OK ib_port OK mlx5_0/1 InfiniBand ACTIVE LinkUp >= 400 Gb/sec, path MTU >= 4096 ACTIVE LinkUp 400 Gb/sec (4X NDR), active MTU 4096
 OK ib_port OK mlx5_2/1 Ethernet ACTIVE LinkUp >= 200 Gb/sec, netdev up, RoCE v2 GID, path MTU >= 4096 ACTIVE LinkUp 200 Gb/sec (4X HDR) eth2 up, RoCE v2 GID 0, path MTU 4096 (eth2 MTU 9000)
-OK net_iface OK bond0 up, with an address env.socket_ifname bond0 up, address 10.0.0.7" \
+OK net_iface OK bond0 up, with an address NCCL_SOCKET_IFNAME bond0 up, address 10.0.0.7" \
 	"$(squeeze "$out")"
 
 # ---- the RoCE netdev at 1500 (the real bond's MTU): path MTU 1024 ---------
@@ -134,20 +134,20 @@ echo down >"$S/class/net/bond0/operstate"
 out=$(check); rc=$?
 assert_eq "bond0 down: exit" 2 "$rc"
 assert_eq "bond0 down: the CRIT" \
-	"CRIT net_iface SOCKET_IFACE_DOWN bond0 up env.socket_ifname bond0 operstate=down" \
+	"CRIT net_iface SOCKET_IFACE_DOWN bond0 up NCCL_SOCKET_IFNAME bond0 operstate=down" \
 	"$(squeeze "$(grep SOCKET_ <<<"$out")")"
 echo up >"$S/class/net/bond0/operstate"
 echo 'fe80::1e34:daff:fe5e:d8f0/64' >"$S/supernode-live/ifaddrs/bond0"
 out=$(check); rc=$?
 assert_eq "bond0 without address: exit" 2 "$rc"
 assert_eq "bond0 without address: the CRIT" \
-	"CRIT net_iface SOCKET_IFACE_NO_ADDR bond0 an IPv4 or IPv6 address env.socket_ifname bond0 has no address (IPv6 link-local only)" \
+	"CRIT net_iface SOCKET_IFACE_NO_ADDR bond0 an IPv4 or IPv6 address NCCL_SOCKET_IFNAME bond0 has no address (IPv6 link-local only)" \
 	"$(squeeze "$(grep SOCKET_ <<<"$out")")"
 sed -i 's/socket_ifname: bond0/socket_ifname: bond1/' "$W/ok.yaml"
 out=$(check); rc=$?
 assert_eq "bond1 missing: exit" 2 "$rc"
 assert_eq "bond1 missing: the CRIT" \
-	"CRIT net_iface SOCKET_IFACE_DOWN bond1 up env.socket_ifname bond1: no such interface" \
+	"CRIT net_iface SOCKET_IFACE_DOWN bond1 up NCCL_SOCKET_IFNAME bond1: no such interface" \
 	"$(squeeze "$(grep SOCKET_ <<<"$out")")"
 sed -i 's/socket_ifname: bond1/socket_ifname: bond0/' "$W/ok.yaml"
 

@@ -1271,12 +1271,13 @@ static void test_socket_iface(void **state)
 		&(struct want){ SN_OK, "OK", "bond0",
 				"HCCL_SOCKET_IFNAME bond0 up, address 10.0.0.7",
 				"up, with an address" });
-	/* NVIDIA's variable; an IPv6 address counts */
+	/* NVIDIA's variable, also with no accelerators configured (the job
+	 * environment sets NCCL's there); an IPv6 address counts */
 	live(&t, "ifaddrs/bond0", "2001:db8::7/64\n");
 	sock_expect(&t, "",
 		    &(struct want){
 			    SN_OK, "OK", "bond0",
-			    "env.socket_ifname bond0 up, address 2001:db8::7",
+			    "NCCL_SOCKET_IFNAME bond0 up, address 2001:db8::7",
 			    NULL });
 	sock_expect(&t, "  accelerators:\n    vendor: nvidia\n    count: 8\n",
 		    &(struct want){
