@@ -171,7 +171,7 @@ for v in "${VENDORS[@]}"; do
 	chmod -R a+rX "$fx/$v"
 done
 : >"$fx/kmsg"
-config ascend "${COUNT[ascend]}" >"$fx/supernode.yaml"
+config "${VENDORS[0]}" "${COUNT[${VENDORS[0]}]}" >"$fx/supernode.yaml"
 printf '#!/bin/sh\nexec %s "$@" 2>>%s\n' "$EPILOG" "$fx/epilog.log" >"$fx/epilog"
 chmod 0755 "$fx/epilog"
 cat >"$fx/extra.conf" <<CONF
