@@ -149,7 +149,7 @@ void sn_vendor_set(char *field, size_t size, const char *fmt, ...)
 /*
  * sn_vendor_sym - dlsym(dl, name) into *fn (a function pointer's address).
  * When required and missing, sets out->error ("no symbol NAME in LIB:
- * library too old or not <Library>") and returns -1; an optional one
+ * library too old or not <Library>: LIB") and returns -1; an optional one
  * left NULL returns 0.
  */
 int sn_vendor_sym(void *dl, const char *name, void *fn, bool required,

@@ -41,8 +41,9 @@ int sn_vendor_sym(void *dl, const char *name, void *fn, bool required,
 	memcpy(fn, &p, sizeof(p));
 	if (p || !required)
 		return 0;
-	SN_VSET(out->error, "no symbol %s in %s: library too old or not %s",
-		name, out->library, sn_vendor_of(out->vendor)->library);
+	/* the phrase first, the path last: a long path is cut, not it */
+	SN_VSET(out->error, "no symbol %s: library too old or not %s: %s", name,
+		sn_vendor_of(out->vendor)->library, out->library);
 	return -1;
 }
 

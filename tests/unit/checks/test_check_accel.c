@@ -1533,8 +1533,7 @@ static void test_vendor_links(void **state)
 	ascend_dcmi();
 	run_ascend("    links: 8\n", &r);
 	x = expect(&r, SN_CRIT, "ACCEL_LINK_DOWN", "npu3 0000:42:00.0");
-	assert_string_equal(x->found,
-			    "HCCS up 7 of 8, 1 unused");
+	assert_string_equal(x->found, "HCCS up 7 of 8, 1 unused");
 	assert_int_equal(count_code(&r, "ACCEL_LINK_DOWN"), 8);
 	sn_results_free(&r);
 }

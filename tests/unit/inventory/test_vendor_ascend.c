@@ -374,8 +374,9 @@ static void test_symbol_missing(void **state)
 	snprintf(ctx.accel_lib, sizeof(ctx.accel_lib), "%s", FAKE_NOHEALTH);
 	read_here();
 	assert_false(node->counted);
-	assert_contains(node->error, "no symbol dcmi_get_device_health in ");
-	assert_contains(node->error, "library too old");
+	assert_contains(
+		node->error,
+		"no symbol dcmi_get_device_health: library too old or not DCMI: ");
 }
 
 static void test_old_card_list(void **state)
