@@ -7,12 +7,14 @@
  * say when the one a job would read does not match this node.
  */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "config/sn_vendor.h"
+#include "util/sn_error.h"
 #include "util/sn_file.h"
 #include "env/sn_taskenv.h"
 
@@ -193,45 +195,57 @@ static bool owned_by(const char *path, long uid)
 	return !lstat(path, &st) && (st.st_uid == 0 || (long)st.st_uid == uid);
 }
 
+/* The note, built whole and cut by sn_error_cut (the one cut). */
+static void note_set(struct sn_taskenv_node *node, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note_set(struct sn_taskenv_node *node, const char *fmt, ...)
+{
+	struct sn_error whole;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(whole.msg, sizeof(whole.msg), fmt, ap);
+	va_end(ap);
+	sn_error_cut(node->topo_file_note, sizeof(node->topo_file_note),
+		     whole.msg);
+}
+
 int sn_taskenv_topo_file_check(const struct sn_config *cfg,
 			       const char *user_value, long user_uid,
 			       struct sn_taskenv_node *node)
 {
 	const char *var = sn_vendor_of(cfg->node.accel.vendor)->topo_var;
 	char path[512], from[256], diff[256];
-	char *note = node->topo_file_note;
-	size_t nsize = sizeof(node->topo_file_note);
 	struct sn_topofile *f;
 	unsigned gpus = node->gpus.from[0] ? node->gpus.n :
 					     cfg->node.accel.count;
 	char *xml = NULL;
 	int rc = 0;
 
-	note[0] = '\0';
+	node->topo_file_note[0] = '\0';
 	if (!var || !topo_file_of(cfg, var, user_value, path, sizeof(path),
 				  from, sizeof(from)))
 		return 0;
 	/* a user's file, read by root: theirs or root's, regular, no link,
 	 * bounded */
 	if (user_value && user_value[0] && !owned_by(path, user_uid)) {
-		snprintf(
-			note, nsize,
-			"%s %.200s (from %.100s) is not the job user's or root's: not read",
+		note_set(
+			node,
+			"%s %s (from %s) is not the job user's or root's: not read",
 			var, path, from);
 		return -1;
 	}
 	if (sn_file_read(path, SN_TOPOFILE_MAX + 1, &xml) < 0) {
-		snprintf(note, nsize, "%s %.200s (from %.100s) cannot be read",
-			 var, path, from);
+		note_set(node, "%s %s (from %s) cannot be read", var, path,
+			 from);
 		return -1;
 	}
 	f = malloc(sizeof(*f));
 	if (!f || strlen(xml) > SN_TOPOFILE_MAX || sn_topofile_parse(xml, f)) {
-		snprintf(
-			note, nsize,
-			"%s %.200s (from %.100s) is not an NCCL topology file%s",
-			var, path, from,
-			strlen(xml) > SN_TOPOFILE_MAX ? " (over 1 MiB)" : "");
+		note_set(node, "%s %s (from %s) is not an NCCL topology file%s",
+			 var, path, from,
+			 strlen(xml) > SN_TOPOFILE_MAX ? " (over 1 MiB)" : "");
 		rc = -1;
 		goto out;
 	}
@@ -240,9 +254,9 @@ int sn_taskenv_topo_file_check(const struct sn_config *cfg,
 		bus_diff(node, f, diff, sizeof(diff));
 	if ((gpus && f->n_gpus != gpus) ||
 	    (node->ports_ok && f->n_nets != node->n_ports) || diff[0]) {
-		snprintf(
-			note, nsize,
-			"%s %.160s (from %.80s) lists %u GPUs and %u NICs, this node has %u and %zu%s%s%s",
+		note_set(
+			node,
+			"%s %s (from %s) lists %u GPUs and %u NICs, this node has %u and %zu%s%s%s",
 			var, path, from, f->n_gpus, f->n_nets, gpus,
 			node->n_ports, diff[0] ? " (" : "", diff,
 			diff[0] ? ")" : "");
