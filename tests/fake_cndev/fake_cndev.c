@@ -33,20 +33,9 @@
  * Built twice: libcndev.so, and old/libcndev.so (FAKE_CNDEV_OLD) without
  * cndevGetCardHealthStateV2, as a library older than the V2 health call.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* dladdr */
-#endif
-#include <dlfcn.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include <json-c/json.h>
-
-#define FAKE_EXPORT __attribute__((visibility("default")))
+#include "../fake_knobs/fake_knobs.h"
 
 #define CNDEV_VERSION_6 6
 enum {
@@ -120,83 +109,19 @@ typedef struct {
 	uint64_t illegalAccessCnt, reserved[11];
 } cndevMLULinkErrorCounter_t;
 
-static json_object *root;
 static int inited;
-
-__attribute__((destructor)) static void fake_cndev_unload(void)
-{
-	json_object_put(root);
-	root = NULL;
-}
-
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (o && json_object_object_get_ex(o, key, &v))
-		return v;
-	return NULL;
-}
-
-static int64_t get_int(json_object *o, const char *key, int64_t def)
-{
-	json_object *v = get(o, key);
-
-	return v ? json_object_get_int64(v) : def;
-}
-
-/* A knob: env SN_FAKE_CNDEV_<ENV> wins over the fixture's knobs.<key>. */
-static const char *knob(const char *env, const char *key)
-{
-	const char *e = getenv(env);
-	json_object *v = get(get(root, "knobs"), key);
-
-	if (e && *e)
-		return e;
-	return v ? json_object_get_string(v) : NULL;
-}
-
-static void hang_if(const char *fn)
-{
-	const char *h = knob("SN_FAKE_CNDEV_HANG", "hang");
-
-	if (h && !strcmp(h, fn))
-		for (;;)
-			pause();
-}
-
-static const char *fixture_path(char *buf, size_t size)
-{
-	const char *env = getenv("SN_FAKE_CNDEV_FIXTURE");
-	const char *slash;
-	Dl_info info;
-
-	if (env && *env)
-		return env;
-	if (!dladdr((void *)fixture_path, &info) || !info.dli_fname ||
-	    !(slash = strrchr(info.dli_fname, '/')))
-		return NULL;
-	if (snprintf(buf, size, "%.*s/cambricon.json",
-		     (int)(slash - info.dli_fname),
-		     info.dli_fname) >= (int)size)
-		return NULL;
-	return buf;
-}
 
 static json_object *devices(void)
 {
-	json_object *d = get(root, "devices");
-
-	return json_object_is_type(d, json_type_array) ? d : NULL;
+	return fake_get_array(fake_root, "devices");
 }
 
 /* The device of a handle (= index), or an error code in *rc. */
 static json_object *device(const char *fn, cndevDevice_t h, cndevRet_t *rc)
 {
 	json_object *d = devices();
-	const char *lost = knob("SN_FAKE_CNDEV_LOST", "lost");
 
-	hang_if(fn);
+	fake_maybe_hang(fn);
 	*rc = CNDEV_SUCCESS;
 	if (!inited || !d) {
 		*rc = CNDEV_ERROR_UNINITIALIZED;
@@ -206,7 +131,7 @@ static json_object *device(const char *fn, cndevDevice_t h, cndevRet_t *rc)
 		*rc = CNDEV_ERROR_INVALID_DEVICE_ID;
 		return NULL;
 	}
-	if (lost && atoi(lost) == h) {
+	if (fake_is_lost(h)) {
 		*rc = CNDEV_ERROR_IN_PROBLEM;
 		return NULL;
 	}
@@ -215,42 +140,29 @@ static json_object *device(const char *fn, cndevDevice_t h, cndevRet_t *rc)
 
 FAKE_EXPORT cndevRet_t cndevInit(int32_t reserved)
 {
-	char buf[4096];
-	const char *path = fixture_path(buf, sizeof(buf));
-	const char *v;
-
 	(void)reserved;
-	/* read afresh at each init: a test process loads the library once */
-	json_object_put(root);
-	root = path ? json_object_from_file(path) : NULL;
 	inited = 0;
-	if (!root)
+	/* read afresh at each init: a test process loads the library once */
+	if (!fake_load("SN_FAKE_CNDEV", "cambricon.json"))
 		return CNDEV_ERROR_NO_DRIVER;
-	hang_if("cndevInit");
-	v = knob("SN_FAKE_CNDEV_INIT_MS", "init_ms");
-	if (v && atol(v) > 0) {
-		struct timespec ts = { atol(v) / 1000,
-				       atol(v) % 1000 * 1000000 };
-
-		nanosleep(&ts, NULL);
-	}
-	v = knob("SN_FAKE_CNDEV_INIT_FAIL", "init_fail");
-	if (v && atoi(v))
-		return atoi(v);
+	fake_maybe_hang("cndevInit");
+	fake_init_sleep();
+	if (fake_knobs.init_fail)
+		return (cndevRet_t)fake_knobs.init_fail;
 	inited = 1;
 	return CNDEV_SUCCESS;
 }
 
 FAKE_EXPORT cndevRet_t cndevRelease(void)
 {
-	hang_if("cndevRelease");
+	fake_maybe_hang("cndevRelease");
 	inited = 0;
 	return CNDEV_SUCCESS;
 }
 
 FAKE_EXPORT cndevRet_t cndevGetDeviceCount(cndevCardInfo_t *info)
 {
-	hang_if("cndevGetDeviceCount");
+	fake_maybe_hang("cndevGetDeviceCount");
 	if (!inited || !devices())
 		return CNDEV_ERROR_UNINITIALIZED;
 	if (!info)
@@ -266,7 +178,7 @@ FAKE_EXPORT cndevRet_t cndevGetDeviceHandleByIndex(int32_t index,
 {
 	json_object *d = devices();
 
-	hang_if("cndevGetDeviceHandleByIndex");
+	fake_maybe_hang("cndevGetDeviceHandleByIndex");
 	if (!inited || !d)
 		return CNDEV_ERROR_UNINITIALIZED;
 	if (!handle || index < 0 ||
@@ -281,7 +193,7 @@ FAKE_EXPORT cndevRet_t cndevGetPCIeInfoV2(cndevPCIeInfoV2_t *info,
 {
 	cndevRet_t rc;
 	json_object *d = device("cndevGetPCIeInfoV2", h, &rc);
-	json_object *bdf = get(d, "bdf");
+	json_object *bdf = fake_get(d, "bdf");
 	unsigned dom, bus, dev, fn;
 
 	if (!d)
@@ -293,7 +205,7 @@ FAKE_EXPORT cndevRet_t cndevGetPCIeInfoV2(cndevPCIeInfoV2_t *info,
 			   &bus, &dev, &fn) != 4)
 		return CNDEV_ERROR_UNKNOWN;
 	info->vendor = 0xcabc;
-	info->deviceId = (uint32_t)get_int(d, "pci_device", 0x0590);
+	info->deviceId = (uint32_t)fake_get_int(d, "pci_device", 0x0590);
 	info->domain = dom;
 	info->bus = bus;
 	info->device = dev;
@@ -308,7 +220,7 @@ FAKE_EXPORT cndevRet_t cndevGetCardHealthStateV2(cndevCardHealthStateV2_t *st,
 {
 	cndevRet_t rc;
 	json_object *d = device("cndevGetCardHealthStateV2", h, &rc);
-	json_object *inc = get(d, "incidents");
+	json_object *inc = fake_get(d, "incidents");
 	size_t n;
 
 	if (!d)
@@ -316,21 +228,21 @@ FAKE_EXPORT cndevRet_t cndevGetCardHealthStateV2(cndevCardHealthStateV2_t *st,
 	if (!st)
 		return CNDEV_ERROR_INVALID_ARGUMENT;
 	memset(st, 0, sizeof(*st));
-	st->health = (int32_t)get_int(d, "health", 1);
-	st->deviceState = (int32_t)get_int(d, "device_state", 1);
-	st->driverState = (int32_t)get_int(d, "driver_state", 4);
-	st->overallHealth = (int32_t)get_int(d, "overall", 0);
+	st->health = (int32_t)fake_get_int(d, "health", 1);
+	st->deviceState = (int32_t)fake_get_int(d, "device_state", 1);
+	st->driverState = (int32_t)fake_get_int(d, "driver_state", 4);
+	st->overallHealth = (int32_t)fake_get_int(d, "overall", 0);
 	n = json_object_is_type(inc, json_type_array) ?
 		    json_object_array_length(inc) :
 		    0;
 	for (size_t i = 0; i < n && i < 64; i++) {
 		json_object *o = json_object_array_get_idx(inc, i);
 		cndevIncidentInfo_t *it = &st->incidents[i];
-		json_object *msg = get(o, "msg");
+		json_object *msg = fake_get(o, "msg");
 
-		it->system = (int32_t)get_int(o, "system", 0);
-		it->health = (int32_t)get_int(o, "health", 20);
-		it->error.code = (int32_t)get_int(o, "code", 1);
+		it->system = (int32_t)fake_get_int(o, "system", 0);
+		it->health = (int32_t)fake_get_int(o, "health", 20);
+		it->error.code = (int32_t)fake_get_int(o, "code", 1);
 		it->error.device_id = (uint32_t)h;
 		if (msg)
 			snprintf(it->error.msg, sizeof(it->error.msg), "%s",
@@ -345,7 +257,7 @@ FAKE_EXPORT cndevRet_t cndevGetECCInfo(cndevECCInfo_t *info, cndevDevice_t h)
 {
 	cndevRet_t rc;
 	json_object *d = device("cndevGetECCInfo", h, &rc);
-	json_object *e = get(d, "ecc");
+	json_object *e = fake_get(d, "ecc");
 
 	if (!d)
 		return rc;
@@ -355,11 +267,11 @@ FAKE_EXPORT cndevRet_t cndevGetECCInfo(cndevECCInfo_t *info, cndevDevice_t h)
 		return CNDEV_ERROR_UNSUPPORTED_API_VERSION;
 	if (json_object_is_type(e, json_type_string))
 		return CNDEV_ERROR_NOT_SUPPORTED;
-	info->oneBitError = (uint64_t)get_int(e, "one_bit", 0);
-	info->multipleOneError = (uint64_t)get_int(e, "multiple_one", 0);
-	info->multipleError = (uint64_t)get_int(e, "multiple", 0);
+	info->oneBitError = (uint64_t)fake_get_int(e, "one_bit", 0);
+	info->multipleOneError = (uint64_t)fake_get_int(e, "multiple_one", 0);
+	info->multipleError = (uint64_t)fake_get_int(e, "multiple", 0);
 	info->multipleMultipleError =
-		(uint64_t)get_int(e, "multiple_multiple", 0);
+		(uint64_t)fake_get_int(e, "multiple_multiple", 0);
 	info->correctedError = info->oneBitError + info->multipleOneError;
 	info->uncorrectedError =
 		info->multipleError + info->multipleMultipleError;
@@ -373,7 +285,7 @@ FAKE_EXPORT cndevRet_t cndevGetVersionInfo(cndevVersionInfo_t *v,
 {
 	cndevRet_t rc;
 	json_object *d = device("cndevGetVersionInfo", h, &rc);
-	json_object *drv = get(root, "driver");
+	json_object *drv = fake_get(fake_root, "driver");
 	unsigned a = 0, b = 0, c = 0;
 
 	if (!d)
@@ -396,7 +308,7 @@ FAKE_EXPORT cndevRet_t cndevGetVersionInfo(cndevVersionInfo_t *v,
 /* Port p of a device: "links": N (all up) or an array of objects. */
 static int port(json_object *d, int32_t p, json_object **o)
 {
-	json_object *l = get(d, "links");
+	json_object *l = fake_get(d, "links");
 
 	*o = NULL;
 	if (json_object_is_type(l, json_type_array)) {
@@ -412,7 +324,7 @@ FAKE_EXPORT int32_t cndevGetMLULinkPortNumber(cndevDevice_t h)
 {
 	cndevRet_t rc;
 	json_object *d = device("cndevGetMLULinkPortNumber", h, &rc);
-	json_object *l = get(d, "links");
+	json_object *l = fake_get(d, "links");
 
 	if (!d)
 		return 0;
@@ -435,9 +347,9 @@ FAKE_EXPORT cndevRet_t cndevGetMLULinkStatusV2(cndevMLULinkStatusV2_t *st,
 	if (port(d, link, &o))
 		return CNDEV_ERROR_INVALID_LINK;
 	memset(st, 0, sizeof(*st));
-	st->macState = (int32_t)get_int(o, "mac", 1);
-	st->serdesState = (int32_t)get_int(o, "serdes", 1);
-	st->presenceState = (int32_t)get_int(o, "presence", 1);
+	st->macState = (int32_t)fake_get_int(o, "mac", 1);
+	st->serdesState = (int32_t)fake_get_int(o, "serdes", 1);
+	st->presenceState = (int32_t)fake_get_int(o, "presence", 1);
 	st->serdesProgress = st->serdesState == 1 ? 1000 : 0;
 	return CNDEV_SUCCESS;
 }
@@ -456,10 +368,10 @@ FAKE_EXPORT cndevRet_t cndevGetMLULinkErrorCounter(
 	if (port(d, link, &o))
 		return CNDEV_ERROR_INVALID_LINK;
 	memset(c, 0, sizeof(*c));
-	c->correctFecCnt = (uint64_t)get_int(o, "fec_corrected", 0);
-	c->uncorrectFecCnt = (uint64_t)get_int(o, "fec_uncorrected", 0);
-	c->rxBadFcsPkt = (uint64_t)get_int(o, "fcs_rx_bad", 0);
-	c->txBadFcsPkt = (uint64_t)get_int(o, "fcs_tx_bad", 0);
-	c->illegalAccessCnt = (uint64_t)get_int(o, "illegal_access", 0);
+	c->correctFecCnt = (uint64_t)fake_get_int(o, "fec_corrected", 0);
+	c->uncorrectFecCnt = (uint64_t)fake_get_int(o, "fec_uncorrected", 0);
+	c->rxBadFcsPkt = (uint64_t)fake_get_int(o, "fcs_rx_bad", 0);
+	c->txBadFcsPkt = (uint64_t)fake_get_int(o, "fcs_tx_bad", 0);
+	c->illegalAccessCnt = (uint64_t)fake_get_int(o, "illegal_access", 0);
 	return CNDEV_SUCCESS;
 }

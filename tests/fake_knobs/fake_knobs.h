@@ -48,6 +48,16 @@ __attribute__((destructor)) static void fake_unload(void)
 	fake_root = NULL;
 }
 
+/* o[key], or NULL when o is NULL or has no such key */
+static inline json_object *fake_get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (o && json_object_object_get_ex(o, key, &v))
+		return v;
+	return NULL;
+}
+
 static inline long fake_get_int(json_object *o, const char *key, long def)
 {
 	json_object *v;

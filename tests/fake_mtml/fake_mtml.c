@@ -27,20 +27,10 @@
  * Built twice: libmtml.so, and old/libmtml.so (FAKE_MTML_OLD) without the
  * MTLink calls, as a library older than MTLink.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* dladdr */
-#endif
-#include <dlfcn.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include <json-c/json.h>
+#include "../fake_knobs/fake_knobs.h"
 
-#define FAKE_EXPORT __attribute__((visibility("default")))
 #define FAKE_MAX_DEVS 64
 
 typedef enum {
@@ -98,75 +88,14 @@ typedef struct MtmlMemory {
 	unsigned int index;
 } MtmlMemory;
 
-static json_object *root;
 static MtmlLibrary the_lib;
 static MtmlSystem the_sys;
 static MtmlDevice devs[FAKE_MAX_DEVS];
 static MtmlMemory mems[FAKE_MAX_DEVS];
 
-__attribute__((destructor)) static void fake_mtml_unload(void)
-{
-	json_object_put(root);
-	root = NULL;
-}
-
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (o && json_object_object_get_ex(o, key, &v))
-		return v;
-	return NULL;
-}
-
-static int64_t get_int(json_object *o, const char *key, int64_t def)
-{
-	json_object *v = get(o, key);
-
-	return v ? json_object_get_int64(v) : def;
-}
-
-/* A knob: env SN_FAKE_MTML_<ENV> wins over the fixture's knobs.<key>. */
-static const char *knob(const char *env, const char *key)
-{
-	const char *e = getenv(env);
-	json_object *v = get(get(root, "knobs"), key);
-
-	if (e && *e)
-		return e;
-	return v ? json_object_get_string(v) : NULL;
-}
-
-static void hang_if(const char *fn)
-{
-	const char *h = knob("SN_FAKE_MTML_HANG", "hang");
-
-	if (h && !strcmp(h, fn))
-		for (;;)
-			pause();
-}
-
-static const char *fixture_path(char *buf, size_t size)
-{
-	const char *env = getenv("SN_FAKE_MTML_FIXTURE");
-	const char *slash;
-	Dl_info info;
-
-	if (env && *env)
-		return env;
-	if (!dladdr((void *)fixture_path, &info) || !info.dli_fname ||
-	    !(slash = strrchr(info.dli_fname, '/')))
-		return NULL;
-	if (snprintf(buf, size, "%.*s/mthreads.json",
-		     (int)(slash - info.dli_fname),
-		     info.dli_fname) >= (int)size)
-		return NULL;
-	return buf;
-}
-
 static size_t n_devices(void)
 {
-	json_object *d = get(root, "devices");
+	json_object *d = fake_get(fake_root, "devices");
 	size_t n;
 
 	if (!json_object_is_type(d, json_type_array))
@@ -177,34 +106,21 @@ static size_t n_devices(void)
 
 static json_object *device_json(unsigned int index)
 {
-	return json_object_array_get_idx(get(root, "devices"), index);
+	return json_object_array_get_idx(fake_get(fake_root, "devices"), index);
 }
 
 FAKE_EXPORT MtmlReturn mtmlLibraryInit(MtmlLibrary **lib)
 {
-	char buf[4096];
-	const char *path = fixture_path(buf, sizeof(buf));
-	const char *v;
-
-	/* read afresh at each init: a test process loads the library once */
-	json_object_put(root);
-	root = path ? json_object_from_file(path) : NULL;
 	the_lib.live = 0;
-	if (!root)
+	/* read afresh at each init: a test process loads the library once */
+	if (!fake_load("SN_FAKE_MTML", "mthreads.json"))
 		return MTML_ERROR_DRIVER_NOT_LOADED;
 	if (!lib)
 		return MTML_ERROR_INVALID_ARGUMENT;
-	hang_if("mtmlLibraryInit");
-	v = knob("SN_FAKE_MTML_INIT_MS", "init_ms");
-	if (v && atol(v) > 0) {
-		struct timespec ts = { atol(v) / 1000,
-				       atol(v) % 1000 * 1000000 };
-
-		nanosleep(&ts, NULL);
-	}
-	v = knob("SN_FAKE_MTML_INIT_FAIL", "init_fail");
-	if (v && atoi(v))
-		return atoi(v);
+	fake_maybe_hang("mtmlLibraryInit");
+	fake_init_sleep();
+	if (fake_knobs.init_fail)
+		return (MtmlReturn)fake_knobs.init_fail;
 	the_lib.live = 1;
 	*lib = &the_lib;
 	return MTML_SUCCESS;
@@ -212,7 +128,7 @@ FAKE_EXPORT MtmlReturn mtmlLibraryInit(MtmlLibrary **lib)
 
 FAKE_EXPORT MtmlReturn mtmlLibraryShutDown(MtmlLibrary *lib)
 {
-	hang_if("mtmlLibraryShutDown");
+	fake_maybe_hang("mtmlLibraryShutDown");
 	if (lib != &the_lib)
 		return MTML_ERROR_INVALID_ARGUMENT;
 	the_lib.live = 0;
@@ -227,7 +143,7 @@ static int lib_ok(const MtmlLibrary *lib)
 FAKE_EXPORT MtmlReturn mtmlLibraryCountDevice(const MtmlLibrary *lib,
 					      unsigned int *count)
 {
-	hang_if("mtmlLibraryCountDevice");
+	fake_maybe_hang("mtmlLibraryCountDevice");
 	if (!lib_ok(lib) || !count)
 		return MTML_ERROR_INVALID_ARGUMENT;
 	*count = (unsigned int)n_devices();
@@ -238,12 +154,10 @@ FAKE_EXPORT MtmlReturn mtmlLibraryInitDeviceByIndex(const MtmlLibrary *lib,
 						    unsigned int index,
 						    MtmlDevice **dev)
 {
-	const char *lost = knob("SN_FAKE_MTML_LOST", "lost");
-
-	hang_if("mtmlLibraryInitDeviceByIndex");
+	fake_maybe_hang("mtmlLibraryInitDeviceByIndex");
 	if (!lib_ok(lib) || !dev || index >= n_devices())
 		return MTML_ERROR_INVALID_ARGUMENT;
-	if (lost && (unsigned int)atoi(lost) == index)
+	if (fake_is_lost(index))
 		return MTML_ERROR_NOT_FOUND;
 	devs[index].index = index;
 	*dev = &devs[index];
@@ -253,7 +167,7 @@ FAKE_EXPORT MtmlReturn mtmlLibraryInitDeviceByIndex(const MtmlLibrary *lib,
 FAKE_EXPORT MtmlReturn mtmlLibraryInitSystem(const MtmlLibrary *lib,
 					     MtmlSystem **sys)
 {
-	hang_if("mtmlLibraryInitSystem");
+	fake_maybe_hang("mtmlLibraryInitSystem");
 	if (!lib_ok(lib) || !sys)
 		return MTML_ERROR_INVALID_ARGUMENT;
 	the_sys.live = 1;
@@ -263,7 +177,7 @@ FAKE_EXPORT MtmlReturn mtmlLibraryInitSystem(const MtmlLibrary *lib,
 
 FAKE_EXPORT MtmlReturn mtmlLibraryFreeSystem(MtmlSystem *sys)
 {
-	hang_if("mtmlLibraryFreeSystem");
+	fake_maybe_hang("mtmlLibraryFreeSystem");
 	if (sys != &the_sys)
 		return MTML_ERROR_INVALID_ARGUMENT;
 	the_sys.live = 0;
@@ -274,10 +188,10 @@ FAKE_EXPORT MtmlReturn mtmlSystemGetDriverVersion(const MtmlSystem *sys,
 						  char *version,
 						  unsigned int length)
 {
-	json_object *drv = get(root, "driver");
+	json_object *drv = fake_get(fake_root, "driver");
 	const char *s = drv ? json_object_get_string(drv) : "";
 
-	hang_if("mtmlSystemGetDriverVersion");
+	fake_maybe_hang("mtmlSystemGetDriverVersion");
 	if (sys != &the_sys || !the_sys.live || !version)
 		return MTML_ERROR_INVALID_ARGUMENT;
 	if (strlen(s) + 1 > length)
@@ -289,7 +203,7 @@ FAKE_EXPORT MtmlReturn mtmlSystemGetDriverVersion(const MtmlSystem *sys,
 /* The fixture object of a device handle, NULL if the handle is bad. */
 static json_object *dev_json(const char *fn, const MtmlDevice *dev)
 {
-	hang_if(fn);
+	fake_maybe_hang(fn);
 	if (!the_lib.live || dev < devs || dev >= devs + n_devices())
 		return NULL;
 	return device_json(dev->index);
@@ -299,7 +213,7 @@ FAKE_EXPORT MtmlReturn mtmlDeviceGetPciInfo(const MtmlDevice *dev,
 					    MtmlPciInfo *pci)
 {
 	json_object *d = dev_json("mtmlDeviceGetPciInfo", dev);
-	json_object *sbdf = get(d, "sbdf");
+	json_object *sbdf = fake_get(d, "sbdf");
 
 	if (!d || !pci)
 		return MTML_ERROR_INVALID_ARGUMENT;
@@ -308,7 +222,7 @@ FAKE_EXPORT MtmlReturn mtmlDeviceGetPciInfo(const MtmlDevice *dev,
 		 sbdf ? json_object_get_string(sbdf) : "");
 	sscanf(pci->sbdf, "%x:%x:%x", &pci->segment, &pci->bus, &pci->device);
 	pci->pciDeviceId =
-		(unsigned int)get_int(d, "pci_device_id", 0x03001ed5);
+		(unsigned int)fake_get_int(d, "pci_device_id", 0x03001ed5);
 	pci->pciMaxGen = pci->pciCurGen = 5;
 	pci->pciMaxWidth = pci->pciCurWidth = 16;
 	return MTML_SUCCESS;
@@ -328,7 +242,7 @@ FAKE_EXPORT MtmlReturn mtmlDeviceInitMemory(const MtmlDevice *dev,
 
 FAKE_EXPORT MtmlReturn mtmlDeviceFreeMemory(MtmlMemory *mem)
 {
-	hang_if("mtmlDeviceFreeMemory");
+	fake_maybe_hang("mtmlDeviceFreeMemory");
 	return mem ? MTML_SUCCESS : MTML_ERROR_INVALID_ARGUMENT;
 }
 
@@ -339,17 +253,17 @@ FAKE_EXPORT MtmlReturn mtmlMemoryGetEccErrorCounter(
 {
 	json_object *d, *e;
 
-	hang_if("mtmlMemoryGetEccErrorCounter");
+	fake_maybe_hang("mtmlMemoryGetEccErrorCounter");
 	if (!the_lib.live || !mem || mem < mems || mem >= mems + n_devices() ||
 	    !eccCounts || errorType > MTML_MEMORY_ERROR_TYPE_UNCORRECTED ||
 	    counterType > MTML_AGGREGATE_ECC ||
 	    locationType != MTML_MEMORY_LOCATION_DRAM)
 		return MTML_ERROR_INVALID_ARGUMENT;
 	d = device_json(mem->index);
-	e = get(d, "ecc");
+	e = fake_get(d, "ecc");
 	if (json_object_is_type(e, json_type_string))
 		return MTML_ERROR_NOT_SUPPORTED;
-	*eccCounts = (unsigned long long)get_int(
+	*eccCounts = (unsigned long long)fake_get_int(
 		e,
 		errorType == MTML_MEMORY_ERROR_TYPE_UNCORRECTED ?
 			"uncorrected" :
@@ -366,7 +280,7 @@ static MtmlReturn mtlink(const char *fn, const MtmlDevice *dev, json_object **o)
 
 	if (!d)
 		return MTML_ERROR_INVALID_ARGUMENT;
-	*o = get(d, "mtlink");
+	*o = fake_get(d, "mtlink");
 	if (json_object_is_type(*o, json_type_string))
 		return MTML_ERROR_NOT_SUPPORTED;
 	return MTML_SUCCESS;
@@ -374,7 +288,7 @@ static MtmlReturn mtlink(const char *fn, const MtmlDevice *dev, json_object **o)
 
 static unsigned int link_num(json_object *o)
 {
-	json_object *l = get(o, "links");
+	json_object *l = fake_get(o, "links");
 
 	if (json_object_is_type(l, json_type_array))
 		return (unsigned int)json_object_array_length(l);
@@ -392,8 +306,8 @@ FAKE_EXPORT MtmlReturn mtmlDeviceGetMtLinkSpec(const MtmlDevice *device,
 	if (!spec)
 		return MTML_ERROR_INVALID_ARGUMENT;
 	memset(spec, 0, sizeof(*spec));
-	spec->version = (unsigned int)get_int(o, "version", 10000);
-	spec->bandWidth = (unsigned int)get_int(o, "bandwidth", 50);
+	spec->version = (unsigned int)fake_get_int(o, "version", 10000);
+	spec->bandWidth = (unsigned int)fake_get_int(o, "bandwidth", 50);
 	spec->linkNum = link_num(o);
 	return MTML_SUCCESS;
 }
@@ -409,7 +323,7 @@ FAKE_EXPORT MtmlReturn mtmlDeviceGetMtLinkState(const MtmlDevice *device,
 		return rc;
 	if (!state || linkId >= link_num(o))
 		return MTML_ERROR_INVALID_ARGUMENT;
-	l = get(o, "links");
+	l = fake_get(o, "links");
 	*state = json_object_is_type(l, json_type_array) ?
 			 (MtmlMtLinkState)json_object_get_int(
 				 json_object_array_get_idx(l, linkId)) :
