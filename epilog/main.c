@@ -236,11 +236,27 @@ out:
 	json_object_put(xids);
 }
 
+/* --help: the options and what the epilog does (supernode-epilog(8)); 0. */
+static int usage(void)
+{
+	printf("usage: supernode-epilog [--config PATH] [--node NAME]\n"
+	       "  run as slurmd's Epilog=: record what the job did to this node's\n"
+	       "  fabric ports and accelerators (record_dir/<jobid>/<node>.json),\n"
+	       "  update the Prometheus textfile, drain the node on a CRIT verdict\n"
+	       "  --config    supernode.yaml (default: next to $SLURM_CONF, else /etc/slurm/supernode.yaml)\n"
+	       "  --node      Slurm node name (default $SLURMD_NODENAME)\n"
+	       "  --help      print this and exit\n"
+	       "exit: always 0 (a failed Epilog would make Slurm drain the node\n"
+	       "      with \"Epilog error\" instead of our reason)\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "node", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char config_path[PATH_MAX];
@@ -258,6 +274,8 @@ int main(int argc, char **argv)
 				 optarg);
 		else if (c == 'n')
 			node = optarg;
+		else if (c == 'h')
+			return usage();
 		else
 			return 0; /* never fail the Epilog: see the top */
 	}
