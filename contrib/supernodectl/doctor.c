@@ -157,7 +157,7 @@ out:
 	free(text);
 }
 
-/* slurmd -V: "slurm 22.05.8" -> r->slurmd. */
+/* slurmd -V: "slurm 22.05.8" (Debian: "slurm-wlm 22.05.8") -> r->slurmd. */
 static void slurmd_version(struct doctor_run *r)
 {
 	char *argv[] = { SN_SLURMD, "-V", NULL };
@@ -167,8 +167,9 @@ static void slurmd_version(struct doctor_run *r)
 	if (!sn_run_in_child(exec_child, argv, SLURM_TIMEOUT_MS, 4096, &text,
 			     &len)) {
 		first_line(text, len, line, sizeof(line));
-		if (!strncmp(line, "slurm ", 6))
-			snprintf(r->slurmd, sizeof(r->slurmd), "%s", line + 6);
+		if (!strncmp(line, "slurm", 5) && strchr(line, ' '))
+			snprintf(r->slurmd, sizeof(r->slurmd), "%s",
+				 strchr(line, ' ') + 1);
 	}
 	free(text);
 }

@@ -508,7 +508,8 @@ void sn_doctor_hardware(struct sn_doctor *d, const char *node, const char *sn,
 	}
 	if (!first) {
 		sn_doctor_add(d, SN_OK, "node-hardware", NULL,
-			      "%s (%s): %zu checks pass", node, sn, r->count);
+			      "%s (%s): all %zu checks pass", node, sn,
+			      r->count);
 		return;
 	}
 	level = worst == SN_CRIT ? SN_CRIT : SN_WARN;
