@@ -19,8 +19,8 @@
 
 /* What sn_plugstack_find found: the line naming the plugin, and where. */
 struct sn_plugstack_hit {
-	char *path;    /* the plugin's file: absolute, or found in PluginDir; */
-		       /* NULL when the line names a file no PluginDir holds */
+	char *path; /* the plugin's file: absolute, or found in PluginDir; */
+	/* NULL when the line names a file no PluginDir holds */
 	char *file;    /* the plugstack file holding the line */
 	unsigned line; /* its 1-based line */
 };
