@@ -36,8 +36,8 @@
 #include "util/sn_child.h"
 #include "placement/sn_cluster_match.h"
 #include "snctl_config.h"
-#include "util/sn_file.h"
 #include "util/sn_plugin_version.h"
+#include "util/sn_plugstack.h"
 #include "util/sn_slurm.h"
 
 #define CHECK_TIMEOUT_MS 30000u
@@ -176,39 +176,19 @@ out:
  * as well for its copy of supernode.so.
  */
 static void plugin_line(int fd, const char *what, const char *path, uint32_t v,
-			const char *daemon, const char *running,
-			const char *rule)
+			const char *daemon, const char *running, bool spank)
 {
-	dprintf(fd,
-		"%s %s is built for Slurm %u.%02u.%u, but %s runs %s: %s refuses it at its next start (%s); rebuild it for %s before restarting %s\n",
-		what, path, v >> 16, (v >> 8) & 0xff, v & 0xff, daemon, running,
-		daemon, rule, running, daemon);
-}
+	char line[1024];
 
-/* path of name in the colon-separated PluginDir list, or NULL. */
-static char *plugin_find(const char *dirs, const char *name)
-{
-	char *copy = strdup(dirs ? dirs : ""), *save = NULL, *path = NULL;
-
-	for (char *d = strtok_r(copy, ":", &save); copy && d;
-	     d = strtok_r(NULL, ":", &save)) {
-		if (asprintf(&path, "%s/%s", d, name) < 0) {
-			path = NULL;
-			break;
-		}
-		if (!access(path, F_OK))
-			break;
-		free(path);
-		path = NULL;
-	}
-	free(copy);
-	return path;
+	sn_plugin_version_why(line, sizeof(line), what, path, v, daemon,
+			      running, spank);
+	dprintf(fd, "%s\n", line);
 }
 
 static void job_submit_version(const slurm_conf_t *conf, int fd,
 			       struct sn_mismatches *r)
 {
-	char *path = plugin_find(conf->plugindir, "job_submit_supernode.so");
+	char *path = sn_plugin_find(conf->plugindir, "job_submit_supernode.so");
 	struct sn_error err;
 	uint32_t v, daemon;
 
@@ -232,38 +212,27 @@ static void job_submit_version(const slurm_conf_t *conf, int fd,
 		r->count++;
 	} else if (!sn_plugin_version_loads(v, daemon, false)) {
 		plugin_line(fd, "job_submit_supernode.so", path, v, "slurmctld",
-			    conf->version,
-			    "it loads only a plugin of its exact release");
+			    conf->version, false);
 		r->count++;
 	}
 out:
 	free(path);
 }
 
-/* The plugstack.conf line naming supernode.so: its path, or NULL. */
+/* The plugstack.conf line (or include) naming supernode.so: its path. */
 static char *spank_path(const slurm_conf_t *conf)
 {
-	char *text, *line, *save = NULL, *found = NULL;
-	const char *file = conf->plugstack;
-	size_t len = 0;
+	struct sn_plugstack_hit hit;
+	struct sn_error err;
+	char *path;
 
-	text = file ? sn_file_load(file, 1u << 20, &len, NULL) : NULL;
-	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && !found;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char kind[16], so[PATH_MAX];
-		const char *base;
-
-		if (sscanf(line, " %15s %4095s", kind, so) != 2 ||
-		    (strcmp(kind, "required") && strcmp(kind, "optional")))
-			continue;
-		base = strrchr(so, '/');
-		if (strcmp(base ? base + 1 : so, "supernode.so"))
-			continue;
-		found = so[0] == '/' ? strdup(so) :
-				       plugin_find(conf->plugindir, so);
-	}
-	free(text);
-	return found;
+	if (sn_plugstack_find(conf->plugstack, conf->plugindir, "supernode.so",
+			      &hit, &err) != 1)
+		return NULL;
+	path = hit.path;
+	hit.path = NULL;
+	sn_plugstack_hit_free(&hit);
+	return path;
 }
 
 /* supernode.so against every slurmd's version (major.minor). */
@@ -290,7 +259,7 @@ static void spank_version(const slurm_conf_t *conf,
 		    sn_plugin_version_loads(v, daemon, true))
 			continue;
 		plugin_line(fd, "supernode.so", path, v, "slurmd", n->version,
-			    "a SPANK plugin loads only into its major.minor");
+			    true);
 		dprintf(fd, "  (first of the nodes: %s)\n", n->name);
 		r->count++;
 		break;

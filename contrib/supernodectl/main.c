@@ -5,6 +5,7 @@
  *   supernodectl [--config PATH] report JOBID [--json]
  *   supernodectl [--config PATH] report --node NAME [--last N] [--json]
  *   supernodectl [--config PATH] health [--node NAME]
+ *   supernodectl [--config PATH] doctor [--node NAME] [--json]
  *   supernodectl [--config PATH] config validate [FILE]
  *   supernodectl [--config PATH] config check
  *   supernodectl [--config PATH] config slurm [--section S] [--topology T]
@@ -25,6 +26,7 @@ static const struct snctl_cmd commands[] = {
 	{ "report", snctl_report,
 	  "report JOBID [--json] | report --node NAME [--last N] [--json]" },
 	{ "health", snctl_health, "health [--node NAME]" },
+	{ "doctor", snctl_doctor, "doctor [--node NAME] [--json]" },
 	{ "config", snctl_config,
 	  "config validate [FILE] | config check | config slurm [--section nodes|topology|plugstack] [--topology tree|block|none]" },
 	{ "discover", snctl_discover,
@@ -45,6 +47,11 @@ void snctl_usage(FILE *f)
 		"                      default $SLURMD_NODENAME, else the host name): a CRIT\n"
 		"                      drains, a node drained by us that passes is resumed,\n"
 		"                      anything else is left as it is\n"
+		"  doctor              check this node and Slurm's setup for the project, one\n"
+		"                      line per check \"LEVEL name: finding\" (OK, WARN, CRIT)\n"
+		"                      and \"  fix: ...\"; plugins' versions, plugstack,\n"
+		"                      slurm.conf, the config, folders, libraries, hardware\n"
+		"                      (--node NAME as health; --json: one object); drains nothing\n"
 		"  config validate     load supernode.yaml (FILE, else --config) and summarise\n"
 		"  config check        compare it with the running cluster: every node exists,\n"
 		"                      features (method feature) or leaf switches (method\n"
@@ -60,7 +67,8 @@ void snctl_usage(FILE *f)
 		"exit: report 0 found, 1 no record; config 0 valid/matching, 1 invalid,\n"
 		"      mismatch or slurmctld not reachable; 2 usage;\n"
 		"      discover 0 every node placed, 1 some not, 2 usage or no nodes;\n"
-		"      health 0 ok, 1 warn, 2 crit, 3 unknown, 4 usage/config\n",
+		"      health 0 ok, 1 warn, 2 crit, 3 unknown, 4 usage/config;\n"
+		"      doctor 0 all OK, 1 a WARN, 2 a CRIT, 4 usage\n",
 		SN_CONFIG_DEFAULT_PATH);
 }
 

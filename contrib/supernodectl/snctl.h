@@ -48,6 +48,8 @@ struct snctl_cmd {
 int snctl_report(const struct snctl_global *g, int argc, char **argv);
 int snctl_health(const struct snctl_global *g, int argc, char **argv);
 int snctl_config(const struct snctl_global *g, int argc, char **argv);
+/* doctor.c: exit 0 all OK, 1 a WARN, 2 a CRIT, 4 usage. */
+int snctl_doctor(const struct snctl_global *g, int argc, char **argv);
 int snctl_discover(const struct snctl_global *g, int argc, char **argv);
 
 /* main.c: the whole usage text to f. */

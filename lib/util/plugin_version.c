@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <elf.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -194,4 +195,38 @@ int sn_plugin_version_parse(const char *text, uint32_t *version)
 	}
 	*version = (uint32_t)(part[0] << 16 | part[1] << 8 | part[2]);
 	return 0;
+}
+
+void sn_plugin_version_why(char *buf, size_t size, const char *what,
+			   const char *path, uint32_t version,
+			   const char *daemon, const char *running, bool spank)
+{
+	const char *rule =
+		spank ? "a SPANK plugin loads only into its major.minor" :
+			"it loads only a plugin of its exact release";
+
+	snprintf(
+		buf, size,
+		"%s %s is built for Slurm %u.%02u.%u, but %s runs %s: %s refuses it at its next start (%s); rebuild it for %s before restarting %s",
+		what, path, version >> 16, (version >> 8) & 0xff,
+		version & 0xff, daemon, running, daemon, rule, running, daemon);
+}
+
+char *sn_plugin_find(const char *dirs, const char *name)
+{
+	char *copy = strdup(dirs ? dirs : ""), *save = NULL, *path = NULL;
+
+	for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d;
+	     d = strtok_r(NULL, ":", &save)) {
+		if (asprintf(&path, "%s/%s", d, name) < 0) {
+			path = NULL;
+			break;
+		}
+		if (!access(path, F_OK))
+			break;
+		free(path);
+		path = NULL;
+	}
+	free(copy);
+	return path;
 }

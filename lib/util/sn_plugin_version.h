@@ -20,6 +20,7 @@
  * load here anyway).
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/sn_error.h"
@@ -50,5 +51,23 @@ bool sn_plugin_version_loads(uint32_t version, uint32_t daemon, bool spank);
  * 0x160508.  Returns 0, or -1 when it is not such a version.
  */
 int sn_plugin_version_parse(const char *text, uint32_t *version);
+
+/*
+ * sn_plugin_version_why - the sentence that says a plugin at @path of
+ * @version (0xMMmmuu) does not load into @daemon ("slurmctld", "slurmd")
+ * running @running ("22.05.8"), and the fix, into buf (size bytes;
+ * snprintf's cut).  @spank picks Slurm's rule (major.minor) and its
+ * wording; @what names the plugin ("job_submit_supernode.so").
+ */
+void sn_plugin_version_why(char *buf, size_t size, const char *what,
+			   const char *path, uint32_t version,
+			   const char *daemon, const char *running, bool spank);
+
+/*
+ * sn_plugin_find - the first "DIR/name" of the colon-separated folder list
+ * @dirs (Slurm's PluginDir) that exists.  Returns a malloc()ed path
+ * (caller frees), or NULL when none has it or out of memory.
+ */
+char *sn_plugin_find(const char *dirs, const char *name);
 
 #endif
