@@ -264,20 +264,46 @@ static int step(const struct discover_args *a, const struct sn_discover_plan *p,
 	return step_missing(p, part, why, d);
 }
 
+/* The rest of a line longer than buf: read and dropped, up to its '\n'. */
+static void skip_rest(FILE *f)
+{
+	int c;
+
+	while ((c = getc(f)) != EOF && c != '\n')
+		;
+}
+
+/*
+ * --input: each line that starts with '{' is an answer; one refused is
+ * named as FILE:LINE (1-based), as a compiler does, and skipped.
+ */
 static int read_input(const char *path, struct sn_discover *d)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	const char *name = f == stdin ? "<stdin>" : path;
 	char line[SN_DISCOVER_LINE_MAX + 2];
 	struct sn_error err;
+	size_t no = 0;
 
 	if (!f) {
 		sn_log_stderr("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
+		size_t len = strcspn(line, "\n");
+
+		no++;
+		if (!line[len] && !feof(f)) {
+			skip_rest(f);
+			if (line[0] == '{')
+				sn_log_stderr(
+					"%s:%zu: ignored: line longer than %d bytes",
+					path, no, SN_DISCOVER_LINE_MAX);
+			continue;
+		}
+		line[len] = '\0';
 		if (line[0] == '{' && sn_discover_add_line(d, line, &err))
-			sn_log_stderr("%s: ignored: %s", path, err.msg);
+			sn_log_stderr("%s:%zu: ignored: %s", name, no, err.msg);
 	}
 	if (f != stdin)
 		fclose(f);
