@@ -133,6 +133,18 @@ bool sn_vendor_binds_pci(uint16_t pci_vendor);
 void sn_vendor_lib_missing(const struct sn_vendor *v, const char *path,
 			   char *buf, size_t size);
 
+/*
+ * sn_vendor_identity_of - where a recorded supernodes[].identity is read
+ * from: NVML for "nvlink:...", DCMI for "ascend:...", else NONE.
+ */
+enum sn_vendor_identity sn_vendor_identity_of(const char *identity);
+
+/*
+ * sn_vendor_by_identity - the vendor whose hardware gives identities of
+ * source id (nvidia for NVML, ascend for DCMI); NULL for NONE.
+ */
+const struct sn_vendor *sn_vendor_by_identity(enum sn_vendor_identity id);
+
 /* sn_vendor_names - "nvidia, ascend, hygon, ..., amd, other", static. */
 const char *sn_vendor_names(void);
 

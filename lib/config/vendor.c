@@ -261,3 +261,22 @@ void sn_vendor_lib_missing(const struct sn_vendor *v, const char *path,
 			v->lib_install, v->lib_key);
 	sn_error_cut(buf, size, text);
 }
+
+enum sn_vendor_identity sn_vendor_identity_of(const char *identity)
+{
+	if (identity && !strncmp(identity, "nvlink:", 7))
+		return SN_VENDOR_ID_NVML;
+	if (identity && !strncmp(identity, "ascend:", 7))
+		return SN_VENDOR_ID_DCMI;
+	return SN_VENDOR_ID_NONE;
+}
+
+const struct sn_vendor *sn_vendor_by_identity(enum sn_vendor_identity id)
+{
+	if (id == SN_VENDOR_ID_NONE)
+		return NULL;
+	for (unsigned i = 0; i < SN_ACCEL_VENDOR_COUNT; i++)
+		if (vendors[i].identity == id)
+			return &vendors[i];
+	return NULL;
+}
