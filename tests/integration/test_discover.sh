@@ -8,7 +8,8 @@
 # discover (one srun step of supernode-prolog --identity --json per
 # partition: sna1-2 in side, snb1-2 in main) must print both supernodes
 # with their identities; a node whose GPUs report a zero cluster UUID is
-# listed as not placed, never guessed.  A node that hangs: its step times
+# listed as not placed, never guessed; one without NVML is named with what
+# to install.  A node that hangs: its step times
 # out, the answers of the others are kept, it alone is listed.  A
 # partition that is down: its nodes are not asked.  Right after a
 # discover its nodes are completing (a slow epilog): the next one waits
@@ -141,6 +142,14 @@ assert_eq "discover: snb2 listed with the reason" \
 	"$(grep '^#   snb2' <<<"$OUT")"
 assert_contains "discover: sn02 is snb1 alone" "nodes: \"snb1\"" "$OUT"
 cp "$FIX/accel/fabric-nvl72-domain-b.json" "$fx/snb2/nvml.json"
+
+# ---- a node without NVML: what is missing and what to install (issue 19) --
+mv "$fx/snb2/libnvidia-ml.so.1" "$fx/snb2/away.so"
+discover
+mv "$fx/snb2/away.so" "$fx/snb2/libnvidia-ml.so.1"
+assert_eq "discover: snb2 without NVML, what to install" \
+	"#   snb2: config: NVIDIA's NVML library not found where paths.nvml points: install the NVIDIA driver's libnvidia-ml package, or correct paths.nvml: $fx/snb2/libnvidia-ml.so.1" \
+	"$(grep '^#   snb2' <<<"$OUT")"
 
 # ---- a node that hangs: its step times out, the others' answers are kept --
 cat >"$fx/hang-prolog" <<SH
