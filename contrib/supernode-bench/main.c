@@ -74,6 +74,9 @@ static struct {
 /* --diagnose and the soak (sb_mode.h). */
 static struct sb_mode mode;
 
+/* -b and -e as typed, for the message when -e is below -b; NULL: default. */
+static const char *min_arg, *max_arg;
+
 static int bad(const char *opt, const char *val)
 {
 	fprintf(stderr, SB_PREFIX "invalid %s '%s'\n", opt, val ? val : "");
@@ -138,8 +141,10 @@ static int parse_one(int c, char *arg, struct sb_opts *o, const char **backend)
 		*backend = arg;
 		return 0;
 	case 'b':
+		min_arg = arg;
 		return sb_parse_size(arg, &o->min_bytes) ? bad("-b", arg) : 0;
 	case 'e':
+		max_arg = arg;
 		return sb_parse_size(arg, &o->max_bytes) ? bad("-e", arg) : 0;
 	case 'f':
 		if (sb_parse_uint(arg, 2, 1024, &o->factor))
@@ -211,6 +216,18 @@ static int parse_one(int c, char *arg, struct sb_opts *o, const char **backend)
 	}
 }
 
+/* -e below -b: both values, as typed, or the default's in -b's form. */
+static void size_below(const struct sb_opts *o)
+{
+	char b[32], e[32];
+
+	sb_size_text(o->min_bytes, b, sizeof(b));
+	sb_size_text(o->max_bytes, e, sizeof(e));
+	fprintf(stderr, SB_PREFIX "-e %s is below -b %s%s\n",
+		max_arg ? max_arg : e, min_arg ? min_arg : b,
+		min_arg ? "" : " (the default; give -b too)");
+}
+
 static int parse_args(int argc, char **argv, struct sb_opts *o,
 		      const char **backend)
 {
@@ -241,7 +258,7 @@ static int parse_args(int argc, char **argv, struct sb_opts *o,
 	if (sb_mode_check(&mode, o, *backend))
 		return -1;
 	if (o->min_bytes > o->max_bytes) {
-		fprintf(stderr, SB_PREFIX "-b is larger than -e\n");
+		size_below(o);
 		return -1;
 	}
 	if (o->min_bytes < sizeof(float)) {

@@ -62,6 +62,7 @@ const char *sb_op_name(enum sb_op op);
 const char *sb_op_perf_name(enum sb_op op);
 int sb_op_parse(const char *s, enum sb_op *op);
 int sb_parse_size(const char *s, size_t *bytes);
+void sb_size_text(size_t bytes, char *buf, size_t size);
 int sb_parse_uint(const char *s, long min, long max, long *val);
 int sb_parse_double(const char *s, double min, double *val);
 /*

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,25 @@ int sb_parse_size(const char *s, size_t *bytes)
 		return -1;
 	*bytes = v * mult;
 	return 0;
+}
+
+/**
+ * sb_size_text - @bytes as -b and -e take it: with the largest of T, G, M
+ * or K that divides it exactly ("32M", "1536K", "1000"), into @buf.
+ */
+void sb_size_text(size_t bytes, char *buf, size_t size)
+{
+	static const char units[] = "KMGT";
+	int u = -1;
+
+	while (u < 3 && bytes >= 1024 && bytes % 1024 == 0) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, size, "%zu", bytes);
+	else
+		snprintf(buf, size, "%zu%c", bytes, units[u]);
 }
 
 /** sb_parse_uint - a decimal integer in [@min, @max], nothing after it. */

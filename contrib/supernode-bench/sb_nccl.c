@@ -66,6 +66,10 @@ struct nccl_api {
 	int (*stream_query)(cuda_stream_t);
 	int (*device_sync)(void);
 	const char *(*cuda_error)(int);
+	/* optional (NULL if not): for the messages */
+	const char *(*last_error)(nccl_comm_t); /* ncclGetLastError, 2.13 */
+	int (*runtime_version)(int *);		/* cudaRuntimeGetVersion */
+	int (*driver_version)(int *);		/* cudaDriverGetVersion */
 };
 
 struct gpu {
@@ -136,6 +140,13 @@ static void opt_syms(struct nccl_be *n)
 	void *p[3] = { dlsym(n->lib_nccl, "ncclMemAlloc"),
 		       dlsym(n->lib_nccl, "ncclMemFree"),
 		       dlsym(n->lib_nccl, "ncclAlltoAll") };
+	void *m[3] = { dlsym(n->lib_nccl, "ncclGetLastError"),
+		       dlsym(n->lib_cuda, "cudaRuntimeGetVersion"),
+		       dlsym(n->lib_cuda, "cudaDriverGetVersion") };
+
+	memcpy(&n->api.last_error, &m[0], sizeof(m[0]));
+	memcpy(&n->api.runtime_version, &m[1], sizeof(m[1]));
+	memcpy(&n->api.driver_version, &m[2], sizeof(m[2]));
 
 	if (p[0] && p[1]) {
 		memcpy(&n->api.mem_alloc, &p[0], sizeof(p[0]));
@@ -213,21 +224,78 @@ static int load_api(struct nccl_be *n)
 		       0;
 }
 
-#define NCCL_CHECK(n, call)                                          \
-	({                                                           \
-		int _rc = (call);                                    \
-		if (_rc)                                             \
-			fprintf(stderr, SB_PREFIX "%s: %s\n", #call, \
-				(n)->api.error(_rc));                \
-		_rc ? -1 : 0;                                        \
+#define CUDA_INSUFFICIENT_DRIVER 35 /* cudaErrorInsufficientDriver */
+
+/* A CUDA version as the runtime gives it (12040) as text ("12.4"). */
+static void cuda_version_text(int v, char *buf, size_t size)
+{
+	snprintf(buf, size, "%d.%d", v / 1000, v % 1000 / 10);
+}
+
+/*
+ * The runtime needs a newer driver than this node's: both versions and
+ * the two ways out (cudaErrorInsufficientDriver, whatever call met it).
+ */
+static void cuda_driver_too_old(struct nccl_be *n, const char *what)
+{
+	int rt = 0, drv = 0;
+	char r[16], d[16];
+
+	if (n->api.runtime_version)
+		n->api.runtime_version(&rt);
+	if (n->api.driver_version)
+		n->api.driver_version(&drv);
+	cuda_version_text(rt, r, sizeof(r));
+	cuda_version_text(drv, d, sizeof(d));
+	if (!rt) {
+		fprintf(stderr,
+			SB_PREFIX
+			"%s: the CUDA runtime needs a newer NVIDIA driver than this node's: install a newer driver, or set SUPERNODE_BENCH_CUDART to an older libcudart\n",
+			what);
+	} else if (!drv) {
+		fprintf(stderr,
+			SB_PREFIX
+			"%s: the CUDA runtime is CUDA %s and no NVIDIA driver is loaded on this node: install one for CUDA %s or newer\n",
+			what, r, r);
+	} else {
+		fprintf(stderr,
+			SB_PREFIX
+			"%s: the CUDA runtime is CUDA %s, this node's NVIDIA driver supports CUDA %s: install a driver for CUDA %s or newer, or set SUPERNODE_BENCH_CUDART to a libcudart of CUDA %s or older\n",
+			what, r, d, r, d);
+	}
+}
+
+/* A CUDA runtime call that failed with @rc: its name and the reason. */
+static int cuda_fail(struct nccl_be *n, const char *what, int rc)
+{
+	if (rc == CUDA_INSUFFICIENT_DRIVER)
+		cuda_driver_too_old(n, what);
+	else
+		fprintf(stderr, SB_PREFIX "%s: %s (CUDA error %d)\n", what,
+			n->api.cuda_error(rc), rc);
+	return -1;
+}
+
+/* An NCCL call that failed with @rc: its name, the reason, NCCL's detail. */
+static int nccl_fail(struct nccl_be *n, const char *what, int rc)
+{
+	const char *last = n->api.last_error ? n->api.last_error(NULL) : NULL;
+
+	fprintf(stderr, SB_PREFIX "%s: %s%s%s\n", what, n->api.error(rc),
+		last && *last ? ": " : "", last && *last ? last : "");
+	return -1;
+}
+
+/* A call that must succeed; the message names the function, never code. */
+#define NCCL_CHECK(n, what, call)                      \
+	({                                             \
+		int _rc = (call);                      \
+		_rc ? nccl_fail((n), (what), _rc) : 0; \
 	})
-#define CUDA_CHECK(n, call)                                          \
-	({                                                           \
-		int _rc = (call);                                    \
-		if (_rc)                                             \
-			fprintf(stderr, SB_PREFIX "%s: %s\n", #call, \
-				(n)->api.cuda_error(_rc));           \
-		_rc ? -1 : 0;                                        \
+#define CUDA_CHECK(n, what, call)                      \
+	({                                             \
+		int _rc = (call);                      \
+		_rc ? cuda_fail((n), (what), _rc) : 0; \
 	})
 
 #define CUDA_NOT_READY 600 /* cudaErrorNotReady */
@@ -249,7 +317,7 @@ static int sync_all(struct nccl_be *n)
 			rc = n->api.stream_query(n->gpu[g].stream);
 			if (rc == CUDA_NOT_READY)
 				continue;
-			if (CUDA_CHECK(n, rc))
+			if (CUDA_CHECK(n, "cudaStreamQuery", rc))
 				return -1;
 			done[g] = 1;
 			left--;
@@ -274,9 +342,10 @@ static int nccl_sum(struct sb_ctl *ctl, double *v, int cnt)
 		return -1;
 	for (int g = 0; g < n->ngpu; g++) {
 		a->set_device(n->gpu[g].dev);
-		if (CUDA_CHECK(n, a->memcpy(n->gpu[g].scratch, g ? zero : v, sz,
-					    CUDA_H2D)) ||
-		    CUDA_CHECK(n, a->device_sync()))
+		if (CUDA_CHECK(n, "cudaMemcpy",
+			       a->memcpy(n->gpu[g].scratch, g ? zero : v, sz,
+					 CUDA_H2D)) ||
+		    CUDA_CHECK(n, "cudaDeviceSynchronize", a->device_sync()))
 			return -1;
 	}
 	a->group_start();
@@ -286,10 +355,11 @@ static int nccl_sum(struct sb_ctl *ctl, double *v, int cnt)
 			     NCCL_DOUBLE, NCCL_SUM, n->gpu[g].comm,
 			     n->gpu[g].stream);
 	}
-	if (NCCL_CHECK(n, a->group_end()) || sync_all(n))
+	if (NCCL_CHECK(n, "ncclGroupEnd", a->group_end()) || sync_all(n))
 		return -1;
 	a->set_device(n->gpu[0].dev);
-	return CUDA_CHECK(n, a->memcpy(v, n->gpu[0].scratch, sz, CUDA_D2H));
+	return CUDA_CHECK(n, "cudaMemcpy",
+			  a->memcpy(v, n->gpu[0].scratch, sz, CUDA_D2H));
 }
 
 static int nccl_barrier(struct sb_ctl *ctl)
@@ -355,7 +425,8 @@ static void env_rank(int *prank, int *nprocs)
 static int share_id(struct nccl_be *n, struct sb_ctl *ctl,
 		    const struct sb_opts *o, nccl_id_t *id)
 {
-	if (ctl->prank == 0 && NCCL_CHECK(n, n->api.get_id(id)))
+	if (ctl->prank == 0 &&
+	    NCCL_CHECK(n, "ncclGetUniqueId", n->api.get_id(id)))
 		return -1;
 	if (ctl->nprocs == 1)
 		return 0;
@@ -391,8 +462,9 @@ static int first_device(int ngpus)
 static int buf_alloc(struct nccl_be *n, float **buf, size_t bytes)
 {
 	if (n->api.mem_alloc)
-		return NCCL_CHECK(n, n->api.mem_alloc((void **)buf, bytes));
-	return CUDA_CHECK(n, n->api.malloc((void **)buf, bytes));
+		return NCCL_CHECK(n, "ncclMemAlloc",
+				  n->api.mem_alloc((void **)buf, bytes));
+	return CUDA_CHECK(n, "cudaMalloc", n->api.malloc((void **)buf, bytes));
 }
 
 static void buf_free(struct nccl_be *n, float *buf)
@@ -410,7 +482,7 @@ static int setup_gpus(struct nccl_be *n, struct sb_ctl *ctl, int ngpus,
 	int ndev, first = first_device(ngpus);
 	size_t bytes = n->max_floats * sizeof(float);
 
-	if (CUDA_CHECK(n, a->device_count(&ndev)))
+	if (CUDA_CHECK(n, "cudaGetDeviceCount", a->device_count(&ndev)))
 		return -1;
 	if (first + ngpus > ndev) {
 		fprintf(stderr,
@@ -425,22 +497,24 @@ static int setup_gpus(struct nccl_be *n, struct sb_ctl *ctl, int ngpus,
 
 		u->dev = first + g;
 		u->rank = ctl->prank * ngpus + g;
-		if (CUDA_CHECK(n, a->set_device(u->dev)) ||
-		    CUDA_CHECK(n, a->stream_create(&u->stream, 1)) ||
+		if (CUDA_CHECK(n, "cudaSetDevice", a->set_device(u->dev)) ||
+		    CUDA_CHECK(n, "cudaStreamCreateWithFlags",
+			       a->stream_create(&u->stream, 1)) ||
 		    buf_alloc(n, &u->send, bytes) ||
 		    buf_alloc(n, &u->recv, bytes) ||
-		    CUDA_CHECK(n, a->malloc((void **)&u->scratch,
-					    16 * sizeof(double))))
+		    CUDA_CHECK(n, "cudaMalloc",
+			       a->malloc((void **)&u->scratch,
+					 16 * sizeof(double))))
 			return -1;
 	}
-	if (NCCL_CHECK(n, a->group_start()))
+	if (NCCL_CHECK(n, "ncclGroupStart", a->group_start()))
 		return -1;
 	for (int g = 0; g < ngpus; g++) {
 		a->set_device(n->gpu[g].dev);
 		a->init_rank(&n->gpu[g].comm, ctl->nprocs * ngpus, *id,
 			     n->gpu[g].rank);
 	}
-	return NCCL_CHECK(n, a->group_end());
+	return NCCL_CHECK(n, "ncclGroupEnd", a->group_end());
 }
 
 static bool nccl_supports(struct sb_backend *b, enum sb_op op, bool inplace)
@@ -472,14 +546,16 @@ static int nccl_fill(struct sb_backend *b, enum sb_op op,
 		}
 		memset(n->host, 0, all);
 		n->api.set_device(u->dev);
-		if (CUDA_CHECK(n,
+		if (CUDA_CHECK(n, "cudaMemcpy",
 			       n->api.memcpy(u->recv, n->host, all, CUDA_H2D)))
 			return -1;
 		sb_fill(n->host + off, len, u->rank, 0);
-		if (CUDA_CHECK(n, n->api.memcpy(in, n->host,
-						(off + len) * sizeof(float),
-						CUDA_H2D)) ||
-		    CUDA_CHECK(n, n->api.device_sync()))
+		if (CUDA_CHECK(n, "cudaMemcpy",
+			       n->api.memcpy(in, n->host,
+					     (off + len) * sizeof(float),
+					     CUDA_H2D)) ||
+		    CUDA_CHECK(n, "cudaDeviceSynchronize",
+			       n->api.device_sync()))
 			return -1;
 	}
 	return 0;
@@ -542,7 +618,7 @@ static int nccl_run(struct sb_backend *b, enum sb_op op,
 			n->api.set_device(n->gpu[g].dev);
 			rc |= enqueue(n, b->nranks, &n->gpu[g], op, c, inplace);
 		}
-		if (NCCL_CHECK(n, n->api.group_end()) || rc) {
+		if (NCCL_CHECK(n, "ncclGroupEnd", n->api.group_end()) || rc) {
 			fprintf(stderr, SB_PREFIX "%s failed\n",
 				sb_op_name(op));
 			return -1;
@@ -564,7 +640,7 @@ static int corrupt(struct nccl_be *n, float *res, size_t len)
 				     __builtin_inff() };
 
 	for (long j = 0; j < n->corrupt && (size_t)j < len; j++)
-		if (CUDA_CHECK(n,
+		if (CUDA_CHECK(n, "cudaMemcpy",
 			       n->api.memcpy(res + (size_t)j * len / n->corrupt,
 					     &bad[j % 4], sizeof(float),
 					     CUDA_H2D)))
@@ -608,9 +684,10 @@ static int64_t nccl_check(struct sb_backend *b, enum sb_op op,
 			wrong += w;
 			continue;
 		}
-		if (CUDA_CHECK(n, n->api.memcpy(n->host, u->recv + loc,
-						c->recv * sizeof(float),
-						CUDA_D2H)))
+		if (CUDA_CHECK(n, "cudaMemcpy",
+			       n->api.memcpy(n->host, u->recv + loc,
+					     c->recv * sizeof(float),
+					     CUDA_D2H)))
 			return -1;
 		wrong += sb_check(op, n->host, c->recv, u->rank, b->nranks, c);
 	}
@@ -686,7 +763,7 @@ int sb_nccl_backend(struct sb_ctl *ctl, const struct sb_opts *o,
 {
 	struct nccl_be *n = calloc(1, sizeof(*n));
 	nccl_id_t id;
-	int ver = 0;
+	int ver = 0, ndev;
 
 	memset(b, 0, sizeof(*b));
 	if (!n)
@@ -703,7 +780,10 @@ int sb_nccl_backend(struct sb_ctl *ctl, const struct sb_opts *o,
 		ctl->priv = n;
 	}
 	n->max_floats = o->max_bytes / sizeof(float);
-	if (share_id(n, ctl, o, &id) || setup_gpus(n, ctl, o->ngpus, &id))
+	/* CUDA first: a driver too old for the runtime is named with both
+	 * versions here, not as NCCL's "unhandled cuda error". */
+	if (CUDA_CHECK(n, "cudaGetDeviceCount", n->api.device_count(&ndev)) ||
+	    share_id(n, ctl, o, &id) || setup_gpus(n, ctl, o->ngpus, &id))
 		return -1;
 	n->api.version(&ver);
 	gpu_kernels(n, ctl->nprocs * o->ngpus);

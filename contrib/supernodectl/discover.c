@@ -10,7 +10,9 @@
  * picks one partition per node: the default one when the node is in it),
  * one after the other, each under --timeout: srun -p PART -N<n> -w <nodes>
  * --ntasks-per-node=1 --supernode-env=none supernode-prolog --config PATH
- * --identity --json gives one line each.  A step that times out or fails
+ * --identity --json gives one line each.  Nodes still completing a job
+ * (the steps of a discover just before) are waited for, up to --timeout.
+ * A step that times out or fails
  * keeps every answer it printed; only the nodes that gave none are listed
  * as not placed, with the reason, as are the nodes not asked (not idle,
  * in no partition that is up).  --input reads such lines from a file
@@ -118,8 +120,8 @@ static int run_tool(const struct discover_args *a, char *const *argv,
 
 /* ---- the nodes --------------------------------------------------------- */
 
-static int list_nodes(struct discover_args *a, struct sn_discover_plan *p,
-		      struct sn_discover *d)
+/* sinfo's node lines into p (not finished). */
+static int read_nodes(struct discover_args *a, struct sn_discover_plan *p)
 {
 	char *const argv[] = { "sinfo", "-h",	       "-N", "-a",
 			       "-o",	"%N %P %a %T", NULL };
@@ -133,6 +135,50 @@ static int list_nodes(struct discover_args *a, struct sn_discover_plan *p,
 		if (sn_discover_plan_line(p, line, &err))
 			sn_log_stderr("sinfo: ignored: %s", err.msg);
 	free(text);
+	return 0;
+}
+
+/*
+ * Nodes still completing a job (a discover run just before leaves its
+ * nodes COMPLETING while their epilogs run) are waited for, asking sinfo
+ * every second, for at most --timeout: they are then asked like the
+ * others; the ones still completing at the end are listed as not asked
+ * (not idle (completing)).  Said on stderr either way.
+ */
+static int list_nodes(struct discover_args *a, struct sn_discover_plan *p,
+		      struct sn_discover *d)
+{
+	int64_t start = sn_now_ms(), left;
+	struct sn_error err;
+	char *busy = NULL;
+	size_t n = 0;
+	bool said = false;
+
+	for (;;) {
+		free(busy);
+		busy = NULL;
+		if (read_nodes(a, p))
+			return -1;
+		busy = sn_discover_plan_completing(p, &n, &err);
+		left = start + (int64_t)a->timeout_s * 1000 - sn_now_ms();
+		if (!n || left <= 0)
+			break;
+		if (!said)
+			sn_log_stderr(
+				"%zu node(s) completing a job (%s): waiting up to %u s",
+				n, busy ? busy : "?", a->timeout_s);
+		said = true;
+		sn_discover_plan_free(p);
+		usleep(left < 1000 ? (useconds_t)left * 1000 : 1000000);
+	}
+	if (n)
+		sn_log_stderr(
+			"%zu node(s) still completing after %u s, not asked: %s",
+			n, a->timeout_s, busy ? busy : "?");
+	else if (said)
+		sn_log_stderr("every node done completing after %lld s",
+			      (long long)((sn_now_ms() - start + 999) / 1000));
+	free(busy);
 	if (sn_discover_plan_finish(p, d, &err)) {
 		sn_log_stderr("sinfo: %s", err.msg);
 		return -1;
@@ -264,20 +310,46 @@ static int step(const struct discover_args *a, const struct sn_discover_plan *p,
 	return step_missing(p, part, why, d);
 }
 
+/* The rest of a line longer than buf: read and dropped, up to its '\n'. */
+static void skip_rest(FILE *f)
+{
+	int c;
+
+	while ((c = getc(f)) != EOF && c != '\n')
+		;
+}
+
+/*
+ * --input: each line that starts with '{' is an answer; one refused is
+ * named as FILE:LINE (1-based), as a compiler does, and skipped.
+ */
 static int read_input(const char *path, struct sn_discover *d)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	const char *name = f == stdin ? "<stdin>" : path;
 	char line[SN_DISCOVER_LINE_MAX + 2];
 	struct sn_error err;
+	size_t no = 0;
 
 	if (!f) {
 		sn_log_stderr("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
+		size_t len = strcspn(line, "\n");
+
+		no++;
+		if (!line[len] && !feof(f)) {
+			skip_rest(f);
+			if (line[0] == '{')
+				sn_log_stderr(
+					"%s:%zu: ignored: line longer than %d bytes",
+					path, no, SN_DISCOVER_LINE_MAX);
+			continue;
+		}
+		line[len] = '\0';
 		if (line[0] == '{' && sn_discover_add_line(d, line, &err))
-			sn_log_stderr("%s: ignored: %s", path, err.msg);
+			sn_log_stderr("%s:%zu: ignored: %s", name, no, err.msg);
 	}
 	if (f != stdin)
 		fclose(f);

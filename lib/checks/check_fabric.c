@@ -26,7 +26,9 @@
  *   setup_imex_channel), so the job's channel does not exist where the
  *   prolog looks.  The verdicts say "site channel N".
  * - supernodes[].identity: the node's hardware identity must be it, else
- *   SUPERNODE_MISMATCH (a tray moved, a hostlist typo).
+ *   SUPERNODE_MISMATCH (a tray moved, a hostlist typo).  An identity the
+ *   configured accelerators cannot read (ascend: without
+ *   node.accelerators) is UNKNOWN SUPERNODE_IDENTITY naming the key.
  *
  * Time: the group has until ctx->deadline_ms (the runner's limit for it:
  * min(check_timeout, what is left of the prolog)), else check_timeout from
@@ -302,6 +304,43 @@ static void judge_identity(const struct sn_supernode *sn,
 			       "cannot tell: %s", id->why);
 }
 
+/*
+ * The recorded identity is of a kind the configured accelerators cannot
+ * read (an ascend: identity without node.accelerators, which makes the
+ * node NVML's): UNKNOWN SUPERNODE_IDENTITY naming the key to fix, instead
+ * of a failed read of the wrong library.  Returns true when said.
+ */
+static bool identity_unreadable(const struct sn_check_ctx *ctx,
+				const struct sn_supernode *sn,
+				struct sn_results *out)
+{
+	const struct sn_vendor *v = sn_vendor_of(ctx->cfg->node.accel.vendor);
+	enum sn_vendor_identity want = sn_vendor_identity_of(sn->identity);
+	enum sn_vendor_identity have =
+		v->id == SN_ACCEL_NONE ? SN_VENDOR_ID_NVML : v->identity;
+	const struct sn_vendor *w = sn_vendor_by_identity(want);
+	char expected[SN_VALUE_MAX];
+	size_t n;
+
+	if (want == have || !w)
+		return false;
+	n = strcspn(sn->identity, ":") + 1;
+	snprintf(expected, sizeof(expected), "%s (%s)", sn->identity, sn->name);
+	if (v->id == SN_ACCEL_NONE)
+		sn_results_add(
+			out, SN_UNKNOWN, CHECK_IDENTITY, "SUPERNODE_IDENTITY",
+			"node", expected,
+			"node.accelerators is missing: add it with vendor: %s (%s reads %.*s)",
+			w->name, w->library, (int)n, sn->identity);
+	else
+		sn_results_add(
+			out, SN_UNKNOWN, CHECK_IDENTITY, "SUPERNODE_IDENTITY",
+			"node", expected,
+			"%.*s is read by %s, but node.accelerators.vendor is %s",
+			(int)n, sn->identity, w->library, v->name);
+	return true;
+}
+
 static bool fabric_answered(const struct sn_nvml_fabric *f)
 {
 	return f->rc == SN_NVML_SUCCESS &&
@@ -525,7 +564,7 @@ int sn_check_fabric(const struct sn_check_ctx *ctx, struct sn_results *out)
 {
 	const struct sn_accel_manifest *a = &ctx->cfg->node.accel;
 	const struct sn_supernode *sn = my_supernode(ctx);
-	bool guard = sn && sn->identity;
+	bool guard = sn && sn->identity && !identity_unreadable(ctx, sn, out);
 	int64_t start = sn_now_ms();
 	int64_t deadline = group_deadline(ctx, start);
 	const struct sn_vendor *v = sn_vendor_of(a->vendor);

@@ -15,6 +15,7 @@
  * entry in vendor.c says so.
  */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "config/sn_manifest.h"
@@ -74,6 +75,9 @@ struct sn_vendor {
 	/* where the library is looked for when paths.<lib_key> is absent,
 	 * in order: absolute paths first, then a name for the loader */
 	const char *lib_defaults[SN_VENDOR_MAX_DEFAULTS + 1];
+	/* what to install when it is not found: "the NVIDIA driver's
+	 * libnvidia-ml package" (sn_vendor_lib_missing) */
+	const char *lib_install;
 	const char *link_name; /* "HCCS", "MLU-Link", "MTLink", ... */
 	enum sn_vendor_identity identity;
 	/* The job environment (env/taskenv.c). */
@@ -113,6 +117,33 @@ int sn_vendor_parse(const char *name, enum sn_accel_vendor *out);
  * pci_vendor are bound one per task by their vendor (visible_mode BIND).
  */
 bool sn_vendor_binds_pci(uint16_t pci_vendor);
+
+/*
+ * sn_vendor_lib_missing - the message for v's management library not
+ * found (sn_safedir_dlopen's errno ENOENT): what is missing, what to
+ * install and which key to set, into buf (size bytes, cut by
+ * sn_error_cut: the path's tail is kept).
+ * path: a path (holding '/') is the configured one: "NVIDIA's NVML
+ * library not found where paths.nvml points: install ..., or correct
+ * paths.nvml: PATH"; else the loader's name that was searched for
+ * ("NVIDIA's NVML library (libnvidia-ml.so.1) not found: install the
+ * NVIDIA driver's libnvidia-ml package, or set paths.nvml").  v must have
+ * a library (api NVML or LIB).
+ */
+void sn_vendor_lib_missing(const struct sn_vendor *v, const char *path,
+			   char *buf, size_t size);
+
+/*
+ * sn_vendor_identity_of - where a recorded supernodes[].identity is read
+ * from: NVML for "nvlink:...", DCMI for "ascend:...", else NONE.
+ */
+enum sn_vendor_identity sn_vendor_identity_of(const char *identity);
+
+/*
+ * sn_vendor_by_identity - the vendor whose hardware gives identities of
+ * source id (nvidia for NVML, ascend for DCMI); NULL for NONE.
+ */
+const struct sn_vendor *sn_vendor_by_identity(enum sn_vendor_identity id);
 
 /* sn_vendor_names - "nvidia, ascend, hygon, ..., amd, other", static. */
 const char *sn_vendor_names(void);

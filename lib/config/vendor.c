@@ -15,9 +15,12 @@
  * A variable left NULL is one the vendor does not document: we never set
  * it, and ccl_note says so in --supernode-env=show.
  */
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "config/sn_vendor.h"
+#include "util/sn_error.h"
 
 static const struct sn_vendor vendors[SN_ACCEL_VENDOR_COUNT] = {
 	[SN_ACCEL_NONE] = {
@@ -41,6 +44,7 @@ static const struct sn_vendor vendors[SN_ACCEL_VENDOR_COUNT] = {
 		.device_glob = "nvidia[0-9]*",
 		.api = SN_VENDOR_API_NVML, .library = "NVML",
 		.lib_key = "nvml", .lib_defaults = { "libnvidia-ml.so.1" },
+		.lib_install = "the NVIDIA driver's libnvidia-ml package",
 		.link_name = "NVLink", .identity = SN_VENDOR_ID_NVML,
 		.visible_var = "CUDA_VISIBLE_DEVICES",
 		.visible_mode = SN_VENDOR_VISIBLE_BIND,
@@ -58,6 +62,7 @@ static const struct sn_vendor vendors[SN_ACCEL_VENDOR_COUNT] = {
 		.device_glob = "davinci[0-9]*",
 		.api = SN_VENDOR_API_LIB, .library = "DCMI",
 		.lib_key = "dcmi",
+		.lib_install = "the Ascend NPU driver package",
 		/* MindCluster: the loader's path first, then the driver's */
 		.lib_defaults = { "libdcmi.so",
 				  "/usr/local/Ascend/driver/lib64/driver/libdcmi.so" },
@@ -79,6 +84,7 @@ static const struct sn_vendor vendors[SN_ACCEL_VENDOR_COUNT] = {
 		.device_glob = "dri/renderD*",
 		.api = SN_VENDOR_API_LIB, .library = "ROCm SMI",
 		.lib_key = "rocm_smi",
+		.lib_install = "Hygon's DCU driver (hyhal) or DTK",
 		/* $ROCM_SMI_LIB_PATH is not read: root never loads a library
 		 * a job's environment names */
 		.lib_defaults = { "/opt/hyhal/lib/librocm_smi64.so",
@@ -99,6 +105,7 @@ static const struct sn_vendor vendors[SN_ACCEL_VENDOR_COUNT] = {
 		.device_glob = "cambricon_dev[0-9]*",
 		.api = SN_VENDOR_API_LIB, .library = "CNDev",
 		.lib_key = "cndev",
+		.lib_install = "Cambricon's driver (Neuware)",
 		.lib_defaults = { "/usr/local/neuware/lib64/libcndev.so",
 				  "libcndev.so" },
 		.link_name = "MLU-Link",
@@ -114,6 +121,7 @@ static const struct sn_vendor vendors[SN_ACCEL_VENDOR_COUNT] = {
 		.device_glob = "dri/renderD*",
 		.api = SN_VENDOR_API_LIB, .library = "MTML",
 		.lib_key = "mtml", .lib_defaults = { "libmtml.so" },
+		.lib_install = "the Moore Threads driver (MTML)",
 		.link_name = "MTLink",
 		.visible_var = "MUSA_VISIBLE_DEVICES",
 		.visible_mode = SN_VENDOR_VISIBLE_LIST, .ccl = "MCCL",
@@ -128,6 +136,7 @@ static const struct sn_vendor vendors[SN_ACCEL_VENDOR_COUNT] = {
 		.device_glob = "dri/renderD*",
 		.api = SN_VENDOR_API_LIB, .library = "MXSML",
 		.lib_key = "mxsml",
+		.lib_install = "the MetaX driver (mxdriver or MACA)",
 		.lib_defaults = { "/opt/mxdriver/lib/libmxsml.so",
 				  "/opt/maca/lib/libmxsml.so",
 				  "/opt/mxn100/lib/libmxsml.so", "libmxsml.so" },
@@ -145,6 +154,7 @@ static const struct sn_vendor vendors[SN_ACCEL_VENDOR_COUNT] = {
 		.device_glob = "xpu[0-9]*",
 		.api = SN_VENDOR_API_LIB, .library = "XPUML",
 		.lib_key = "xpuml",
+		.lib_install = "the Kunlunxin XPU driver (XPUML)",
 		.lib_defaults = { "libxpuml.so.1", "libxpuml.so" },
 		.visible_var = "XPU_VISIBLE_DEVICES",
 		.visible_mode = SN_VENDOR_VISIBLE_LIST, .ccl = "BKCL",
@@ -228,4 +238,45 @@ bool sn_vendor_class_accepted(const struct sn_vendor *v, uint16_t pci_vendor,
 		if (cls == v->classes[i])
 			return true;
 	return false;
+}
+
+void sn_vendor_lib_missing(const struct sn_vendor *v, const char *path,
+			   char *buf, size_t size)
+{
+	const char *s = v->maker[strlen(v->maker) - 1] == 's' ? "'" : "'s";
+	char text[SN_ERROR_MAX + PATH_MAX];
+
+	if (path && strchr(path, '/'))
+		snprintf(
+			text, sizeof(text),
+			"%s%s %s library not found where paths.%s points: install %s, or correct paths.%s: %s",
+			v->maker, s, v->library, v->lib_key, v->lib_install,
+			v->lib_key, path);
+	else
+		snprintf(
+			text, sizeof(text),
+			"%s%s %s library (%s) not found: install %s, or set paths.%s",
+			v->maker, s, v->library,
+			path && *path ? path : "its default places",
+			v->lib_install, v->lib_key);
+	sn_error_cut(buf, size, text);
+}
+
+enum sn_vendor_identity sn_vendor_identity_of(const char *identity)
+{
+	if (identity && !strncmp(identity, "nvlink:", 7))
+		return SN_VENDOR_ID_NVML;
+	if (identity && !strncmp(identity, "ascend:", 7))
+		return SN_VENDOR_ID_DCMI;
+	return SN_VENDOR_ID_NONE;
+}
+
+const struct sn_vendor *sn_vendor_by_identity(enum sn_vendor_identity id)
+{
+	if (id == SN_VENDOR_ID_NONE)
+		return NULL;
+	for (unsigned i = 0; i < SN_ACCEL_VENDOR_COUNT; i++)
+		if (vendors[i].identity == id)
+			return &vendors[i];
+	return NULL;
 }

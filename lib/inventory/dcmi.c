@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config/sn_vendor.h"
 #include "util/sn_safedir.h"
 #include "inventory/sn_dcmi.h"
 
@@ -114,8 +115,12 @@ int sn_dcmi_super_pod(const char *path, struct sn_dcmi_pod *out,
 
 	memset(out, 0, sizeof(*out));
 	l.dl = sn_safedir_dlopen(path, RTLD_NOW | RTLD_LOCAL, err);
-	if (!l.dl)
+	if (!l.dl) {
+		if (errno == ENOENT && err)
+			sn_vendor_lib_missing(sn_vendor_of(SN_ACCEL_ASCEND),
+					      path, err->msg, sizeof(err->msg));
 		return -1;
+	}
 	if (dcmi_resolve(&l, path, err))
 		goto out;
 	rc = l.init();

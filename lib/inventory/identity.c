@@ -10,6 +10,7 @@
 #include "config/sn_vendor.h"
 #include "inventory/sn_dcmi.h"
 #include "inventory/sn_identity.h"
+#include "util/sn_error.h"
 
 static void set_why(struct sn_identity *out, enum sn_identity_kind kind,
 		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -17,13 +18,15 @@ static void set_why(struct sn_identity *out, enum sn_identity_kind kind,
 static void set_why(struct sn_identity *out, enum sn_identity_kind kind,
 		    const char *fmt, ...)
 {
+	char text[SN_ERROR_MAX];
 	va_list ap;
 
 	out->kind = kind;
 	out->key[0] = '\0';
 	va_start(ap, fmt);
-	vsnprintf(out->why, sizeof(out->why), fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	sn_error_cut(out->why, sizeof(out->why), text);
 }
 
 static void fabric_key(const struct sn_nvml_fabric *f, char *buf, size_t size)

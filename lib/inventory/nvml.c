@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config/sn_vendor.h"
 #include "util/sn_safedir.h"
 #include "inventory/sn_nvml.h"
 
@@ -252,8 +253,12 @@ int sn_nvml_open(const char *path, struct sn_nvml **out, struct sn_error *err)
 		goto out;
 	}
 	nvml->dl = sn_safedir_dlopen(path, RTLD_NOW | RTLD_LOCAL, err);
-	if (!nvml->dl)
+	if (!nvml->dl) {
+		if (errno == ENOENT && err)
+			sn_vendor_lib_missing(sn_vendor_of(SN_ACCEL_NVIDIA),
+					      path, err->msg, sizeof(err->msg));
 		goto out;
+	}
 	if (resolve_symbols(nvml, path, err))
 		goto out;
 	rc = nvml->init();

@@ -20,8 +20,8 @@
 #include "config/sn_checkctx.h"
 #include "inventory/sn_nvml.h"
 
-#define SN_IDENTITY_KEY_MAX 64 /* "nvlink:" 36 "/" 10, NUL */
-#define SN_IDENTITY_WHY_MAX 160
+#define SN_IDENTITY_KEY_MAX 64	/* "nvlink:" 36 "/" 10, NUL */
+#define SN_IDENTITY_WHY_MAX 320 /* cut by sn_error_cut */
 
 enum sn_identity_kind {
 	SN_IDENTITY_CONFIG = 0, /* no hardware source here: config alone */

@@ -65,6 +65,8 @@ static void *lib_open(const struct sn_check_ctx *ctx, const struct sn_vendor *v,
 		      struct sn_vendor_node *out)
 {
 	char tried[SN_VENDOR_TEXT] = "";
+	const char *last = NULL;
+	bool missing = true;
 	struct sn_error err;
 	void *dl;
 
@@ -72,7 +74,10 @@ static void *lib_open(const struct sn_check_ctx *ctx, const struct sn_vendor *v,
 		SN_VSET(out->library, "%s", ctx->accel_lib);
 		dl = sn_safedir_dlopen(ctx->accel_lib, RTLD_NOW | RTLD_LOCAL,
 				       &err);
-		if (!dl)
+		if (!dl && errno == ENOENT)
+			sn_vendor_lib_missing(v, ctx->accel_lib, out->error,
+					      sizeof(out->error));
+		else if (!dl)
 			SN_VSET(out->error, "%s (paths.%s): %s", v->library,
 				v->lib_key, err.msg);
 		return dl;
@@ -81,18 +86,24 @@ static void *lib_open(const struct sn_check_ctx *ctx, const struct sn_vendor *v,
 		const char *path = v->lib_defaults[i];
 		size_t len = strlen(tried);
 
+		last = path;
 		if (path[0] == '/' && access(path, F_OK))
 			continue; /* not installed there: no message */
 		SN_VSET(out->library, "%s", path);
 		dl = sn_safedir_dlopen(path, RTLD_NOW | RTLD_LOCAL, &err);
 		if (dl)
 			return dl;
+		missing = missing && errno == ENOENT;
 		sn_vendor_set(tried + len, sizeof(tried) - len, "%s%s: %s",
 			      len ? "; " : "", path, err.msg);
 	}
-	SN_VSET(out->error, "%s library not found (set paths.%s; tried %s)",
-		v->library, v->lib_key,
-		tried[0] ? tried : "its default places");
+	/* Nothing there at all: what to install; else what each one said. */
+	if (missing)
+		sn_vendor_lib_missing(v, last, out->error, sizeof(out->error));
+	else
+		SN_VSET(out->error,
+			"%s library not found (set paths.%s; tried %s)",
+			v->library, v->lib_key, tried);
 	return NULL;
 }
 

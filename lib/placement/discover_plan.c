@@ -163,6 +163,34 @@ int sn_discover_plan_line(struct sn_discover_plan *p, const char *line,
 	return target_part(t, &f, err);
 }
 
+/* sinfo's %T of a node still ending a job: "completing", "completing*". */
+static bool state_completing(const char *state)
+{
+	return !strncmp(state, "completing", 10);
+}
+
+char *sn_discover_plan_completing(const struct sn_discover_plan *p, size_t *n,
+				  struct sn_error *err)
+{
+	char **names = calloc(p->n ? p->n : 1, sizeof(*names));
+	char *list = NULL;
+
+	*n = 0;
+	if (!names) {
+		sn_error_set(err, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < p->n; i++)
+		if (state_completing(p->t[i].state))
+			names[(*n)++] = p->t[i].node;
+	if (*n)
+		list = sn_hostlist_compress(names, *n, err);
+	else
+		sn_error_set(err, "no node completing");
+	free(names);
+	return list;
+}
+
 /* Not asked: why, or NULL when t is asked. */
 static const char *target_why(const struct sn_discover_target *t, char *buf,
 			      size_t size)

@@ -51,6 +51,17 @@ int sn_discover_plan_line(struct sn_discover_plan *p, const char *line,
 			  struct sn_error *err);
 
 /*
+ * sn_discover_plan_completing - before finish, the nodes still ending a
+ * job (sinfo's state "completing": a job's epilog runs, as after the
+ * steps of a discover just before): a Slurm hostlist expression (caller
+ * frees), their number in *n.  discover waits for them, bounded, before
+ * it asks (they would be "not idle (completing)").  NULL with *n 0 and
+ * err set when there is none, or NULL with err set on error.
+ */
+char *sn_discover_plan_completing(const struct sn_discover_plan *p, size_t *n,
+				  struct sn_error *err);
+
+/*
  * sn_discover_plan_finish - every node that is not idle ("not idle
  * (STATE): not asked") or in no partition that is up ("idle, in no
  * partition that is up (P (down)): not asked") goes to d as not placed

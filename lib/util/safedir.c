@@ -486,18 +486,41 @@ int sn_safedir_program(const char *path, struct sn_error *err)
 	return code_trusted(path, "program", err);
 }
 
+/*
+ * Whether dlopen(path) failed because path is not there: a path that does
+ * not exist, or a bare name the loader's search did not find (glibc's
+ * "NAME: cannot open shared object file: No such file or directory"; a
+ * library that is there but lacks a dependency names the dependency).
+ */
+static bool dl_missing(const char *path, const char *why)
+{
+	static const char enoent[] =
+		": cannot open shared object file: No such file or directory";
+	size_t n = strlen(path);
+
+	if (strchr(path, '/'))
+		return access(path, F_OK) && errno == ENOENT;
+	return why && !strncmp(why, path, n) && !strcmp(why + n, enoent);
+}
+
 void *sn_safedir_dlopen(const char *path, int flags, struct sn_error *err)
 {
 	const char *why;
+	bool missing;
 	void *dl;
 
-	if (sn_safedir_library(path, err))
+	if (sn_safedir_library(path, err)) {
+		if (errno == ENOENT)
+			errno = EPERM; /* refused, not missing */
 		return NULL;
+	}
 	dlerror();
 	dl = dlopen(path, flags);
 	if (!dl) {
 		why = dlerror();
 		sn_error_set(err, "dlopen: %s", why ? why : path);
+		missing = dl_missing(path, why);
+		errno = missing ? ENOENT : ELIBBAD;
 	}
 	return dl;
 }

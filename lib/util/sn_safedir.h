@@ -89,7 +89,10 @@ int sn_safedir_program(const char *path, struct sn_error *err);
 /*
  * sn_safedir_dlopen - dlopen(path, flags) after sn_safedir_library(); the
  * one way a configured library is loaded.  Returns the handle, or NULL
- * with err set (the refusal, or "dlopen: " and dlerror()).
+ * with err set (the refusal, or "dlopen: " and dlerror()); after a failed
+ * dlopen errno is ENOENT when the library is not there (the path does not
+ * exist, or the loader's search found no such name), so that the caller
+ * can say what to install, else ELIBBAD.
  */
 void *sn_safedir_dlopen(const char *path, int flags, struct sn_error *err);
 

@@ -68,6 +68,24 @@ static void test_parse_size(void **state)
 	assert_int_equal(sb_parse_size("20000000T", &b), -1);
 }
 
+/* The size back in -b's form, for the message when -e is below -b. */
+static void test_size_text(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	sb_size_text(32 << 20, buf, sizeof(buf));
+	assert_string_equal(buf, "32M");
+	sb_size_text(1536 << 10, buf, sizeof(buf));
+	assert_string_equal(buf, "1536K");
+	sb_size_text(1000, buf, sizeof(buf));
+	assert_string_equal(buf, "1000");
+	sb_size_text((size_t)4 << 40, buf, sizeof(buf));
+	assert_string_equal(buf, "4T");
+	sb_size_text((size_t)4096 << 40, buf, sizeof(buf));
+	assert_string_equal(buf, "4096T");
+}
+
 static void test_parse_numbers(void **state)
 {
 	long v;
@@ -278,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_bus_factor),
 		cmocka_unit_test(test_bw_against_nccl_tests),
 		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_size_text),
 		cmocka_unit_test(test_parse_numbers),
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_check),

@@ -8,9 +8,12 @@
 # discover (one srun step of supernode-prolog --identity --json per
 # partition: sna1-2 in side, snb1-2 in main) must print both supernodes
 # with their identities; a node whose GPUs report a zero cluster UUID is
-# listed as not placed, never guessed.  A node that hangs: its step times
+# listed as not placed, never guessed; one without NVML is named with what
+# to install.  A node that hangs: its step times
 # out, the answers of the others are kept, it alone is listed.  A
-# partition that is down: its nodes are not asked.  With the identities recorded in supernode.yaml, a --supernode=1
+# partition that is down: its nodes are not asked.  Right after a
+# discover its nodes are completing (a slow epilog): the next one waits
+# for them, up to --timeout, and says so.  With the identities recorded in supernode.yaml, a --supernode=1
 # job runs; when the config records another domain for sn02, the prolog
 # drains its nodes with SUPERNODE_MISMATCH.
 source "$(dirname "$0")/lib.sh"
@@ -61,9 +64,17 @@ YAML
 }
 config >"$fx/supernode.yaml"
 : >"$fx/kmsg"
+# The epilog keeps a node COMPLETING for 8 s while $fx/slow-epilog exists.
+cat >"$fx/epilog" <<SH
+#!/bin/bash
+[[ -e $fx/slow-epilog ]] && sleep 8
+exit 0
+SH
+chmod 755 "$fx/epilog"
 cat >"$fx/extra.conf" <<CONF
 PartitionName=side Nodes=sna[1-2] Default=YES State=UP MaxTime=INFINITE
 Prolog=$PROLOG
+Epilog=$fx/epilog
 PrologFlags=Alloc,DeferBatch
 PrologEpilogTimeout=60
 AuthInfo=socket=$root/$name/run/munge.socket,cred_expire=5
@@ -100,6 +111,28 @@ assert_eq "discover: block topology" "#   BlockName=sn01 Nodes=sna[1-2]
 out=$(srun -w sna2 -N1 "$PROLOG" --config "$CFG" --identity)
 assert_eq "--identity on sna2 through its %n fake NVML" "identity   $A (4 GPUs)" "$(sed -n 2p <<<"$out")"
 
+# ---- right after a discover, its nodes are completing: waited for -------
+# Each step's job leaves its nodes COMPLETING while the epilog runs (8 s
+# here): a discover right after waits for them, up to --timeout.
+touch "$fx/slow-epilog"
+discover
+discover "" 2
+assert_eq "discover right after, --timeout 2: exit 1 (none asked)" 1 "$RC"
+assert_eq "discover right after, --timeout 2: sna1 not asked, completing" \
+	"#   sna1: not idle (completing): not asked" "$(grep '^#   sna1' <<<"$OUT")"
+assert_contains "discover right after, --timeout 2: said on stderr" \
+	"supernodectl: 4 node(s) still completing after 2 s, not asked: sna[1-2],snb[1-2]" "$ERR"
+discover
+assert_eq "discover right after, --timeout 60: exit 0 (waited)" 0 "$RC"
+assert_contains "discover right after: the wait said" \
+	"supernodectl: 4 node(s) completing a job (sna[1-2],snb[1-2]): waiting up to 60 s" "$ERR"
+assert_contains "discover right after: sn02 placed" "nodes: \"snb[1-2]\"" "$OUT"
+rm -f "$fx/slow-epilog"
+for ((i = 0; i < 100; i++)); do
+	[[ $(sinfo -h -t completing -o '%n' | wc -l) == 0 ]] && break
+	sleep 0.2
+done
+
 # ---- a node in no domain is not placed, with the reason -----------------
 cp "$FIX/nvidia/fabric-h200x2.json" "$fx/snb2/nvml.json"
 discover
@@ -109,6 +142,14 @@ assert_eq "discover: snb2 listed with the reason" \
 	"$(grep '^#   snb2' <<<"$OUT")"
 assert_contains "discover: sn02 is snb1 alone" "nodes: \"snb1\"" "$OUT"
 cp "$FIX/accel/fabric-nvl72-domain-b.json" "$fx/snb2/nvml.json"
+
+# ---- a node without NVML: what is missing and what to install (issue 19) --
+mv "$fx/snb2/libnvidia-ml.so.1" "$fx/snb2/away.so"
+discover
+mv "$fx/snb2/away.so" "$fx/snb2/libnvidia-ml.so.1"
+assert_eq "discover: snb2 without NVML, what to install" \
+	"#   snb2: config: NVIDIA's NVML library not found where paths.nvml points: install the NVIDIA driver's libnvidia-ml package, or correct paths.nvml: $fx/snb2/libnvidia-ml.so.1" \
+	"$(grep '^#   snb2' <<<"$OUT")"
 
 # ---- a node that hangs: its step times out, the others' answers are kept --
 cat >"$fx/hang-prolog" <<SH

@@ -125,7 +125,7 @@ if ((NVML)); then
 	out=$("$PROLOG" --config "$W/nonvml.yaml" --node n1 --check); rc=$?
 	assert_eq "--check NVML missing: exit" 3 "$rc"
 	assert_contains "--check NVML missing: UNKNOWN line" \
-		"UNKNOWN  nvml     NVML_UNAVAILABLE  node      NVML loads and initialises              dlopen: /nonexistent/libnvidia-ml.so.1: cannot open shared object file" \
+		"UNKNOWN  nvml     NVML_UNAVAILABLE  node      NVML loads and initialises              NVIDIA's NVML library not found where paths.nvml points: insta.../nonexistent/libnvidia-ml.so.1" \
 		"$out"
 fi
 
@@ -302,6 +302,17 @@ assert_eq "--check in another domain: exit" 2 "$rc"
 assert_contains "--check in another domain: SUPERNODE_MISMATCH" '"code":"SUPERNODE_MISMATCH"' "$(tr -d ' ' <<<"$out")"
 out=$(SN_FAKE_NVML_FIXTURE=$FABRIC "$PROLOG" --config "$W/id.yaml" --node n1 --check --json 2>"$W/err"); rc=$?
 assert_contains "--check HGX H200 with a domain asked for: FABRIC_NO_DOMAIN" '"code":"FABRIC_NO_DOMAIN"' "$(tr -d ' ' <<<"$out")"
+# No NVML where the loader looks (issue 19): what is missing and what to
+# install, never dlopen's words (paths.nvml absent: the default name; a
+# machine that has NVML cannot show it).
+if ! ldconfig -p | grep -q 'libnvidia-ml\.so\.1 '; then
+	printf 'supernodes:\n  - name: sn01\n    nodes: n[1-2]\n' >"$W/nonvml-id.yaml"
+	out=$("$PROLOG" --config "$W/nonvml-id.yaml" --node n1 --identity 2>"$W/err"); rc=$?
+	assert_eq "--identity, no NVML on this machine: exit" 0 "$rc"
+	assert_eq "--identity, no NVML on this machine: text" \
+		"identity   config: NVIDIA's NVML library (libnvidia-ml.so.1) not found: install the NVIDIA driver's libnvidia-ml package, or set paths.nvml" \
+		"$(sed -n 2p <<<"$out")"
+fi
 "$PROLOG" --config "$W/id.yaml" --identity --learn >/dev/null 2>"$W/err"; rc=$?
 assert_eq "--identity with --learn: usage" 4 "$rc"
 "$PROLOG" --config "$W/id.yaml" --identity --controller >/dev/null 2>"$W/err"; rc=$?

@@ -266,9 +266,18 @@ assert_eq "discover: snb3 not placed, with the reason" \
 assert_eq "discover: sizes differ" "# note: the supernodes differ in size (supernode.yaml needs them equal): sn01 3 sn02 2" \
 	"$(grep '^# note' <<<"$OUT")"
 assert_eq "discover: a line that is no JSON object is skipped quietly" "" "$ERR"
-printf '{"node":"x1","identity":"nvlink:bad/1"}\n' >"$T/bad-ids.txt"
+{
+	echo 'srun: a line that is not an answer'
+	printf '{"node":"x1","identity":"nvlink:bad/1"}\n'
+	printf '{"node":"x2",%5000s"identity":null}\n' ''
+} >"$T/bad-ids.txt"
 run "${C[@]}" discover --input "$T/bad-ids.txt"
-assert_eq "discover: a bad identity is named, no answers: exit 2" "2 supernodectl: $T/bad-ids.txt: ignored: x1: 'nvlink:bad/1' is not an identity" "$RC $ERR"
+assert_eq "discover: a bad identity and a long line named by FILE:LINE, no answers: exit 2" \
+	"2 supernodectl: $T/bad-ids.txt:2: ignored: x1: 'nvlink:bad/1' is not an identity
+supernodectl: $T/bad-ids.txt:3: ignored: line longer than 4096 bytes" "$RC $ERR"
+run "${C[@]}" discover --input - <"$T/bad-ids.txt"
+assert_eq "discover --input -: the line named on <stdin>" \
+	"supernodectl: <stdin>:2: ignored: x1: 'nvlink:bad/1' is not an identity" "$(head -n1 <<<"$ERR")"
 run "${C[@]}" discover --timeout 0
 assert_eq "discover --timeout 0: usage" 2 "$RC"
 

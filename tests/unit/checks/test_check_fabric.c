@@ -512,6 +512,50 @@ static void test_identity_ascend(void **state)
 			    "ascend:8 (sn01)");
 }
 
+/*
+ * An ascend: identity recorded without node.accelerators (issue 19): the
+ * node is then taken as NVML's, so the key to add is named, never NVML's
+ * failure to open (nvlink_fabric NVML_OPEN).  And an nvlink: identity on an
+ * Ascend node names the vendor.
+ */
+static void run_identity_only(const char *identity, const char *accel)
+{
+	char yaml[1024];
+	struct sn_check_ctx ctx;
+	struct sn_error err;
+
+	snprintf(yaml, sizeof(yaml),
+		 "supernodes:\n  - name: sn01\n    nodes: a[1-2]\n"
+		 "    identity: %s\n%s"
+		 "paths:\n  nvml: /nonexistent/libnvidia-ml.so.1\n"
+		 "  dcmi: /nonexistent/libdcmi.so\n",
+		 identity, accel);
+	cfg = sn_config_load_buffer("t.yaml", yaml, strlen(yaml), &err);
+	if (!cfg)
+		fail_msg("%s", err.msg);
+	assert_int_equal(sn_check_ctx_init(&ctx, cfg, "a2", &err), 0);
+	assert_int_equal(sn_check_fabric(&ctx, &res), 0);
+}
+
+static void test_identity_ascend_without_accelerators(void **state)
+{
+	(void)state;
+	run_identity_only("ascend:7", "");
+	assert_int_equal(res.count, 1);
+	expect("node", "SUPERNODE_IDENTITY", SN_UNKNOWN,
+	       "node.accelerators is missing: add it with vendor: ascend (DCMI reads ascend:)");
+	assert_string_equal(find("node", "SUPERNODE_IDENTITY")->expected,
+			    "ascend:7 (sn01)");
+	sn_results_free(&res);
+	sn_config_free(cfg);
+	cfg = NULL;
+	run_identity_only(KEY_A, "node:\n  accelerators:\n    vendor: ascend\n"
+				 "    count: 8\n");
+	assert_int_equal(res.count, 1);
+	expect("node", "SUPERNODE_IDENTITY", SN_UNKNOWN,
+	       "nvlink: is read by NVML, but node.accelerators.vendor is ascend");
+}
+
 /* ---- IMEX ---------------------------------------------------------------- */
 
 #define IMEX "    imex: true\n    imex_channel: 3\n"
@@ -719,6 +763,7 @@ int main(void)
 		T(test_identity_no_domain),
 		T(test_identity_cannot_tell),
 		T(test_identity_ascend),
+		T(test_identity_ascend_without_accelerators),
 		T(test_imex_channel_missing),
 		T(test_imex_channel_link_and_file),
 		T(test_imex_channel_device),

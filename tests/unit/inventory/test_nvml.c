@@ -141,8 +141,16 @@ static void test_open_missing_library(void **state)
 				      &err),
 			 -1);
 	assert_null(nvml);
-	assert_contains(err.msg, "dlopen: ");
-	assert_contains(err.msg, "/nonexistent/libnvidia-ml.so.1");
+	assert_string_equal(
+		err.msg,
+		"NVIDIA's NVML library not found where paths.nvml points: install the NVIDIA driver's libnvidia-ml package, or correct paths.nvml: /nonexistent/libnvidia-ml.so.1");
+	/* The default, a name for the loader's search, that it does not find. */
+	err_reset(&err);
+	assert_int_equal(sn_nvml_open("libsn-no-such-nvml.so.1", &nvml, &err),
+			 -1);
+	assert_string_equal(
+		err.msg,
+		"NVIDIA's NVML library (libsn-no-such-nvml.so.1) not found: install the NVIDIA driver's libnvidia-ml package, or set paths.nvml");
 	err_reset(&err);
 	assert_int_equal(sn_nvml_open("", &nvml, &err), -1);
 	assert_contains(err.msg, "paths.nvml is empty");

@@ -115,6 +115,39 @@ static void refused(const char *line, const char *msg)
 	sn_discover_plan_free(&p);
 }
 
+/* Nodes still completing a job (a discover just before): waited for. */
+static void test_completing(void **state)
+{
+	static const char *const sinfo[] = {
+		"sna1 side* up completing", "sna2 side* up completing*",
+		"snb1 main up idle",	    "snb2 main up drained",
+		"snb3 main up mixed",	    NULL,
+	};
+	static const char *const idle[] = { "sna1 side* up idle", NULL };
+	struct sn_discover_plan p = { 0 };
+	struct sn_discover d = { 0 };
+	struct sn_error err;
+	char *nodes;
+	size_t n;
+
+	(void)state;
+	lines(&p, sinfo);
+	nodes = sn_discover_plan_completing(&p, &n, &err);
+	assert_string_equal(nodes, "sna[1-2]");
+	assert_int_equal(n, 2);
+	free(nodes);
+	/* Left to finish, they are not asked, with their state. */
+	assert_int_equal(sn_discover_plan_finish(&p, &d, &err), 0);
+	assert_string_equal(why_of(&d, "sna1"),
+			    "not idle (completing): not asked");
+	sn_discover_plan_free(&p);
+	sn_discover_free(&d);
+	lines(&p, idle);
+	assert_null(sn_discover_plan_completing(&p, &n, &err));
+	assert_int_equal(n, 0);
+	sn_discover_plan_free(&p);
+}
+
 static void test_bad_lines(void **state)
 {
 	char big[1100], part[300];
@@ -141,6 +174,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_partitions),
 		cmocka_unit_test(test_first_up),
+		cmocka_unit_test(test_completing),
 		cmocka_unit_test(test_bad_lines),
 	};
 
