@@ -107,7 +107,8 @@ static int limit_bare(struct yaml_walk *w, yaml_node_t *v, const char *path,
 static int limit_value(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		       struct sn_threshold *t, double *out, bool *has)
 {
-	const struct sn_counter *c = sn_counter_find(t->counter);
+	/* an unjudged name is never applied: its unit does not matter */
+	const struct sn_counter *c = counter_judged(t->counter);
 	enum sn_rate_unit unit;
 	const char *s;
 	bool bare;
