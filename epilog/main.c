@@ -291,6 +291,7 @@ int main(int argc, char **argv)
 		       job.id, err.msg);
 		return 0;
 	}
+	sn_config_log_deprecated(cfg); /* old forms: syslog */
 	if ((job.supernode || cfg->prolog.all_jobs) &&
 	    sn_config_find_node(cfg, job.node)) {
 		alarm_arm(&job, cfg->epilog.timeout_s);

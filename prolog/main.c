@@ -152,6 +152,8 @@ int main(int argc, char **argv)
 		       err.msg);
 		return SN_EXIT_OK;
 	}
+	if (cfg)
+		sn_config_log_deprecated(cfg); /* old forms: syslog */
 	if (!cfg) {
 		/* A config that does not load never drains anything. */
 		sn_log(LOG_ERR,

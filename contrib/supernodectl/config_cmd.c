@@ -9,6 +9,7 @@
  * Also the dispatch of the other config subcommands:
  *   config check   (config_check.c)  against the running cluster
  *   config slurm   (config_slurm.c)  the matching Slurm configuration
+ *   config migrate (config_migrate.c) the file in today's form
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -21,9 +22,10 @@ static void config_usage(void)
 	fprintf(stderr,
 		"usage: %s [--config PATH] config validate [FILE]\n"
 		"       %s [--config PATH] config check\n"
+		"       %s [--config PATH] config migrate [FILE] [--write]\n"
 		"       %s [--config PATH] config slurm [--section nodes|topology|plugstack]\n"
 		"                                   [--topology tree|block|none]\n",
-		SNCTL_NAME, SNCTL_NAME, SNCTL_NAME);
+		SNCTL_NAME, SNCTL_NAME, SNCTL_NAME, SNCTL_NAME);
 }
 
 /* A subcommand with its own arguments (argv[0] is its name). */
@@ -35,6 +37,7 @@ struct config_sub {
 static const struct config_sub config_subs[] = {
 	{ "check", snctl_config_check },
 	{ "slurm", snctl_config_slurm },
+	{ "migrate", snctl_config_migrate },
 };
 
 /*
@@ -59,7 +62,7 @@ static int config_args(int argc, char **argv, struct snctl_global *g,
 	}
 	if (optind >= argc) {
 		sn_log_stderr(
-			"config: missing subcommand (validate, check, slurm)");
+			"config: missing subcommand (validate, check, slurm, migrate)");
 		return -1;
 	}
 	for (size_t i = 0; i < sizeof(config_subs) / sizeof(config_subs[0]);

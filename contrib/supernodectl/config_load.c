@@ -58,6 +58,9 @@ void snctl_config_warn(const struct sn_config *cfg)
 {
 	struct sn_error warn;
 
+	/* Old forms loaded with their old meaning (etc/README "Upgrading"). */
+	for (size_t i = 0; i < cfg->n_deprecated; i++)
+		sn_log_stderr("warning: %s", cfg->deprecated[i].msg);
 	if (sn_config_port_warning(cfg, SN_CONFIG_PROCFS, &warn))
 		sn_log_stderr("warning: %s", warn.msg);
 }

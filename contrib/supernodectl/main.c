@@ -28,7 +28,7 @@ static const struct snctl_cmd commands[] = {
 	{ "health", snctl_health, "health [--node NAME]" },
 	{ "doctor", snctl_doctor, "doctor [--node NAME] [--json]" },
 	{ "config", snctl_config,
-	  "config validate [FILE] | config check | config slurm [--section nodes|topology|plugstack] [--topology tree|block|none]" },
+	  "config validate [FILE] | config check | config slurm [--section nodes|topology|plugstack] [--topology tree|block|none] | config migrate [FILE] [--write]" },
 	{ "discover", snctl_discover,
 	  "discover [--input FILE|-] [--prolog PATH] [--timeout S]" },
 };
@@ -58,6 +58,9 @@ void snctl_usage(FILE *f)
 		"                      switch) match; one line per mismatch\n"
 		"  config slurm        print the matching NodeName ... Feature= lines,\n"
 		"                      topology.conf (tree or block) and the plugstack line\n"
+		"  config migrate      print the config (FILE, else --config) in today's form:\n"
+		"                      only deprecated forms change, comments are kept;\n"
+		"                      --write rewrites FILE in place, keeping FILE.orig\n"
 		"  discover            ask every idle node which supernode its hardware puts it\n"
 		"                      in (one srun step of supernode-prolog --identity --json,\n"
 		"                      or --input FILE of such lines) and print the matching\n"

@@ -24,4 +24,11 @@ int snctl_config_check(const struct snctl_global *g, int argc, char **argv);
  */
 int snctl_config_slurm(const struct snctl_global *g, int argc, char **argv);
 
+/*
+ * config_migrate.c: the config in today's form on stdout, or with --write
+ * in place keeping FILE.orig.  argv[0] is "migrate".  Exit 0 done, 1
+ * invalid config or not written, 2 usage.
+ */
+int snctl_config_migrate(const struct snctl_global *g, int argc, char **argv);
+
 #endif

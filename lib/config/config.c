@@ -18,6 +18,7 @@
 #include "util/sn_ephemeral.h"
 #include "util/sn_file.h"
 #include "util/sn_hostlist.h"
+#include "util/sn_log.h"
 #include "util/sn_safedir.h"
 #include "config/yaml_walk.h"
 
@@ -758,6 +759,9 @@ static int document_walk(struct sn_config *cfg, yaml_document_t *doc,
 		rc = yaml_walk_mapping(&w, root, "", top_rules, cfg);
 	}
 	free(w.seen);
+	/* the deprecated forms met, for the warnings and config migrate */
+	cfg->deprecated = w.uses;
+	cfg->n_deprecated = w.n_uses;
 	return rc;
 }
 
@@ -884,10 +888,17 @@ void sn_config_default_path(char *buf, size_t size)
 			 conf);
 }
 
+void sn_config_log_deprecated(const struct sn_config *cfg)
+{
+	for (size_t i = 0; i < cfg->n_deprecated; i++)
+		sn_log(LOG_WARNING, "warning: %s", cfg->deprecated[i].msg);
+}
+
 void sn_config_free(struct sn_config *cfg)
 {
 	if (!cfg)
 		return;
+	yaml_walk_uses_free(cfg->deprecated, cfg->n_deprecated);
 	for (size_t i = 0; i < cfg->n_supernodes; i++) {
 		struct sn_names names = { cfg->supernodes[i].members,
 					  cfg->supernodes[i].size };

@@ -43,12 +43,15 @@ static void counters_list(char *buf, size_t size, const char *name)
 		snprintf(buf, size, "the counters of epilog/README.md");
 }
 
-#define LIMIT_MAX 1e12 /* the largest limit, in any unit */
+#define LIMIT_MAX 1e12 /* the largest rate limit */
+/* The largest count: yaml_walk_uint's bound when limits were counts. */
+#define COUNT_MAX 4611686018427387904.0 /* 2^62 */
 
 /*
- * "10", "10/h", "2.5/TB" into *v and *unit (*bare for a plain number).
- * Strict: decimal digits with at most one '.', then nothing or a unit.
- * Returns 0, or -1 when s is not one.
+ * "10", "10/job", "10/h", "2.5/TB" into *v and *unit (*bare for a plain
+ * number; "/job" is a count per job written out).  Strict: decimal digits
+ * with at most one '.', then nothing or a unit.  Returns 0, or -1 when s
+ * is not one.
  */
 static int limit_parse(const char *s, double *v, enum sn_rate_unit *unit,
 		       bool *bare)
@@ -64,7 +67,7 @@ static int limit_parse(const char *s, double *v, enum sn_rate_unit *unit,
 	if (p == s || !(*s >= '0' && *s <= '9') || p[-1] == '.')
 		return -1;
 	*v = strtod(s, &end);
-	if (end != p || !(*v > 0) || *v > LIMIT_MAX)
+	if (end != p || !(*v > 0))
 		return -1;
 	*bare = !*p;
 	*unit = SN_UNIT_COUNT;
@@ -72,16 +75,40 @@ static int limit_parse(const char *s, double *v, enum sn_rate_unit *unit,
 		*unit = SN_UNIT_PER_HOUR;
 	else if (!strcmp(p, "/TB"))
 		*unit = SN_UNIT_PER_TB;
-	else if (*p)
+	else if (*p && strcmp(p, "/job"))
+		return -1;
+	if (*v > (*unit == SN_UNIT_COUNT ? COUNT_MAX : LIMIT_MAX))
 		return -1;
 	return 0;
 }
 
-/* One of warn/crit: parse, refuse a bare number for a rate counter. */
+/*
+ * A bare number on a counter whose limits are rates: until 9ecc6b1 every
+ * limit was a count per job, so it keeps that meaning (unit count) with a
+ * warning; migrate writes it as N/job.
+ */
+static int limit_bare(struct yaml_walk *w, yaml_node_t *v, const char *path,
+		      const struct sn_counter *c, const char *s)
+{
+	char text[64];
+
+	snprintf(text, sizeof(text), "%s/job", s);
+	return yaml_walk_deprecated(
+		w, sn_deprecated_kind(SN_DEP_BARE_LIMIT), v, path,
+		v->start_mark.index, v->end_mark.index, text,
+		"a bare number is a count per job, and %s's limits are rates "
+		"now; kept as a count per job: write %s to keep it, or a rate "
+		"such as %s%s (per %s)",
+		c->name, text, s, sn_rate_unit_name(c->unit),
+		c->unit == SN_UNIT_PER_TB ? "TB moved" : "hour of the job");
+}
+
+/* One of warn/crit: parse; a bare number on a rate counter is deprecated. */
 static int limit_value(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		       struct sn_threshold *t, double *out, bool *has)
 {
-	const struct sn_counter *c = sn_counter_find(t->counter);
+	/* an unjudged name is never applied: its unit does not matter */
+	const struct sn_counter *c = counter_judged(t->counter);
 	enum sn_rate_unit unit;
 	const char *s;
 	bool bare;
@@ -91,16 +118,11 @@ static int limit_value(struct yaml_walk *w, yaml_node_t *v, const char *path,
 	if (limit_parse(s, out, &unit, &bare))
 		return yaml_walk_fail(
 			w, v, path,
-			"\"%s\" is not a limit: write N/h (per hour of the job), N/TB (per TB moved) or, for a count per job, N (N a number above 0, at most 1e12)",
+			"\"%s\" is not a limit: write N/h (per hour of the job), N/TB (per TB moved) or, for a count per job, N/job (N a number above 0, at most 1e12 for a rate)",
 			s);
-	if (bare && c && c->unit != SN_UNIT_COUNT)
-		return yaml_walk_fail(
-			w, v, path,
-			"a bare number (a count per job) is no longer a limit of %s: its limits are rates; write %s%s (per %s), e.g. %s: {warn: 10/h, crit: 120/h}",
-			t->counter, s, sn_rate_unit_name(c->unit),
-			c->unit == SN_UNIT_PER_TB ? "TB moved" :
-						    "hour of the job",
-			t->counter);
+	if (bare && c && c->unit != SN_UNIT_COUNT &&
+	    limit_bare(w, v, path, c, s))
+		return -1;
 	if ((t->has_warn || t->has_crit) && unit != t->unit)
 		return yaml_walk_fail(
 			w, v, path,
@@ -134,6 +156,47 @@ static const struct yaml_key_rule limit_rules[] = {
 	{ NULL, NULL, false },
 };
 
+/* A name as the loader took it until b552cb7 (counter_name_ok). */
+static bool name_was_accepted(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n && n < 64 &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789_") == n;
+}
+
+/*
+ * A threshold on a name that is no counter the epilog judges: until
+ * b552cb7 any such name loaded and was never applied.  It still loads and
+ * is still never applied (its limits are checked as before), with a
+ * warning; migrate comments the entry out.  Other names are refused.
+ */
+static int threshold_unjudged(struct yaml_walk *w, yaml_node_t *k,
+			      yaml_node_pair_t *pair, const char *sub,
+			      const char *name)
+{
+	struct sn_threshold scratch = { .counter = (char *)name };
+	char allowed[1200];
+	yaml_node_t *val;
+
+	counters_list(allowed, sizeof(allowed), name);
+	if (!name_was_accepted(name))
+		return yaml_walk_fail(
+			w, k, sub,
+			"not a counter the epilog judges (allowed: %s)",
+			allowed);
+	if (!(val = yaml_walk_node(w, pair->value, sub)) ||
+	    yaml_walk_mapping(w, val, sub, limit_rules, &scratch))
+		return -1;
+	return yaml_walk_deprecated(
+		w, sn_deprecated_kind(SN_DEP_UNJUDGED_NAME), k, sub,
+		k->start_mark.index, yaml_walk_end(w, val), NULL,
+		"%s is no counter the epilog judges: ignored, as it always "
+		"was; name one of %s, or remove the entry",
+		name, allowed);
+}
+
 static int epilog_thresholds(struct yaml_walk *w, yaml_node_t *v,
 			     const char *path, void *target)
 {
@@ -141,6 +204,10 @@ static int epilog_thresholds(struct yaml_walk *w, yaml_node_t *v,
 	yaml_node_pair_t *pair;
 	size_t n;
 
+	/* "thresholds:" left empty, e.g. once migrate commented out all */
+	if (v->type == YAML_SCALAR_NODE && !v->data.scalar.length &&
+	    v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+		return 0;
 	if (v->type != YAML_MAPPING_NODE)
 		return yaml_walk_fail(
 			w, v, path,
@@ -166,13 +233,9 @@ static int epilog_thresholds(struct yaml_walk *w, yaml_node_t *v,
 			return -1;
 		snprintf(sub, sizeof(sub), "%s.%s", path, name);
 		if (!counter_judged(name)) {
-			char allowed[1200];
-
-			counters_list(allowed, sizeof(allowed), name);
-			return yaml_walk_fail(
-				w, k, sub,
-				"not a counter the epilog judges (allowed: %s)",
-				allowed);
+			if (threshold_unjudged(w, k, pair, sub, name))
+				return -1;
+			continue;
 		}
 		if (sn_threshold_find(e, name))
 			return yaml_walk_fail(w, k, sub, "duplicate key");

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "util/sn_error.h"
+#include "config/sn_config_deprecated.h"
 #include "config/sn_epilog_cfg.h"
 #include "config/sn_manifest.h"
 
@@ -130,6 +131,12 @@ struct sn_config {
 	char *drain_tag; /* drain.tag: prefix of our drain reasons */
 	struct sn_epilog_settings epilog; /* epilog: (config_epilog.c) */
 	struct sn_bench_settings bench;	  /* bench: (config_bench.c) */
+	/*
+	 * The deprecated forms the file uses, in file order (etc/README.md
+	 * "Upgrading"): each loaded with its old meaning; msg is its warning.
+	 */
+	struct sn_config_dep_use *deprecated;
+	size_t n_deprecated;
 };
 
 /*
@@ -174,6 +181,13 @@ struct sn_config *sn_config_load_buffer(const char *path, const char *buf,
  */
 int sn_config_port_warning(const struct sn_config *cfg, const char *procfs,
 			   struct sn_error *warn);
+
+/*
+ * sn_config_log_deprecated - one sn_log(LOG_WARNING) line per deprecated
+ * form in cfg ("warning: FILE:LINE:COL: KEY: deprecated (changed in C):
+ * ...; write NEW"): how the prolog, epilog and plugins say it.
+ */
+void sn_config_log_deprecated(const struct sn_config *cfg);
 
 /*
  * sn_config_default_path - where a program finds supernode.yaml when it is

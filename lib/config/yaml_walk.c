@@ -106,6 +106,120 @@ static void rules_list(const struct yaml_key_rule *rules, char *buf,
 					 used ? ", " : "", rules->key);
 }
 
+int yaml_walk_deprecated(struct yaml_walk *w, const struct sn_deprecated *row,
+			 yaml_node_t *node, const char *path, size_t start,
+			 size_t end, const char *text, const char *fmt, ...)
+{
+	char detail[SN_ERROR_MAX];
+	struct sn_config_dep_use *u;
+	struct sn_error msg;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	u = realloc(w->uses, (w->n_uses + 1) * sizeof(*u));
+	if (!u)
+		return yaml_walk_fail(w, node, path, "out of memory");
+	w->uses = u;
+	u = &w->uses[w->n_uses];
+	memset(u, 0, sizeof(*u));
+	u->row = row;
+	u->line = (unsigned)node->start_mark.line + 1;
+	u->col = (unsigned)node->start_mark.column + 1;
+	u->start = start;
+	u->end = end;
+	if (strcmp(row->since, "field"))
+		sn_error_set(&msg,
+			     "%s:%u:%u: %s: deprecated (changed in %s): %s",
+			     w->file, u->line, u->col, path, row->since,
+			     detail);
+	else
+		sn_error_set(&msg,
+			     "%s:%u:%u: %s: deprecated (%s's spelling): %s",
+			     w->file, u->line, u->col, path, row->accepted,
+			     detail);
+	u->msg = strdup(msg.msg);
+	if (text)
+		u->text = strdup(text);
+	if (!u->msg || (text && !u->text)) {
+		free(u->msg);
+		free(u->text);
+		return yaml_walk_fail(w, node, path, "out of memory");
+	}
+	w->n_uses++;
+	return 0;
+}
+
+size_t yaml_walk_end(struct yaml_walk *w, yaml_node_t *node)
+{
+	size_t end = node->start_mark.index;
+
+	if (node->type == YAML_MAPPING_NODE &&
+	    node->data.mapping.style == YAML_BLOCK_MAPPING_STYLE) {
+		yaml_node_pair_t *p = node->data.mapping.pairs.top;
+
+		if (p > node->data.mapping.pairs.start) {
+			yaml_node_t *v =
+				yaml_document_get_node(w->doc, p[-1].value);
+
+			if (v)
+				end = yaml_walk_end(w, v);
+		}
+		return end;
+	}
+	if (node->type == YAML_SEQUENCE_NODE &&
+	    node->data.sequence.style == YAML_BLOCK_SEQUENCE_STYLE) {
+		yaml_node_item_t *i = node->data.sequence.items.top;
+
+		if (i > node->data.sequence.items.start) {
+			yaml_node_t *v = yaml_document_get_node(w->doc, i[-1]);
+
+			if (v)
+				end = yaml_walk_end(w, v);
+		}
+		return end;
+	}
+	return node->end_mark.index;
+}
+
+void yaml_walk_uses_free(struct sn_config_dep_use *uses, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(uses[i].msg);
+		free(uses[i].text);
+	}
+	free(uses);
+}
+
+/*
+ * A key of the deprecation table at path: a rename sets *rule to the new
+ * key's rule and warns; a refused one fails naming today's form.  Returns
+ * 0 (*rule set or left NULL) or -1.
+ */
+static int key_renamed(struct yaml_walk *w, yaml_node_t *k, const char *path,
+		       const char *sub, const struct yaml_key_rule *rules,
+		       const struct yaml_key_rule **rule)
+{
+	const struct sn_deprecated *d =
+		sn_deprecated_rename(path, (const char *)k->data.scalar.value);
+
+	if (!d)
+		return 0;
+	if (d->kind == SN_DEP_REFUSED)
+		return yaml_walk_fail(
+			w, k, sub,
+			"unknown key: this form was never accepted; write %s",
+			d->new_form);
+	if (!(*rule = rule_find(rules, d->new_key)))
+		return 0;
+	return yaml_walk_deprecated(w, d, k, sub, k->start_mark.index,
+				    k->end_mark.index, d->new_key,
+				    "%s is now %s%s%s; write %s", d->old_key,
+				    path, *path ? "." : "", d->new_key,
+				    d->new_form);
+}
+
 int yaml_walk_mapping(struct yaml_walk *w, yaml_node_t *node, const char *path,
 		      const struct yaml_key_rule *rules, void *target)
 {
@@ -136,6 +250,8 @@ int yaml_walk_mapping(struct yaml_walk *w, yaml_node_t *node, const char *path,
 		rule = rule_find(rules, key);
 		snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "",
 			 key);
+		if (!rule && key_renamed(w, k, path, sub, rules, &rule))
+			return -1;
 		if (!rule) {
 			rules_list(rules, allowed, sizeof(allowed));
 			return yaml_walk_fail(w, k, sub,

@@ -14,6 +14,7 @@
 
 #include <yaml.h>
 
+#include "config/sn_config_deprecated.h"
 #include "util/sn_error.h"
 
 /*
@@ -46,6 +47,9 @@ struct yaml_walk {
 	yaml_document_t *doc;
 	unsigned char *seen; /* one flag per document node: no aliases */
 	struct sn_error *err;
+	/* deprecated forms met so far (sn_config_deprecated.h), owned */
+	struct sn_config_dep_use *uses;
+	size_t n_uses;
 };
 
 struct yaml_key_rule;
@@ -64,9 +68,33 @@ int yaml_walk_fail(struct yaml_walk *w, yaml_node_t *node, const char *path,
 		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
+ * yaml_walk_deprecated - record one use of row at node: the warning
+ * "FILE:LINE:COL: PATH: deprecated (changed in SINCE): MESSAGE" and the
+ * edit of bytes [start, end) into text (copied; NULL: comment the entry
+ * out).  Returns 0, or -1 through yaml_walk_fail() when out of memory.
+ */
+int yaml_walk_deprecated(struct yaml_walk *w, const struct sn_deprecated *row,
+			 yaml_node_t *node, const char *path, size_t start,
+			 size_t end, const char *text, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
+
+/*
+ * yaml_walk_end - the byte offset just past node's text: a flow collection
+ * or a scalar ends at its end mark; a block collection at the end of its
+ * last scalar (libyaml's mark for it lies at the next token, after any
+ * comment lines between).
+ */
+size_t yaml_walk_end(struct yaml_walk *w, yaml_node_t *node);
+
+/* yaml_walk_uses_free - release n uses (msg, text and the array). */
+void yaml_walk_uses_free(struct sn_config_dep_use *uses, size_t n);
+
+/*
  * yaml_walk_mapping - check that node is a mapping whose keys are all in
  * rules (terminated by a NULL key), none twice, all required ones present;
- * call each rule's fn with path "PARENT.KEY".  Returns 0 or -1.
+ * call each rule's fn with path "PARENT.KEY".  A key that the deprecation
+ * table renames is read as its new key, with a warning; one it lists as
+ * refused is refused naming today's form.  Returns 0 or -1.
  */
 int yaml_walk_mapping(struct yaml_walk *w, yaml_node_t *node, const char *path,
 		      const struct yaml_key_rule *rules, void *target);

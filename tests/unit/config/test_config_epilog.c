@@ -86,22 +86,63 @@ static void test_dirs_newline(void **state)
 		"t.yaml:5:17: epilog.textfile_dir: a newline at byte 11 of '/var/lib/x?' (quoted): a config string is one line without control characters");
 }
 
-/* A name the epilog never judges would be silently ignored: refused. */
+/*
+ * The config loads with exactly one deprecated use, whose warning is msg
+ * (etc/README.md "Upgrading").
+ */
+static void deprecated_at(const char *yaml, const char *msg, const char *file,
+			  int line)
+{
+	struct sn_config *cfg;
+	struct sn_error err;
+
+	err_reset(&err);
+	cfg = sn_config_load_buffer("t.yaml", yaml, strlen(yaml), &err);
+	if (!cfg)
+		fail_msg("%s:%d: refused: %s", file, line, err.msg);
+	if (cfg->n_deprecated != 1)
+		fail_msg("%s:%d: %zu deprecated uses, want 1", file, line,
+			 cfg->n_deprecated);
+	if (strcmp(cfg->deprecated[0].msg, msg))
+		fail_msg("%s:%d: warning\n  got:  %s\n  want: %s", file, line,
+			 cfg->deprecated[0].msg, msg);
+	sn_config_free(cfg);
+}
+
+#define DEPRECATED(yaml, msg) deprecated_at(HEAD yaml, msg, __FILE__, __LINE__)
+
+/*
+ * A name the epilog never judges: until b552cb7 it loaded and was never
+ * applied; it still loads, still unapplied, with a warning that names its
+ * neighbours (same stem), not the whole table.  A name the old loader
+ * refused (not [A-Za-z0-9_], 64 bytes or more) is refused.
+ */
 static void test_threshold_names(void **state)
 {
+	struct sn_config *cfg;
+
 	(void)state;
-	/* The neighbours of the name (same stem), not the whole table: it
-	 * passed 1024 bytes with the vendors' rows (issue 18). */
-	REFUSED("epilog:\n  thresholds:\n    symbol_errors: {warn: 10}\n",
-		"t.yaml:6:5: epilog.thresholds.symbol_errors: not a counter the epilog judges (allowed: symbol_error)");
-	REFUSED("epilog:\n  thresholds:\n    link_downed: {crit: 1}\n    Link_Downed: {crit: 1}\n",
-		"t.yaml:7:5: epilog.thresholds.Link_Downed: not a counter the epilog judges (allowed: link_downed, link_error_recovery)");
-	REFUSED("epilog:\n  thresholds:\n    \"port_xmit_bytes\": {warn: 1}\n",
-		"t.yaml:6:5: epilog.thresholds.port_xmit_bytes: not a counter the epilog judges (allowed: port_rcv_errors, port_rcv_remote_physical_errors, port_xmit_discards, port_rcv_switch_relay_errors, port_xmit_constraint_errors, port_rcv_constraint_errors, port_xmit_wait, port_xmit_data, port_rcv_data, port_xmit_packets, port_rcv_packets)");
-	REFUSED("epilog:\n  thresholds:\n    hccs_crc_errors: {warn: 1/h}\n",
-		"t.yaml:6:5: epilog.thresholds.hccs_crc_errors: not a counter the epilog judges (allowed: hccs_crc, hccs_retry)");
-	REFUSED("epilog:\n  thresholds:\n    bogus: {warn: 1/h}\n",
-		"t.yaml:6:5: epilog.thresholds.bogus: not a counter the epilog judges (allowed: the counters of epilog/README.md)");
+	DEPRECATED(
+		"epilog:\n  thresholds:\n    symbol_errors: {warn: 10}\n",
+		"t.yaml:6:5: epilog.thresholds.symbol_errors: deprecated (changed in b552cb7): symbol_errors is no counter the epilog judges: ignored, as it always was; name one of symbol_error, or remove the entry");
+	DEPRECATED(
+		"epilog:\n  thresholds:\n    link_downed: {crit: 1}\n    Link_Downed: {crit: 1}\n",
+		"t.yaml:7:5: epilog.thresholds.Link_Downed: deprecated (changed in b552cb7): Link_Downed is no counter the epilog judges: ignored, as it always was; name one of link_downed, link_error_recovery, or remove the entry");
+	DEPRECATED(
+		"epilog:\n  thresholds:\n    hccs_crc_errors: {warn: 1/h}\n",
+		"t.yaml:6:5: epilog.thresholds.hccs_crc_errors: deprecated (changed in b552cb7): hccs_crc_errors is no counter the epilog judges: ignored, as it always was; name one of hccs_crc, hccs_retry, or remove the entry");
+	DEPRECATED(
+		"epilog:\n  thresholds:\n    bogus: {warn: 1/h}\n",
+		"t.yaml:6:5: epilog.thresholds.bogus: deprecated (changed in b552cb7): bogus is no counter the epilog judges: ignored, as it always was; name one of the counters of epilog/README.md, or remove the entry");
+	cfg = load_ok(
+		HEAD "epilog:\n  thresholds:\n    symbol_errors: {warn: 10}\n");
+	assert_null(sn_threshold_find(&cfg->epilog, "symbol_errors"));
+	sn_config_free(cfg);
+	REFUSED("epilog:\n  thresholds:\n    \"port-xmit-bytes\": {warn: 1}\n",
+		"t.yaml:6:5: epilog.thresholds.port-xmit-bytes: not a counter the epilog judges (allowed: the counters of epilog/README.md)");
+	/* its limits are still checked as they were */
+	REFUSED("epilog:\n  thresholds:\n    bogus: {warn: 1/s}\n",
+		"t.yaml:6:19: epilog.thresholds.bogus.warn: \"1/s\" is not a limit: write N/h (per hour of the job), N/TB (per TB moved) or, for a count per job, N/job (N a number above 0, at most 1e12 for a rate)");
 }
 
 /* Defaults, the config's own limits, and names without a default. */
@@ -159,26 +200,59 @@ static void test_thresholds(void **state)
 }
 
 /*
- * The per-job form of before issue 12 on a rate counter is refused with
- * file, line, key and how to write it now; malformed limits too.
+ * The per-job form of before issue 12 (9ecc6b1) on a rate counter keeps
+ * its meaning, a count per job, with a warning naming file, line, key and
+ * how to write it now (N/job); malformed limits are refused.
  */
 static void test_threshold_units(void **state)
 {
+	struct sn_config *cfg;
+	const struct sn_threshold *t;
+
 	(void)state;
-	REFUSED("epilog:\n  thresholds:\n    symbol_error: {warn: 10, crit: 10000}\n",
-		"t.yaml:6:26: epilog.thresholds.symbol_error.warn: a bare number (a count per job) is no longer a limit of symbol_error: its limits are rates; write 10/h (per hour of the job), e.g. symbol_error: {warn: 10/h, crit: 120/h}");
-	REFUSED("epilog:\n  thresholds:\n    nvlink_dl_crc: {crit: 100}\n",
-		"t.yaml:6:27: epilog.thresholds.nvlink_dl_crc.crit: a bare number (a count per job) is no longer a limit of nvlink_dl_crc: its limits are rates; write 100/TB (per TB moved), e.g. nvlink_dl_crc: {warn: 10/h, crit: 120/h}");
+	cfg = load_ok(
+		HEAD
+		"epilog:\n  thresholds:\n    symbol_error: {warn: 10, crit: 10000}\n");
+	assert_int_equal(cfg->n_deprecated, 2);
+	assert_string_equal(
+		cfg->deprecated[0].msg,
+		"t.yaml:6:26: epilog.thresholds.symbol_error.warn: deprecated (changed in 9ecc6b1): a bare number is a count per job, and symbol_error's limits are rates now; kept as a count per job: write 10/job to keep it, or a rate such as 10/h (per hour of the job)");
+	assert_string_equal(cfg->deprecated[0].text, "10/job");
+	assert_string_equal(cfg->deprecated[1].text, "10000/job");
+	t = sn_threshold_find(&cfg->epilog, "symbol_error");
+	assert_int_equal(t->unit, SN_UNIT_COUNT); /* its old meaning */
+	assert_true(t->warn == 10 && t->crit == 10000);
+	sn_config_free(cfg);
+	DEPRECATED(
+		"epilog:\n  thresholds:\n    nvlink_dl_crc: {crit: 100}\n",
+		"t.yaml:6:27: epilog.thresholds.nvlink_dl_crc.crit: deprecated (changed in 9ecc6b1): a bare number is a count per job, and nvlink_dl_crc's limits are rates now; kept as a count per job: write 100/job to keep it, or a rate such as 100/TB (per TB moved)");
+	/* today's form of it: no warning, the same meaning */
+	cfg = load_ok(
+		HEAD
+		"epilog:\n  thresholds:\n    symbol_error: {warn: 10/job, crit: 10000/job}\n");
+	assert_int_equal(cfg->n_deprecated, 0);
+	t = sn_threshold_find(&cfg->epilog, "symbol_error");
+	assert_int_equal(t->unit, SN_UNIT_COUNT);
+	assert_true(t->warn == 10 && t->crit == 10000);
+	sn_config_free(cfg);
+	/* counts as large as the old loader took them (2^62) */
+	cfg = load_ok(
+		HEAD
+		"epilog:\n  thresholds:\n    link_downed: {crit: 4611686018427387904}\n");
+	assert_int_equal(cfg->n_deprecated, 0);
+	sn_config_free(cfg);
+	REFUSED("epilog:\n  thresholds:\n    link_downed: {crit: 4611686018427387905000}\n",
+		"t.yaml:6:25: epilog.thresholds.link_downed.crit: \"4611686018427387905000\" is not a limit: write N/h (per hour of the job), N/TB (per TB moved) or, for a count per job, N/job (N a number above 0, at most 1e12 for a rate)");
 	REFUSED("epilog:\n  thresholds:\n    symbol_error: {warn: 10/h, crit: 100/TB}\n",
 		"t.yaml:6:38: epilog.thresholds.symbol_error.crit: warn and crit of symbol_error must use the same unit (\"/h\" and \"/TB\")");
 	REFUSED("epilog:\n  thresholds:\n    symbol_error: {warn: 10/s}\n",
-		"t.yaml:6:26: epilog.thresholds.symbol_error.warn: \"10/s\" is not a limit: write N/h (per hour of the job), N/TB (per TB moved) or, for a count per job, N (N a number above 0, at most 1e12)");
+		"t.yaml:6:26: epilog.thresholds.symbol_error.warn: \"10/s\" is not a limit: write N/h (per hour of the job), N/TB (per TB moved) or, for a count per job, N/job (N a number above 0, at most 1e12 for a rate)");
 	REFUSED("epilog:\n  thresholds:\n    symbol_error: {warn: 0/h}\n",
-		"t.yaml:6:26: epilog.thresholds.symbol_error.warn: \"0/h\" is not a limit: write N/h (per hour of the job), N/TB (per TB moved) or, for a count per job, N (N a number above 0, at most 1e12)");
+		"t.yaml:6:26: epilog.thresholds.symbol_error.warn: \"0/h\" is not a limit: write N/h (per hour of the job), N/TB (per TB moved) or, for a count per job, N/job (N a number above 0, at most 1e12 for a rate)");
 	REFUSED("epilog:\n  thresholds:\n    symbol_error: {warn: -3/h}\n",
-		"t.yaml:6:26: epilog.thresholds.symbol_error.warn: \"-3/h\" is not a limit: write N/h (per hour of the job), N/TB (per TB moved) or, for a count per job, N (N a number above 0, at most 1e12)");
+		"t.yaml:6:26: epilog.thresholds.symbol_error.warn: \"-3/h\" is not a limit: write N/h (per hour of the job), N/TB (per TB moved) or, for a count per job, N/job (N a number above 0, at most 1e12 for a rate)");
 	REFUSED("epilog:\n  thresholds:\n    symbol_error: {warn: 1e3/h}\n",
-		"t.yaml:6:26: epilog.thresholds.symbol_error.warn: \"1e3/h\" is not a limit: write N/h (per hour of the job), N/TB (per TB moved) or, for a count per job, N (N a number above 0, at most 1e12)");
+		"t.yaml:6:26: epilog.thresholds.symbol_error.warn: \"1e3/h\" is not a limit: write N/h (per hour of the job), N/TB (per TB moved) or, for a count per job, N/job (N a number above 0, at most 1e12 for a rate)");
 	REFUSED("epilog:\n  thresholds:\n    symbol_error: {warn: 20/h, crit: 10/h}\n",
 		"t.yaml:6:19: epilog.thresholds.symbol_error: warn 20/h is above crit 10/h");
 }

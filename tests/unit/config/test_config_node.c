@@ -295,8 +295,8 @@ static void test_unknown_keys(void **state)
 		"t.yaml:6:57: node.ports[0].speed: unknown key (allowed here: device, port, link_layer, min_rate_gbps, pcie_min_gen, pcie_min_width, gid_index, min_mtu)");
 	REFUSED("node:\n  topology:\n    near: numa\n",
 		"t.yaml:6:5: node.topology.near: unknown key (allowed here: nearness, pairs)");
-	REFUSED("prolog:\n  timeout_s: 60\n",
-		"t.yaml:5:3: prolog.timeout_s: unknown key (allowed here: all_jobs, timeout, check_timeout, drain_on_unknown)");
+	REFUSED("prolog:\n  timeout_z: 60\n",
+		"t.yaml:5:3: prolog.timeout_z: unknown key (allowed here: all_jobs, timeout, check_timeout, drain_on_unknown)");
 	REFUSED("drain:\n  colour: red\n",
 		"t.yaml:5:3: drain.colour: unknown key (allowed here: tag)");
 }
