@@ -9,7 +9,8 @@
 #     names the counter, the GPU and the rate per hour;
 #   - a GPU whose NVML recovery action is "node reboot": CRIT, named;
 #   - a config with the per-job thresholds of before issue 12: the epilog
-#     loads no config, records nothing, drains nothing, says why.
+#     keeps their old meaning (a count per job), records the job, and says
+#     how to write each limit now (issue 19: old configs keep loading).
 # Environment (from CMake): PROLOG, EPILOG, FAKE_NVML, FIXTURES.
 set -u
 
@@ -101,11 +102,12 @@ after "$W/reboot.json" 'g[1]["nvml_field_values"]["NVML_FI_DEV_GET_GPU_RECOVERY_
 job 4245 sn "$W/reboot.json"
 assert_eq "recovery action: reason" "supernode: GPU_RECOVERY_ACTION 0000:00:07.0 node reboot" "$(rec 4245 'd["drain_reason"]')"
 
-# ---- a config with the per-job thresholds of before: refused, said ----
+# ---- a config with the per-job thresholds of before: kept, said ----
 job 4246 old "$TRAFFIC/nvml-h200x2-after-traffic.json"
 assert_eq "old config: epilog exit 0" 0 "$EPILOG_RC"
-assert_eq "old config: no record" "" "$(ls "$W/records/4246" 2>/dev/null)"
-assert_contains "old config: said how to write it now" "old.yaml:8:26: epilog.thresholds.symbol_error.warn: a bare number (a count per job) is no longer a limit of symbol_error: its limits are rates; write 10/h" "$(cat "$W/epilog-4246.out")"
+assert_eq "old config: the job recorded" "h200-1.json" "$(ls "$W/records/4246" 2>/dev/null)"
+assert_eq "old config: worst OK, no drain" "OK None" "$(rec 4246 'd["worst"] + " " + str(d["drain_reason"])')"
+assert_contains "old config: said how to write it now" "old.yaml:8:26: epilog.thresholds.symbol_error.warn: deprecated (changed in 9ecc6b1): a bare number is a count per job, and symbol_error's limits are rates now; kept as a count per job: write 10/job to keep it, or a rate such as 10/h (per hour of the job)" "$(cat "$W/epilog-4246.out")"
 
 # ---- %h in record_dir: the epilog writes where supernodectl report reads ----
 # (issue 17 item 13: the epilog took %h as the Slurm node name, supernodectl
