@@ -5,7 +5,7 @@
  * reading `git log -p` of lib/config, etc/supernode.yaml.example,
  * etc/examples/ and the config README: no key was ever removed or moved;
  * two value forms were refused later (rows 1-2).  The field cases'
- * spellings (/work/shared/reference/field-cases.md 16 and 5) were never
+ * spellings (shared/reference/field-cases.md 16 and 5) were never
  * accepted by any commit; the three that are a plain rename load with a
  * warning (rows 3-5), the ones without an exact equivalent are refused
  * naming today's form (rows 6-8).
