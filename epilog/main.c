@@ -148,8 +148,10 @@ static json_object *end_snapshot(const struct sn_check_ctx *ctx,
 		       err.msg);
 		return NULL;
 	}
-	if (sn_baseline_parse(doc, len, 0, &end) != SN_BASELINE_OK)
+	if (sn_baseline_parse(doc, len, 0, &end) != SN_BASELINE_OK) {
+		json_object_put(end);
 		end = NULL;
+	}
 	free(doc);
 	return end;
 }
@@ -176,6 +178,10 @@ static void epilog_run(const struct sn_config *cfg,
 		sn_log(LOG_WARNING,
 		       "job %u: baseline missing (%s): deltas unknown, no drain",
 		       job->id, path);
+	else if (in.baseline_status == SN_BASELINE_NEWER)
+		sn_log(LOG_WARNING,
+		       "job %u: %s: deltas unknown, UNKNOWN, no drain", job->id,
+		       err.msg);
 	else if (in.baseline_status != SN_BASELINE_OK)
 		sn_log(LOG_WARNING,
 		       "job %u: baseline corrupt: deltas unknown, no drain: %s",

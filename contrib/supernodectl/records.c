@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Reading the epilog's records: <record_dir>/<jobid>/<node>.json, schema 1.
+ * Reading the epilog's records: <record_dir>/<jobid>/<node>.json, schema 1
+ * (no "schema": 1; a higher one is a newer epilog's, named as such).
  * record_dir may be shared storage written by many nodes, so every read is
  * bounded (files per run, bytes per file, JSON depth) and a file that is
  * unreadable, corrupt, of another schema or inconsistent with its path is
@@ -175,7 +176,27 @@ static enum sn_grade verdicts_worst(json_object *doc)
 	return w;
 }
 
-/* Check the schema and fill rec from doc; why says what is wrong. */
+/*
+ * A record of a newer format (a newer epilog, during a rolling upgrade):
+ * its node (the record's, else its path's) and what to do.
+ */
+static void newer_text(json_object *doc, const char *path_node, int64_t schema,
+		       char *why, size_t size)
+{
+	const char *node = get_str(doc, "node");
+
+	if (!node || !snctl_node_name_ok(node))
+		node = path_node ? path_node : "?";
+	snprintf(
+		why, size,
+		"node %s: written by a newer supernode-epilog (format %lld): upgrade supernodectl",
+		node, (long long)schema);
+}
+
+/*
+ * Check the schema and fill rec from doc; why says what is wrong.  No
+ * "schema" reads as 1; fields not known here are ignored.
+ */
 static int record_fill(struct snctl_record *rec, json_object *doc,
 		       int64_t want_job, const char *want_node, char *why,
 		       size_t size)
@@ -187,7 +208,15 @@ static int record_fill(struct snctl_record *rec, json_object *doc,
 		snprintf(why, size, "not a JSON object");
 		return -1;
 	}
-	if (!get_int(doc, "schema", &schema) || schema != SNCTL_SCHEMA) {
+	if (!json_object_object_get_ex(doc, "schema", NULL))
+		schema = 1; /* read as format 1 (etc/README.md) */
+	else if (!get_int(doc, "schema", &schema))
+		schema = 0;
+	if (schema > SNCTL_SCHEMA) {
+		newer_text(doc, want_node, schema, why, size);
+		return -1;
+	}
+	if (schema != SNCTL_SCHEMA) {
 		snprintf(why, size, "unsupported schema (want %d)",
 			 SNCTL_SCHEMA);
 		return -1;

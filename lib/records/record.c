@@ -63,21 +63,37 @@ const char *sn_baseline_status_name(enum sn_baseline_status s)
 		return "ok";
 	case SN_BASELINE_MISSING:
 		return "missing";
+	case SN_BASELINE_NEWER:
+		return "newer";
 	case SN_BASELINE_CORRUPT:
 		break;
 	}
 	return "corrupt";
 }
 
+int64_t sn_baseline_format(const json_object *doc)
+{
+	json_object *schema;
+
+	if (!json_object_is_type(doc, json_type_object))
+		return -1;
+	if (!json_object_object_get_ex(doc, "schema", &schema))
+		return 1; /* no release wrote one without it: read as 1 */
+	if (!json_object_is_type(schema, json_type_int))
+		return -1;
+	return json_object_get_int64(schema);
+}
+
 /* Why doc is not a baseline of job_id (0: of any job); NULL when it is. */
 static const char *baseline_invalid(const json_object *doc, uint32_t job_id)
 {
-	json_object *schema = sn_json_get(doc, "schema", json_type_int);
 	json_object *job = sn_json_get(doc, "job_id", json_type_int);
+	int64_t format = sn_baseline_format(doc);
 
 	if (!json_object_is_type(doc, json_type_object))
 		return "not a JSON object";
-	if (!schema || json_object_get_int64(schema) != SN_BASELINE_SCHEMA)
+	/* Unknown fields are ignored: a format gains fields, not meanings. */
+	if (format != SN_BASELINE_SCHEMA)
 		return "not schema 1";
 	if (!sn_json_get(doc, "time", json_type_int))
 		return "no integer \"time\"";
@@ -93,7 +109,17 @@ static bool baseline_valid(const json_object *doc, uint32_t job_id)
 	return !baseline_invalid(doc, job_id);
 }
 
-/* sn_baseline_parse() with the reason of a CORRUPT into why. */
+size_t sn_baseline_newer_text(const json_object *doc, char *buf, size_t size)
+{
+	int n = snprintf(
+		buf, size,
+		"baseline written by a newer supernode-prolog (format %lld), this epilog reads format %d: upgrade the epilog",
+		(long long)sn_baseline_format(doc), SN_BASELINE_SCHEMA);
+
+	return n < 0 ? 0 : (size_t)n;
+}
+
+/* sn_baseline_parse() with the reason of a CORRUPT or NEWER into why. */
 static enum sn_baseline_status parse_why(const char *text, size_t len,
 					 uint32_t job_id, json_object **out,
 					 char *why, size_t size)
@@ -101,6 +127,7 @@ static enum sn_baseline_status parse_why(const char *text, size_t len,
 	json_tokener *tok = json_tokener_new_ex(SN_BASELINE_JSON_DEPTH);
 	enum json_tokener_error e;
 	json_object *doc = NULL;
+	bool newer = false;
 	const char *bad;
 	size_t used;
 
@@ -132,7 +159,10 @@ static enum sn_baseline_status parse_why(const char *text, size_t len,
 			 "text after the JSON document (at byte %zu)", used);
 		goto cleanup;
 	}
-	if ((bad = baseline_invalid(doc, job_id))) {
+	if (sn_baseline_format(doc) > SN_BASELINE_SCHEMA) {
+		sn_baseline_newer_text(doc, why, size);
+		newer = true;
+	} else if ((bad = baseline_invalid(doc, job_id))) {
 		snprintf(why, size, "%s", bad);
 		goto cleanup;
 	}
@@ -142,13 +172,15 @@ cleanup:
 	json_object_put(doc);
 	if (tok)
 		json_tokener_free(tok);
+	if (newer)
+		return SN_BASELINE_NEWER;
 	return *out ? SN_BASELINE_OK : SN_BASELINE_CORRUPT;
 }
 
 enum sn_baseline_status sn_baseline_parse(const char *text, size_t len,
 					  uint32_t job_id, json_object **out)
 {
-	char why[128];
+	char why[160];
 
 	return parse_why(text, len, job_id, out, why, sizeof(why));
 }
@@ -1050,9 +1082,12 @@ static const char *worst_of(const json_object *verdicts)
 	return sn_grade_name(worst);
 }
 
-/* An UNKNOWN verdict of the Xid scan: events that were not judged. */
-static void scan_verdict(struct build *b, const char *counter, size_t n,
-			 const char *reason)
+/*
+ * An UNKNOWN verdict of device (the Xid scan "kmsg", the "baseline"):
+ * events or counters that were not judged.
+ */
+static void unknown_verdict(struct build *b, const char *counter,
+			    const char *device, size_t n, const char *reason)
 {
 	json_object *o = json_object_new_object();
 
@@ -1061,7 +1096,7 @@ static void scan_verdict(struct build *b, const char *counter, size_t n,
 		return;
 	}
 	b->bad |= put(o, "counter", json_object_new_string(counter));
-	b->bad |= put(o, "device", json_object_new_string("kmsg"));
+	b->bad |= put(o, "device", json_object_new_string(device));
 	b->bad |= put(o, "delta", n ? json_object_new_uint64(n) : NULL);
 	b->bad |= put(o, "warn", NULL);
 	b->bad |= put(o, "crit", NULL);
@@ -1080,17 +1115,22 @@ static void scan_verdicts(struct build *b)
 	char buf[160];
 	const char *scan;
 
+	if (b->status == SN_BASELINE_NEWER) {
+		/* Nothing judged: not known to be fine, not a node fault. */
+		sn_baseline_newer_text(b->in->baseline, buf, sizeof(buf));
+		unknown_verdict(b, "baseline_format", "baseline", 0, buf);
+	}
 	if (b->why_no_baseline)
 		return;
 	scan = xid_scan_text(b, buf, sizeof(buf));
 	if (strcmp(scan, "ok"))
-		scan_verdict(b, "xid_scan", 0, scan);
+		unknown_verdict(b, "xid_scan", "kmsg", 0, scan);
 	if (c->lost) {
 		snprintf(
 			buf, sizeof(buf),
 			"%zu warn or drain Xid events not judged (more than %u distinct ones, or out of memory)",
 			c->lost, SN_RECORD_MAX_XID_SEVERE);
-		scan_verdict(b, "xid_lost", c->lost, buf);
+		unknown_verdict(b, "xid_lost", "kmsg", c->lost, buf);
 	}
 }
 
@@ -1151,8 +1191,13 @@ static void setup(struct build *b, const struct sn_config *cfg,
 	if (b->status == SN_BASELINE_OK &&
 	    (!in->baseline || !baseline_valid(in->baseline, 0)))
 		b->status = SN_BASELINE_CORRUPT;
+	if (b->status == SN_BASELINE_NEWER &&
+	    sn_baseline_format(in->baseline) <= SN_BASELINE_SCHEMA)
+		b->status = SN_BASELINE_CORRUPT;
 	if (b->status == SN_BASELINE_MISSING)
 		b->why_no_baseline = "baseline missing";
+	else if (b->status == SN_BASELINE_NEWER)
+		b->why_no_baseline = "baseline of a newer format";
 	else if (b->status != SN_BASELINE_OK)
 		b->why_no_baseline = "baseline corrupt";
 	t = sn_json_get(in->baseline, "time", json_type_int);

@@ -16,7 +16,7 @@
  *   "start": 1764430000 | null,      baseline "time" (s since the epoch)
  *   "end": 1764433600,               epilog time (s since the epoch)
  *   "exit_code": 0 | null,
- *   "baseline": "ok" | "missing" | "corrupt",
+ *   "baseline": "ok" | "missing" | "corrupt" | "newer",
  *   "xid_scan": "ok" | "no log position in the baseline" |
  *               "records lost before they were read" |
  *               "log restarted since the baseline (reboot?)" |
@@ -114,7 +114,11 @@
  *
  * A missing or corrupt baseline: every delta null with the reason "baseline
  * missing" / "baseline corrupt", no verdicts (so "worst" "OK"), no drain,
- * no Xid events.  Ports and accelerators are listed from the end snapshot.
+ * no Xid events.  A baseline of a newer format (a newer prolog, during a
+ * rolling upgrade): the same with the reason "baseline of a newer format",
+ * and one verdict: counter "baseline_format", device "baseline", grade
+ * UNKNOWN, "reason" sn_baseline_newer_text() (so "worst" "UNKNOWN"; no
+ * drain).  Ports and accelerators are listed from the end snapshot.
  * Bounds: SN_RECORD_MAX_PORTS ports, SN_MANIFEST_MAX_ACCELS accelerators,
  * SN_RECORD_MAX_COUNTERS counters per port (the rest left out).
  */
@@ -141,10 +145,26 @@ enum sn_baseline_status {
 	SN_BASELINE_OK = 0,
 	SN_BASELINE_MISSING, /* no file: the prolog did not run or failed */
 	SN_BASELINE_CORRUPT, /* unreadable, not JSON, wrong schema or job */
+	SN_BASELINE_NEWER,   /* "schema" above SN_BASELINE_SCHEMA: written by
+			      * a newer prolog (rolling upgrade) */
 };
 
-/* sn_baseline_status_name - "ok", "missing", "corrupt". */
+/* sn_baseline_status_name - "ok", "missing", "corrupt", "newer". */
 const char *sn_baseline_status_name(enum sn_baseline_status s);
+
+/*
+ * sn_baseline_format - the format major of a baseline document: its
+ * integer "schema", 1 when it has none (etc/README.md, "Upgrading: mixed
+ * versions"), -1 when doc is no object or "schema" is no integer.
+ */
+int64_t sn_baseline_format(const json_object *doc);
+
+/*
+ * sn_baseline_newer_text - "baseline written by a newer supernode-prolog
+ * (format N), this epilog reads format 1: upgrade the epilog" into buf
+ * (cut to size).  Returns the length it wanted, like snprintf.
+ */
+size_t sn_baseline_newer_text(const json_object *doc, char *buf, size_t size);
 
 #define SN_BASELINE_JSON_DEPTH 32 /* nesting a baseline may have */
 
@@ -154,8 +174,12 @@ const char *sn_baseline_status_name(enum sn_baseline_status s);
  * SN_BASELINE_MAX_BYTES; JSON nesting at most SN_BASELINE_JSON_DEPTH;
  * nothing but white space after it): schema 1, an integer "time", an
  * object "ports"; job_id equal to job_id unless job_id is 0.  No side
- * effects (a fuzzer's entry point).  Returns SN_BASELINE_OK with *out a
- * new object (caller puts it), or SN_BASELINE_CORRUPT with *out NULL.
+ * effects (a fuzzer's entry point).  Fields it does not know are ignored;
+ * no "schema" reads as schema 1 (etc/README.md, "Upgrading: mixed
+ * versions").  Returns SN_BASELINE_OK with *out a new object (caller puts
+ * it); SN_BASELINE_NEWER when "schema" is above SN_BASELINE_SCHEMA, with
+ * *out the document (caller puts it; nothing in it but "schema" is read,
+ * for sn_baseline_newer_text); or SN_BASELINE_CORRUPT with *out NULL.
  */
 enum sn_baseline_status sn_baseline_parse(const char *text, size_t len,
 					  uint32_t job_id, json_object **out);
@@ -167,6 +191,9 @@ enum sn_baseline_status sn_baseline_parse(const char *text, size_t len,
  * regular file (a FIFO is refused without blocking) of at most
  * SN_BASELINE_MAX_BYTES.  A file (or folder) that does not exist gives
  * SN_BASELINE_MISSING; anything else that is wrong gives
+ * SN_BASELINE_NEWER (*out as in sn_baseline_parse) with err "baseline
+ * written by a newer supernode-prolog (format 2), ...: PATH"; anything
+ * else that is wrong gives
  * SN_BASELINE_CORRUPT with err set, phrase first, path last: "not JSON:
  * unexpected character (at byte 17): PATH", "not a regular file (fifo):
  * PATH", "4194305 bytes, more than the limit of 4194304: PATH", "another
@@ -211,12 +238,13 @@ struct sn_record_input {
 	int exit_code;	  /* as Slurm gives it */
 	int64_t end_time; /* seconds since the epoch */
 	enum sn_baseline_status baseline_status;
-	const json_object *baseline; /* the parsed baseline when OK, else NULL */
-	const json_object *end;	     /* end snapshot: sn_baseline_collect()
+	const json_object *baseline;   /* the parsed baseline when OK or NEWER,
+					 * else NULL */
+	const json_object *end;	       /* end snapshot: sn_baseline_collect()
 					 * format; NULL = nothing read */
-	const json_object *xid_events;	 /* array from sn_record_collect_xids();
+	const json_object *xid_events; /* array from sn_record_collect_xids();
 					 * NULL = none */
-	int xid_rc;			 /* its return value */
+	int xid_rc;		       /* its return value */
 	struct sn_xid_counts xid_counts; /* its *counts */
 };
 

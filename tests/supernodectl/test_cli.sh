@@ -45,6 +45,7 @@ C=(--config "$T/sn.yaml")
 # ---- report JOBID: 4 readable records, snb2 corrupt, snb3 has none ----
 run "${C[@]}" report 1001
 assert_eq "report 1001 exit" 0 "$RC"
+REPORT_1001=$OUT
 assert_eq "report 1001 table" "$(cat <<'TXT'
 job 1001  user alice  start 2025-11-29T15:26:40+0000  end 2025-11-29T15:28:20+0000  duration 1m40s  exit 0  nodes 4 of 6  worst CRIT
 NODE  SUPERNODE  DEVICE             ERRORS                                                  TRAFFIC                                  VERDICT
@@ -86,8 +87,42 @@ missing: sna2: no readable record
 missing: sna3: no readable record
 TXT
 )" "$OUT"
-assert_eq "report 1002 problems" "supernodectl: $REC/1002/sna2.json: unsupported schema (want 1)
+assert_eq "report 1002 problems" "supernodectl: $REC/1002/sna2.json: node sna2: written by a newer supernode-epilog (format 2): upgrade supernodectl
 supernodectl: $REC/1002/sna3.json: holds job 1003 node sna3, not what its path says" "$(sort <<<"$ERR")"
+
+# ---- mixed versions (etc/README.md, "Upgrading: mixed versions") ----
+# records without "schema" (format 1 by rule) and with fields this
+# supernodectl does not know: the same table as the records as written
+mkdir -p "$T/mixed/1001"
+for f in "$REC"/1001/*.json; do
+	python3 - "$f" "$T/mixed/1001/${f##*/}" <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except ValueError:
+    open(sys.argv[2], "w").write(open(sys.argv[1]).read())
+    sys.exit(0)
+del d["schema"]
+d["future_field"] = {"x": [1, 2]}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+done
+sed "s|record_dir: .*|record_dir: $T/mixed|" "$T/sn.yaml" >"$T/mixed.yaml"
+run --config "$T/mixed.yaml" report 1001
+assert_eq "record without schema, unknown fields: exit" 0 "$RC"
+assert_eq "record without schema, unknown fields: same table" "$REPORT_1001" "$OUT"
+# a newer epilog's record is named, with what to do; alone it is no record
+mkdir -p "$T/newer/1002"
+cp "$REC/1002/sna2.json" "$T/newer/1002/"
+sed "s|record_dir: .*|record_dir: $T/newer|" "$T/sn.yaml" >"$T/newer.yaml"
+run --config "$T/newer.yaml" report 1002
+assert_eq "newer record alone: exit 1" 1 "$RC"
+assert_eq "newer record alone: message" "supernodectl: $T/newer/1002/sna2.json: node sna2: written by a newer supernode-epilog (format 2): upgrade supernodectl
+supernodectl: no record of job 1002 in $T/newer" "$ERR"
+run --config "$T/newer.yaml" report --node sna2
+assert_eq "newer record, --node: exit 1" 1 "$RC"
+assert_eq "newer record, --node: message" "supernodectl: $T/newer/1002/sna2.json: node sna2: written by a newer supernode-epilog (format 2): upgrade supernodectl
+supernodectl: no record of node sna2 in $T/newer" "$ERR"
 
 run "${C[@]}" report 4242
 assert_eq "no record: exit 1" 1 "$RC"

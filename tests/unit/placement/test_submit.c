@@ -8,6 +8,7 @@
 #include "unit.h"
 
 #include "placement/sn_option.h"
+#include "placement/sn_placement.h"
 #include "placement/sn_submit.h"
 
 static char logged[1024];
@@ -71,6 +72,100 @@ static void test_client(void **state)
 	assert_int_equal(sn_submit_client(false, spank_env, 1),
 			 SN_CLIENT_ALLOC);
 	assert_int_equal(sn_submit_client(false, NULL, 0), SN_CLIENT_ALLOC);
+}
+
+/* The plan job_submit makes of spank_env (n entries) for an srun/salloc. */
+static struct sn_job_plan plan_of(const struct sn_config *cfg, char **env,
+				  uint32_t n, enum sn_job_client *client)
+{
+	struct sn_job_request req = {
+		.min_nodes = SN_UNSET32,
+		.max_nodes = SN_UNSET32,
+		.shared = SN_UNSET16,
+		.req_switch = SN_UNSET32,
+		.num_tasks = 8,
+		.ntasks_per_node = SN_UNSET16,
+	};
+	struct sn_job_plan plan = { 0 };
+	struct sn_error err;
+	const char *value;
+
+	sn_submit_strip_forged(env, &n, 1234, &ops);
+	value = sn_option_env_value(env, n, "SUPERNODE");
+	assert_non_null(value);
+	req.client = *client = sn_submit_client(false, env, n);
+	assert_int_equal(
+		sn_supernode_count_parse(value, 4, &req.supernodes, &err), 0);
+	if (sn_placement_plan(cfg, &req, &plan, &err))
+		fail_msg("%s", err.msg);
+	return plan;
+}
+
+/*
+ * Mixed versions (issue 19 item 2; etc/README.md, "Upgrading: mixed
+ * versions"): the spank job env's entries keep their names and meanings;
+ * one added later is optional.  A SPANK plugin of 9a454df..915e4bf^ sends
+ * SUPERNODE=N alone: accepted, the same rewrite, the client salloc's.  A
+ * newer plugin's SUPERNODE_* entries that this job_submit does not know
+ * pass untouched and change nothing; a forged SPANK_SUPERNODE= still goes.
+ */
+static void test_mixed_versions(void **state)
+{
+	static const char yaml[] =
+		"supernodes:\n  - {name: sn01, nodes: \"a[1-4]\"}\n"
+		"  - {name: sn02, nodes: \"b[1-4]\"}\n"
+		"placement: {method: feature}\n";
+	char *today[] = { strdup("SUPERNODE=1"),
+			  strdup(SN_SPANK_SRUN_MARK "=1") };
+	char *old[] = { strdup("SUPERNODE=1") };
+	char *newer[] = { strdup("SUPERNODE=1"),
+			  strdup(SN_SPANK_SRUN_MARK "=1"),
+			  strdup("SUPERNODE_FORMAT=2"),
+			  strdup("SUPERNODE_FUTURE=x"),
+			  strdup("SPANK_SUPERNODE=1") };
+	struct sn_job_plan p_today, p_old, p_newer;
+	enum sn_job_client c_today, c_old, c_newer;
+	struct sn_config *cfg;
+	struct sn_error err;
+
+	(void)state;
+	cfg = sn_config_load_buffer("mixed.yaml", yaml, strlen(yaml), &err);
+	if (!cfg)
+		fail_msg("%s", err.msg);
+	frees = 0;
+	p_today = plan_of(cfg, today, 2, &c_today);
+	p_old = plan_of(cfg, old, 1, &c_old);
+	p_newer = plan_of(cfg, newer, 5, &c_newer);
+	assert_int_equal(frees, 1); /* the forged entry, nothing else */
+	assert_string_equal(newer[2], "SUPERNODE_FORMAT=2");
+	assert_string_equal(newer[3], "SUPERNODE_FUTURE=x");
+	assert_null(newer[4]);
+	assert_int_equal(c_today, SN_CLIENT_SRUN);
+	assert_int_equal(c_old, SN_CLIENT_ALLOC);
+	assert_int_equal(c_newer, SN_CLIENT_SRUN);
+	assert_int_equal(p_today.nodes, 4);
+	assert_string_equal(p_today.features, "[sn01|sn02]");
+	assert_int_equal(p_today.num_tasks, SN_UNSET32);
+	for (int i = 0; i < 2; i++) {
+		const struct sn_job_plan *p = i ? &p_newer : &p_old;
+
+		assert_int_equal(p->nodes, p_today.nodes);
+		assert_int_equal(p->shared, p_today.shared);
+		assert_string_equal(p->features, p_today.features);
+		assert_int_equal(p->req_switch, p_today.req_switch);
+		assert_int_equal(p->num_tasks, p_today.num_tasks);
+	}
+	free(p_today.features);
+	free(p_old.features);
+	free(p_newer.features);
+	for (int i = 0; i < 5; i++) {
+		free(newer[i]);
+		if (i < 2)
+			free(today[i]);
+		if (i < 1)
+			free(old[i]);
+	}
+	sn_config_free(cfg);
 }
 
 static void test_tasks_env(void **state)
@@ -236,6 +331,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strip_forged),
 		cmocka_unit_test(test_client),
+		cmocka_unit_test(test_mixed_versions),
 		cmocka_unit_test(test_tasks_env),
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_reshape),

@@ -406,7 +406,7 @@ static enum sn_baseline_status parse_text(const char *text)
 	enum sn_baseline_status st =
 		sn_baseline_parse(text, strlen(text), 0, &o);
 
-	assert_true((st == SN_BASELINE_OK) == (o != NULL));
+	assert_true((st != SN_BASELINE_CORRUPT) == (o != NULL));
 	json_object_put(o);
 	return st;
 }
@@ -432,8 +432,14 @@ static void test_baseline_parse(void **state)
 	assert_null(o);
 	assert_int_equal(sn_baseline_parse(ok, strlen(ok) - 3, 42, &o),
 			 SN_BASELINE_CORRUPT);
+	/* a newer prolog's format (mixed versions); 0 and "2" are no format */
+	assert_int_equal(parse_text("{\"schema\": 2, \"time\": 5}"),
+			 SN_BASELINE_NEWER);
 	assert_int_equal(
-		parse_text("{\"schema\": 2, \"time\": 5, \"ports\": {}}"),
+		parse_text("{\"schema\": 0, \"time\": 5, \"ports\": {}}"),
+		SN_BASELINE_CORRUPT);
+	assert_int_equal(
+		parse_text("{\"schema\": \"2\", \"time\": 5, \"ports\": {}}"),
 		SN_BASELINE_CORRUPT);
 	assert_int_equal(
 		parse_text("{\"schema\": 1, \"time\": 5, \"ports\": {}} x"),
@@ -457,6 +463,92 @@ static void test_baseline_parse(void **state)
 	unlink(path);
 	assert_string_equal(sn_baseline_status_name(SN_BASELINE_MISSING),
 			    "missing");
+}
+
+/* The record of baseline text (parsed as the epilog does) against end. */
+static json_object *record_of_text(const struct sn_config *cfg,
+				   const char *text, json_object *end,
+				   enum sn_baseline_status want)
+{
+	json_object *base = NULL, *rec;
+
+	assert_int_equal(sn_baseline_parse(text, strlen(text), 42, &base),
+			 want);
+	rec = build(cfg, base, want, end, NULL, 1100);
+	json_object_put(base);
+	return rec;
+}
+
+/*
+ * Mixed versions (issue 19 item 2): the baseline's format is its "schema".
+ * Every release since 6de1aec wrote "schema": 1; one without it reads as
+ * format 1, unknown fields are ignored (same record, byte for byte), and
+ * a newer format is UNKNOWN with the upgrade message, never a drain.
+ */
+static void test_baseline_mixed_versions(void **state)
+{
+	struct sn_config *cfg = config(NULL);
+	json_object *base, *end, *rec, *newer;
+	char sys[PATH_MAX], today[8192], other[8192];
+	const char *text;
+
+	(void)state;
+	copy_tree(sys);
+	base = snapshot(sys, 1000, ACCEL_START);
+	set_counter(sys, "mlx5_0", "counters", "symbol_error", "12");
+	end = snapshot(sys, 0, ACCEL_END);
+	text = json_object_to_json_string_ext(base, JSON_C_TO_STRING_PLAIN);
+	rec = record_of_text(cfg, text, end, SN_BASELINE_OK);
+	snprintf(today, sizeof(today), "%s",
+		 json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN));
+	assert_path_int(rec, "ports.0.deltas.symbol_error", 12);
+	assert_path_str(rec, "worst", "CRIT");
+	json_object_put(rec);
+
+	/* no "schema": read as format 1, the same record */
+	json_object_object_del(base, "schema");
+	text = json_object_to_json_string_ext(base, JSON_C_TO_STRING_PLAIN);
+	rec = record_of_text(cfg, text, end, SN_BASELINE_OK);
+	snprintf(other, sizeof(other), "%s",
+		 json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN));
+	assert_string_equal(other, today);
+	json_object_put(rec);
+
+	/* format 1 with fields this epilog does not know: ignored */
+	json_object_object_add(base, "schema", json_object_new_int(1));
+	json_object_object_add(base, "future_field", parse("{\"x\": [1, 2]}"));
+	json_object_object_add(base, "format_minor", json_object_new_int(3));
+	text = json_object_to_json_string_ext(base, JSON_C_TO_STRING_PLAIN);
+	rec = record_of_text(cfg, text, end, SN_BASELINE_OK);
+	snprintf(other, sizeof(other), "%s",
+		 json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN));
+	assert_string_equal(other, today);
+	json_object_put(rec);
+
+	/* format 2: nothing judged, UNKNOWN with the upgrade message */
+	json_object_object_add(base, "schema", json_object_new_int(2));
+	text = json_object_to_json_string_ext(base, JSON_C_TO_STRING_PLAIN);
+	rec = record_of_text(cfg, text, end, SN_BASELINE_NEWER);
+	assert_path_str(rec, "baseline", "newer");
+	assert_path_null(rec, "start");
+	assert_path_null(rec, "ports.0.deltas.symbol_error");
+	assert_path_str(rec, "ports.0.unknown.symbol_error",
+			"baseline of a newer format");
+	assert_int_equal(json_object_array_length(at(rec, "verdicts")), 1);
+	newer = verdict(rec, "baseline_format", "baseline");
+	assert_non_null(newer);
+	assert_path_str(newer, "grade", "UNKNOWN");
+	assert_path_str(
+		newer, "reason",
+		"baseline written by a newer supernode-prolog (format 2), this epilog reads format 1: upgrade the epilog");
+	assert_path_str(rec, "worst", "UNKNOWN");
+	assert_path_null(rec, "drain_reason");
+	json_object_put(rec);
+
+	json_object_put(base);
+	json_object_put(end);
+	remove_tree(sys);
+	sn_config_free(cfg);
 }
 
 static void test_config_thresholds(void **state)
@@ -1087,6 +1179,7 @@ int main(void)
 		cmocka_unit_test(test_real_ports),
 		cmocka_unit_test(test_missing_and_corrupt_baseline),
 		cmocka_unit_test(test_baseline_parse),
+		cmocka_unit_test(test_baseline_mixed_versions),
 		cmocka_unit_test(test_config_thresholds),
 		cmocka_unit_test(test_absurd_values_never_drain),
 		cmocka_unit_test(test_roce_user_counters),
