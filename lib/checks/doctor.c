@@ -145,20 +145,39 @@ static char **view_field(struct sn_slurm_view *v, const char *key)
 	return NULL;
 }
 
-/* SlurmctldHost[i] = name(addr): append name to v->ctld_hosts. */
-static int ctld_host_add(struct sn_slurm_view *v, const char *val)
+/* Append the first n bytes of val to the comma-separated list *list. */
+static int list_append(char **list, const char *val, size_t n)
 {
-	size_t n = strcspn(val, "(");
-	size_t old = v->ctld_hosts ? strlen(v->ctld_hosts) : 0;
-	char *s = realloc(v->ctld_hosts, old + n + 2);
+	size_t old = *list ? strlen(*list) : 0;
+	char *s = realloc(*list, old + n + 2);
 
 	if (!s)
 		return -1;
-	v->ctld_hosts = s;
+	*list = s;
 	if (old)
 		s[old++] = ',';
 	memcpy(s + old, val, n);
 	s[old + n] = '\0';
+	return 0;
+}
+
+/*
+ * Keys that Slurm prints once per entry of a list, KEY[i] = value:
+ * SlurmctldHost[i] = name(addr) (the name kept), and, from Slurm 23.02
+ * (several Prolog/Epilog scripts), Prolog[i] and Epilog[i], where 22.05
+ * printed Prolog = value (src/api/config_info.c, 24.11.5 l.729, 984).
+ */
+static int indexed_line(struct sn_slurm_view *v, const char *key,
+			const char *val)
+{
+	if (!strncmp(key, "SlurmctldHost[", 14))
+		return list_append(&v->ctld_hosts, val, strcspn(val, "("));
+	if (!strcmp(val, "(null)"))
+		return 0;
+	if (!strncmp(key, "Prolog[", 7))
+		return list_append(&v->prolog, val, strlen(val));
+	if (!strncmp(key, "Epilog[", 7))
+		return list_append(&v->epilog, val, strlen(val));
 	return 0;
 }
 
@@ -174,8 +193,8 @@ static int view_line(struct sn_slurm_view *v, char *line)
 	*key_end = '\0';
 	val = eq + 3;
 	val[strcspn(val, "\n")] = '\0';
-	if (!strncmp(line, "SlurmctldHost[", 14))
-		return ctld_host_add(v, val);
+	if (strchr(line, '['))
+		return indexed_line(v, line, val);
 	field = view_field(v, line);
 	if (!field || *field || !*val || !strcmp(val, "(null)"))
 		return 0;

@@ -48,10 +48,22 @@ esac
 assert_eq "no knob: nodes confirmed" 0 "$(grep -c CONFIRMED <<<"$out" || true)"
 
 # The installed program ignores the knob: nobody can make --drain blame a
-# node with it.
-rc=0
-out=$(salloc --supernode=1 "${MPIRUN[@]}" -x SUPERNODE_BENCH_TEST_SLOW=2:50000 \
-	"$INSTALLED" "${DIAG[@]}" --drain 2>&1) || rc=$?
+# node with it.  A knob that worked would blame its node in every run; a
+# node slowed by this host's own load (2 cores, the whole suite beside it)
+# once confirmed and drained sna1 on 24.11 with no knob at work.  So a run
+# that confirms a node is repeated once, after resuming what it drained,
+# and only a second run that also confirms a node counts.
+installed_run() {
+	rc=0
+	out=$(salloc --supernode=1 "${MPIRUN[@]}" -x SUPERNODE_BENCH_TEST_SLOW=2:50000 \
+		"$INSTALLED" "${DIAG[@]}" --drain 2>&1) || rc=$?
+}
+installed_run
+if grep -q CONFIRMED <<<"$out"; then
+	echo "# installed run 1 confirmed a node (host load?), run again: $(grep CONFIRMED <<<"$out")"
+	for n in $(drained_nodes); do scontrol update nodename="$n" state=resume; done
+	installed_run
+fi
 assert_contains "installed, knob set: said ignored" \
 	"supernode-bench: SUPERNODE_BENCH_TEST_SLOW is set and ignored: test knobs exist only in the test build (supernode-bench-test)" "$out"
 case $rc in

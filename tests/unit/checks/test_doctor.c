@@ -59,6 +59,37 @@ static void test_view_parse(void **state)
 	sn_slurm_view_free(&v);
 }
 
+/*
+ * Slurm 23.02 and later print each Prolog and Epilog script as KEY[i]
+ * (24.11.5's scontrol show config, src/api/config_info.c l.729, 984):
+ * integration.doctor on 24.11 read "slurm.conf has no Prolog" before.
+ */
+static void test_view_parse_indexed(void **state)
+{
+	static const char text[] =
+		"Epilog[0]               = /etc/slurm/epilog.d/site\n"
+		"Epilog[1]               = /usr/sbin/supernode-epilog\n"
+		"Prolog[0]               = /usr/sbin/supernode-prolog\n"
+		"PrologFlags             = Alloc,DeferBatch\n"
+		"SLURM_VERSION           = 24.11.5\n";
+	struct sn_config c = cfg_of(30, 30);
+	struct sn_slurm_view v;
+	struct sn_doctor d = { 0 };
+
+	(void)state;
+	assert_int_equal(sn_slurm_view_parse(text, &v), 0);
+	assert_string_equal(v.prolog, "/usr/sbin/supernode-prolog");
+	assert_string_equal(
+		v.epilog,
+		"/etc/slurm/epilog.d/site,/usr/sbin/supernode-epilog");
+	sn_doctor_slurm_conf(&d, &v, &c, "/usr/sbin");
+	assert_string_equal(
+		find(&d, "slurm-prolog")->finding,
+		"Prolog=/usr/sbin/supernode-prolog runs supernode-prolog");
+	assert_int_equal(find(&d, "slurm-epilog")->level, SN_OK);
+	sn_slurm_view_free(&v);
+}
+
 static void test_slurm_conf_good(void **state)
 {
 	struct sn_config c = cfg_of(30, 30);
@@ -149,6 +180,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_view_parse),
+		cmocka_unit_test(test_view_parse_indexed),
 		cmocka_unit_test(test_slurm_conf_good),
 		cmocka_unit_test(test_slurm_conf_broken),
 		cmocka_unit_test(test_timeout_unset),
