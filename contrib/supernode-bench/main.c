@@ -243,6 +243,7 @@ static int parse_args(int argc, char **argv, struct sb_opts *o,
 	for (int i = 0; i < SB_NOPS; i++)
 		o->ops[i] = true;
 	*backend = "mpi";
+	min_arg = max_arg = NULL; /* point into this argv only */
 	sb_mode_defaults(&mode);
 	mode.o = o;
 	while ((c = getopt_long(argc, argv, "b:e:f:w:n:c:o:g:h", longopts,
