@@ -93,15 +93,9 @@ static int args_parse(int argc, char **argv, struct doctor_args *a)
 		sn_log_stderr("doctor: unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
-	if (!a->node || !*a->node)
-		a->node = getenv(SN_ENV_NODENAME);
-	if (!a->node || !*a->node)
-		a->node = sn_slurm_env_host(a->host, sizeof(a->host));
-	if (!snctl_node_name_ok(a->node)) {
-		sn_log_stderr("doctor: '%s' is not a node name", a->node);
-		return -1;
-	}
-	return 0;
+	a->node =
+		snctl_node_default(a->node, a->host, sizeof(a->host), "doctor");
+	return a->node ? 0 : -1;
 }
 
 /* In a child: exec argv, its stdout and stderr to fd. */

@@ -89,15 +89,9 @@ static int health_args_parse(int argc, char **argv, struct health_args *a)
 /* --node, else $SLURMD_NODENAME, else the short host name. */
 static int node_default(struct health_args *a)
 {
-	if (!a->node || !*a->node)
-		a->node = getenv(SN_ENV_NODENAME);
-	if (!a->node || !*a->node)
-		a->node = sn_slurm_env_host(a->host, sizeof(a->host));
-	if (!snctl_node_name_ok(a->node)) {
-		sn_log_stderr("health: '%s' is not a node name", a->node);
-		return -1;
-	}
-	return 0;
+	a->node =
+		snctl_node_default(a->node, a->host, sizeof(a->host), "health");
+	return a->node ? 0 : -1;
 }
 
 /* Print the results that are not OK (an all-OK run prints none). */

@@ -26,6 +26,22 @@ bool snctl_node_name_ok(const char *s)
 	return sn_store_node_ok(s);
 }
 
+const char *snctl_node_default(const char *given, char *host, size_t size,
+			       const char *cmd)
+{
+	const char *node = given;
+
+	if (!node || !*node)
+		node = getenv(SN_ENV_NODENAME);
+	if (!node || !*node)
+		node = sn_slurm_env_host(host, size);
+	if (!snctl_node_name_ok(node)) {
+		sn_log_stderr("%s: '%s' is not a node name", cmd, node);
+		return NULL;
+	}
+	return node;
+}
+
 int snctl_grade_parse(const char *s)
 {
 	return sn_grade_parse(s);

@@ -158,6 +158,15 @@ void snctl_strv_free(char **v, size_t n);
 /* snctl_node_name_ok - a node name safe to use as a file name. */
 bool snctl_node_name_ok(const char *s);
 
+/*
+ * snctl_node_default - the node a command acts on: @given (--node), else
+ * $SLURMD_NODENAME, else the short host name (written into @host, @size
+ * bytes).  Returns it, or NULL after printing "@cmd: 'X' is not a node
+ * name".  The result points into @given, the environment or @host.
+ */
+const char *snctl_node_default(const char *given, char *host, size_t size,
+			       const char *cmd);
+
 /* ---- format.c: values as the tables print them ---- */
 void snctl_fmt_time(int64_t t, char *buf, size_t size);	      /* ISO 8601 */
 void snctl_fmt_duration(int64_t s, char *buf, size_t size);   /* 1h02m03s */
