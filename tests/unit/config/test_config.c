@@ -408,6 +408,62 @@ static void test_node_in_two_supernodes(void **state)
 		":2:1: supernodes[0].nodes: node a1 is listed twice in supernode sn01");
 }
 
+/* One node of the index: its name, supernode and rank, exactly. */
+static void index_is(const struct sn_config *cfg, size_t i, const char *name,
+		     uint32_t supernode, uint32_t rank)
+{
+	const struct sn_node *n = sn_config_find_node(cfg, name);
+
+	assert_string_equal(cfg->nodes[i].name, name);
+	assert_ptr_equal(n, &cfg->nodes[i]);
+	assert_int_equal(n->supernode, supernode);
+	assert_int_equal(n->rank, rank);
+}
+
+/*
+ * The node index is in name order whether the config lists its nodes in
+ * that order already (qsort() skipped) or not (sorted).
+ */
+static void test_node_index_order(void **state)
+{
+	struct sn_config *cfg;
+
+	(void)state;
+	cfg = load("supernodes:\n"
+		   "  - {name: s1, nodes: 'n[01-03]'}\n"
+		   "  - {name: s2, nodes: 'n[04-06]'}\n");
+	assert_int_equal(cfg->n_nodes, 6);
+	index_is(cfg, 0, "n01", 0, 0);
+	index_is(cfg, 1, "n02", 0, 1);
+	index_is(cfg, 2, "n03", 0, 2);
+	index_is(cfg, 3, "n04", 1, 0);
+	index_is(cfg, 4, "n05", 1, 1);
+	index_is(cfg, 5, "n06", 1, 2);
+	assert_null(sn_config_find_node(cfg, "n07"));
+	sn_config_free(cfg);
+	/* unpadded: n10 sorts before n2 */
+	cfg = load("supernodes:\n"
+		   "  - {name: s1, nodes: 'n[9-11]'}\n"
+		   "  - {name: s2, nodes: 'n[1-3]'}\n");
+	assert_int_equal(cfg->n_nodes, 6);
+	index_is(cfg, 0, "n1", 1, 0);
+	index_is(cfg, 1, "n10", 0, 1);
+	index_is(cfg, 2, "n11", 0, 2);
+	index_is(cfg, 3, "n2", 1, 1);
+	index_is(cfg, 4, "n3", 1, 2);
+	index_is(cfg, 5, "n9", 0, 0);
+	assert_null(sn_config_find_node(cfg, "n4"));
+	sn_config_free(cfg);
+	/* a node in three supernodes, listed in order: the first two named */
+	fails_with(
+		"supernodes:\n"
+		"  - {name: s1, nodes: a1}\n"
+		"  - {name: s2, nodes: a1}\n"
+		"  - {name: s3, nodes: a1}\n",
+		F
+		":3:1: supernodes[1].nodes: node a1 of supernode s2 is already in supernode s1 (line 2): a node belongs to one supernode");
+}
+
 static void test_duplicate_name(void **state)
 {
 	(void)state;
@@ -1349,6 +1405,7 @@ int main(void)
 		cmocka_unit_test(test_nesting_depth),
 		cmocka_unit_test(test_nesting_32_levels),
 		cmocka_unit_test(test_nodes_in_all),
+		cmocka_unit_test(test_node_index_order),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
