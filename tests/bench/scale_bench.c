@@ -54,9 +54,9 @@
 #define BASE_SUPERNODES 16
 #define LIMIT_MS 10.0
 #define TARGET_MS 1.0
-#define SAMPLE_MS 20.0/* each timed sample runs at least this long */
-#define NSN 8	      /* --supernode=N */
-#define NAMES 4096    /* node names looked up per sample */
+#define SAMPLE_MS 20.0 /* each timed sample runs at least this long */
+#define NSN 8	       /* --supernode=N */
+#define NAMES 4096     /* node names looked up per sample */
 
 static unsigned size = 18;
 static int rounds = 7;
@@ -187,8 +187,8 @@ static const char *bcfg_open(struct bcfg *b, unsigned n, const char *method)
 	b->yaml = yaml_make(n, method, &b->len);
 	snprintf(b->path, sizeof(b->path), "/tmp/scale_bench.%d.%s.%u.yaml",
 		 (int)getpid(), method, n);
-	if (!(f = fopen(b->path, "w")) || fwrite(b->yaml, 1, b->len, f) != b->len ||
-	    fclose(f))
+	if (!(f = fopen(b->path, "w")) ||
+	    fwrite(b->yaml, 1, b->len, f) != b->len || fclose(f))
 		die("cannot write the config file");
 	b->cache.path = b->path;
 	sn_config_cache_refresh(&b->cache);
@@ -534,8 +534,8 @@ static void one_config(unsigned n, const char *method, bool check)
 		bcfg_close(&b);
 		return;
 	}
-	printf("  YAML: %zu bytes; %-21s %11s %11s %10s\n", b.len, "ms per call",
-	       "baseline", "this", "ratio");
+	printf("  YAML: %zu bytes; %-21s %11s %11s %10s\n", b.len,
+	       "ms per call", "baseline", "this", "ratio");
 	submissions(&base, &b);
 	if (!check) {
 		per_node(&base, &b);
