@@ -28,6 +28,7 @@
 #include <slurm/slurm.h>
 
 #include "records/sn_baseline.h"
+#include "env/sn_taskenv_cache.h"
 #include "drain/sn_drain.h"
 #include "util/sn_file.h"
 #include "util/sn_log.h"
@@ -231,10 +232,13 @@ static void epilog_run(const struct sn_config *cfg,
 		sn_log(LOG_WARNING,
 		       "job %u: Prometheus textfile not updated: %s", job->id,
 		       err.msg);
-	/* the baseline has served */
+	/* the baseline has served, and the steps' node cache */
 	if (sn_baseline_remove(&ctx, job->id, &err))
 		sn_log(LOG_WARNING, "job %u: baseline not removed: %s", job->id,
 		       err.msg);
+	if (sn_taskenv_cache_remove(ctx.state_dir, job->id, job->node, &err))
+		sn_log(LOG_WARNING, "job %u: node cache not removed: %s",
+		       job->id, err.msg);
 	json_object_put(record);
 out:
 	json_object_put(baseline);

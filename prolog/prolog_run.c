@@ -26,6 +26,7 @@
 #include <slurm/slurm.h>
 
 #include "records/sn_baseline.h"
+#include "env/sn_taskenv_cache.h"
 #include "drain/sn_drain.h"
 #include "util/sn_safedir.h"
 #include "util/sn_slurm_env.h"
@@ -105,6 +106,28 @@ static void on_alarm(int sig)
 	_exit(SN_EXIT_CRIT);
 }
 
+/*
+ * The job's task environment cache (sn_taskenv_cache.h): its ports and
+ * socket interface, so that its steps need not gather them.  Only for
+ * --supernode jobs (their steps read it); about 0.1 ms; no topology: no
+ * check here loaded it in this process, and loading it would cost every
+ * job tens of ms that the steps needing it pay once (and write back).
+ */
+static void cache_save(const struct sn_prolog_args *args,
+		       const struct sn_config *cfg,
+		       const struct sn_check_ctx *ctx, uint32_t job_id)
+{
+	struct sn_taskenv_cache_key key = { .job_id = job_id };
+	struct sn_error err;
+
+	snprintf(key.node, sizeof(key.node), "%s", args->node);
+	key.config_stamp = sn_taskenv_cache_stamp(args->config);
+	if (sn_taskenv_cache_save(cfg, ctx->sysfs, ctx->state_dir, &key, &err))
+		sn_log(LOG_WARNING,
+		       "job %u: no node cache for the steps (they gather): %s",
+		       job_id, err.msg);
+}
+
 int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
 {
 	int64_t deadline =
@@ -164,6 +187,8 @@ int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
 			     &err))
 		sn_log(LOG_WARNING, "job %u: no baseline for the epilog: %s",
 		       job_id, err.msg);
+	if (job.supernode)
+		cache_save(args, cfg, &ctx, job_id);
 out:
 	if (lock >= 0)
 		close(lock);

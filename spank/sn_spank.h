@@ -22,6 +22,7 @@
 #include "env/sn_jobenv.h"
 #include "env/sn_ownership.h"
 #include "env/sn_taskenv.h"
+#include "env/sn_taskenv_cache.h"
 
 #define SN_PLUGIN "supernode"
 #define SN_BATCH_STEP 0xfffffffbu /* SLURM_BATCH_SCRIPT in slurm.h */
@@ -51,6 +52,7 @@ struct sn_spank {
 	enum sn_env_mode env_mode;	  /* its value; auto unless given */
 	int task_env_ready;		  /* user_init gathered task_node */
 	struct sn_taskenv_node task_node; /* this node's ports, topology */
+	struct sn_taskenv_cache_use task_cache; /* where task_node came from */
 };
 
 extern struct sn_spank sn_state;

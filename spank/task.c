@@ -79,6 +79,34 @@ static void topo_file_check(spank_t sp)
 	sn_envbuf_free(&eb);
 }
 
+/*
+ * The node snapshot through the job's cache (sn_taskenv_cache.h): read
+ * when the prolog or an earlier step of the job wrote it, else gathered
+ * and written for the next steps.  A cache refused is said once, here.
+ */
+static enum sn_taskenv_ready node_prepare(spank_t sp, const char *self,
+					  struct sn_error *err)
+{
+	struct sn_taskenv_cache_key key = { 0 };
+	enum sn_taskenv_ready rc;
+	bool keyed;
+
+	keyed = spank_get_item(sp, S_JOB_ID, &key.job_id) == ESPANK_SUCCESS &&
+		key.job_id;
+	snprintf(key.node, sizeof(key.node), "%s", self);
+	key.config_stamp = sn_taskenv_cache_stamp(sn_state.config_path);
+	rc = sn_taskenv_node_prepare_cached(
+		sn_state.cfg, self, step_wants_topo(sp), keyed ? &key : NULL,
+		&sn_state.task_node, &sn_state.task_cache, err);
+	if (sn_state.task_cache.note[0])
+		slurm_info("%s: %s", SN_PLUGIN, sn_state.task_cache.note);
+	else if (sn_state.task_cache.hit)
+		slurm_debug(
+			"%s: node facts from the job's cache (written by the %s)",
+			SN_PLUGIN, sn_state.task_cache.writer);
+	return rc;
+}
+
 int task_env_prepare(spank_t sp)
 {
 	struct sn_envbuf nodelist_buf = { 0 };
@@ -98,8 +126,7 @@ int task_env_prepare(spank_t sp)
 			SN_PLUGIN);
 		return 0;
 	}
-	switch (sn_taskenv_node_prepare(sn_state.cfg, self, step_wants_topo(sp),
-					&sn_state.task_node, &err)) {
+	switch (node_prepare(sp, self, &err)) {
 	case SN_TASKENV_UNREAD:
 		slurm_error("%s: per-task environment not set: %s", SN_PLUGIN,
 			    err.msg);
@@ -160,6 +187,23 @@ static void task_facts(spank_t sp, const char *marker,
 		job_getenv(sp, "CUDA_DEVICE_ORDER", &order));
 }
 
+/* --supernode-env=show: where the node facts came from. */
+static void cache_show(const char *node)
+{
+	const struct sn_taskenv_cache_use *u = &sn_state.task_cache;
+
+	if (u->hit)
+		fprintf(stderr,
+			SN_TASKENV_SHOW
+			"%s: node facts: from the job's cache (written by the %s)\n",
+			node, u->writer);
+	else
+		fprintf(stderr,
+			SN_TASKENV_SHOW
+			"%s: node facts: gathered by this step%s\n",
+			node, u->written ? " (the job's cache written)" : "");
+}
+
 int task_env_set(spank_t sp)
 {
 	/* Task process: the buffers go with the exec that follows. */
@@ -192,9 +236,11 @@ int task_env_set(spank_t sp)
 	show = sn_taskenv_shows(sn_state.env_mode, &task);
 	node = job_fact(sp, "SLURMD_NODENAME", &node_buf);
 	node = node ? node : "?";
-	if (show)
+	if (show) {
 		show_print(sn_taskenv_show_head(node, &task, env.accels_why,
 						marker, step_values(sp)));
+		cache_show(node);
+	}
 	env_write(sp, marker, v, env.count);
 	if (show)
 		show_print(sn_taskenv_show_vars(node, task.local_rank, v,

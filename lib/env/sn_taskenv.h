@@ -100,6 +100,10 @@ struct sn_taskenv_node {
 	char topo_file_note[2 * SN_TASKENV_WHY_MAX - 64];
 	struct sn_taskenv_near topo;
 	struct sn_taskenv_gpus gpus;
+	/* the SN_TASKENV_TOPO_* needs this snapshot answers: every one when
+	 * the topology loaded, NICS too when fewer than two ports are usable
+	 * (no choice to make); what a cached snapshot covers */
+	unsigned topo_done;
 	char ports_note[SN_TASKENV_NOTE_MAX]; /* why ports_ok is false */
 	char topo_note[SN_TASKENV_NOTE_MAX];  /* why topo.valid is false */
 };

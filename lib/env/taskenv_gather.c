@@ -352,10 +352,14 @@ void sn_taskenv_node_gather(const struct sn_config *cfg, const char *sysfs,
 	 * only pay it when there is a choice to make (two usable ports or
 	 * more); the GPU binding needs it whatever the ports.
 	 */
-	if (node->ports_ok && usable_ports(node) < 2)
+	if (node->ports_ok && usable_ports(node) < 2) {
 		want_topo &= ~SN_TASKENV_TOPO_NICS;
+		node->topo_done = SN_TASKENV_TOPO_NICS;
+	}
 	if (want_topo)
 		topo_gather(cfg, hwloc_xml, node);
+	if (node->topo.valid)
+		node->topo_done = SN_TASKENV_TOPO_NICS | SN_TASKENV_TOPO_GPUS;
 }
 
 struct gather_arg {
@@ -448,31 +452,19 @@ unsigned sn_taskenv_wants_topo(const struct sn_config *cfg, bool batch,
 	return want;
 }
 
-enum sn_taskenv_ready sn_taskenv_node_prepare(const struct sn_config *cfg,
-					      const char *self,
-					      unsigned want_topo,
-					      struct sn_taskenv_node *node,
-					      struct sn_error *err)
+void taskenv_node_place(const struct sn_config *cfg, const char *self,
+			struct sn_taskenv_node *node)
 {
-	struct sn_check_ctx *ctx = malloc(sizeof(*ctx)); /* 6 paths: heap */
-	const struct sn_node *me;
-	int rc;
+	const struct sn_node *me = sn_config_find_node(cfg, self);
 
-	if (!ctx) {
-		sn_error_set(err, "out of memory");
-		return SN_TASKENV_UNREAD;
-	}
-	if (sn_check_ctx_init(ctx, cfg, self, err)) {
-		free(ctx);
-		return SN_TASKENV_UNREAD;
-	}
-	rc = sn_taskenv_node_gather_bounded(cfg, ctx->sysfs, ctx->hwloc_xml,
-					    want_topo,
-					    SN_TASKENV_GATHER_TIMEOUT_MS, node);
-	free(ctx);
-	me = sn_config_find_node(cfg, self);
 	node->in_supernode = me != NULL;
 	node->supernode = me ? me->supernode : 0;
+}
+
+enum sn_taskenv_ready taskenv_ready(int rc, unsigned want_topo,
+				    const struct sn_taskenv_node *node,
+				    struct sn_error *err)
+{
 	if (rc) {
 		sn_error_set(err, "%s: setting what does not need it",
 			     node->ports_note);
@@ -488,4 +480,29 @@ enum sn_taskenv_ready sn_taskenv_node_prepare(const struct sn_config *cfg,
 		return SN_TASKENV_NO_TOPO;
 	}
 	return SN_TASKENV_READY;
+}
+
+enum sn_taskenv_ready sn_taskenv_node_prepare(const struct sn_config *cfg,
+					      const char *self,
+					      unsigned want_topo,
+					      struct sn_taskenv_node *node,
+					      struct sn_error *err)
+{
+	struct sn_check_ctx *ctx = malloc(sizeof(*ctx)); /* 6 paths: heap */
+	int rc;
+
+	if (!ctx) {
+		sn_error_set(err, "out of memory");
+		return SN_TASKENV_UNREAD;
+	}
+	if (sn_check_ctx_init(ctx, cfg, self, err)) {
+		free(ctx);
+		return SN_TASKENV_UNREAD;
+	}
+	rc = sn_taskenv_node_gather_bounded(cfg, ctx->sysfs, ctx->hwloc_xml,
+					    want_topo,
+					    SN_TASKENV_GATHER_TIMEOUT_MS, node);
+	free(ctx);
+	taskenv_node_place(cfg, self, node);
+	return taskenv_ready(rc, want_topo, node, err);
 }

@@ -11,13 +11,34 @@
 #      throughput); and, for the whole cost a user sees, against the cluster
 #      without any plugin.
 #
-#   tests/bench/slurm_bench.sh [BUILD_DIR] [STEPS] [SUBMITS]     (as root)
+#   tests/bench/slurm_bench.sh [--short] [--max-step-ratio X]
+#                              [--min-submit-ratio Y] [BUILD_DIR] [STEPS] [SUBMITS]
+#
+# Besides the sentences, one machine-readable line per figure:
+#   RATIO steps X            (with plugins / without: lower is better)
+#   RATIO submit_plugin X    (throughput with job_submit / without)
+#   RATIO submit_user X      (throughput with both plugins / with none)
+# --short: 20 steps and 30 submissions in 2 rounds (ctest bench_slurm_short,
+# about 40 s); --max-step-ratio / --min-submit-ratio: exit 1 when the step
+# ratio is above X or a submission ratio below Y (a gross regression: the
+# short form on a shared machine is too noisy for the real targets).
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
+ROUNDS=5 MAX_STEP= MIN_SUBMIT= short=
+while [[ ${1-} == --* ]]; do
+	case $1 in
+	--short) short=1 ROUNDS=2 ;;
+	--max-step-ratio) MAX_STEP=$2 && shift ;;
+	--min-submit-ratio) MIN_SUBMIT=$2 && shift ;;
+	*) echo "usage: $0 [--short] [--max-step-ratio X] [--min-submit-ratio Y] [BUILD_DIR] [STEPS] [SUBMITS]" >&2 && exit 2 ;;
+	esac
+	shift
+done
 BUILD=$(cd "${1:-$SRC/build}" && pwd)
-STEPS=${2:-100}
-SUBMITS=${3:-500}
-ROUNDS=5
+STEPS=${2:-${short:+20}}
+STEPS=${STEPS:-100}
+SUBMITS=${3:-${short:+30}}
+SUBMITS=${SUBMITS:-500}
 TOOL=$SRC/contrib/local-cluster/cluster
 on=bench-on-$$ off=bench-off-$$ spank=bench-spank-$$
 work=$(mktemp -d)
@@ -55,8 +76,10 @@ for ((r = 0; r < ROUNDS; r++)); do
 	t_on=$((t_on + $(steps "$con" $((STEPS / ROUNDS)) --supernode=1)))
 	t_off=$((t_off + $(steps "$coff" $((STEPS / ROUNDS)) -N2 --exclusive)))
 done
-printf 'srun steps: %d with the plugin (--supernode=1) %d ms, without (-N2 --exclusive) %d ms: %.3f x (target <= 1.05)\n' \
-	"$STEPS" "$t_on" "$t_off" "$(bc -l <<<"$t_on/$t_off")"
+r_steps=$(printf %.3f "$(bc -l <<<"$t_on/$t_off")")
+printf 'srun steps: %d with the plugin (--supernode=1) %d ms, without (-N2 --exclusive) %d ms: %s x (target <= 1.05)\n' \
+	"$STEPS" "$t_on" "$t_off" "$r_steps"
+echo "RATIO steps $r_steps"
 
 s_on=0 s_sp=0 s_off=0
 for ((r = 0; r < ROUNDS; r++)); do
@@ -66,7 +89,21 @@ for ((r = 0; r < ROUNDS; r++)); do
 done
 for c in "$con" "$cspank" "$coff"; do SLURM_CONF=$c scancel -u root; done
 rate() { bc -l <<<"$SUBMITS*1000/$1"; }
-printf 'submissions: %d each; with job_submit %.1f/s, without it (same SPANK plugin) %.1f/s: throughput %.3f x (target >= 0.95)\n' \
-	"$SUBMITS" "$(rate "$s_on")" "$(rate "$s_sp")" "$(bc -l <<<"$s_sp/$s_on")"
-printf 'submissions: with both plugins %.1f/s, with no plugin at all %.1f/s: %.3f x (what a user sees, sbatch included)\n' \
-	"$(rate "$s_on")" "$(rate "$s_off")" "$(bc -l <<<"$s_off/$s_on")"
+r_plugin=$(printf %.3f "$(bc -l <<<"$s_sp/$s_on")")
+r_user=$(printf %.3f "$(bc -l <<<"$s_off/$s_on")")
+printf 'submissions: %d each; with job_submit %.1f/s, without it (same SPANK plugin) %.1f/s: throughput %s x (target >= 0.95)\n' \
+	"$SUBMITS" "$(rate "$s_on")" "$(rate "$s_sp")" "$r_plugin"
+printf 'submissions: with both plugins %.1f/s, with no plugin at all %.1f/s: %s x (what a user sees, sbatch included)\n' \
+	"$(rate "$s_on")" "$(rate "$s_off")" "$r_user"
+echo "RATIO submit_plugin $r_plugin"
+echo "RATIO submit_user $r_user"
+bad=0
+if [[ -n $MAX_STEP ]] && (($(bc -l <<<"$r_steps > $MAX_STEP"))); then
+	echo "FAIL: step ratio $r_steps above $MAX_STEP" && bad=1
+fi
+for r in "$r_plugin" "$r_user"; do
+	if [[ -n $MIN_SUBMIT ]] && (($(bc -l <<<"$r < $MIN_SUBMIT"))); then
+		echo "FAIL: submission ratio $r below $MIN_SUBMIT" && bad=1
+	fi
+done
+exit $bad

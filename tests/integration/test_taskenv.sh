@@ -164,6 +164,28 @@ wait_state "$j" COMPLETED
 assert_eq "batch --supernode-env=none: script" "batch: HCA=unset RANK=unset UCX=unset" "$(grep '^batch:' none.out)"
 assert_eq "batch --supernode-env=none: step" "0: step:   unset" "$(grep '^0:' none.out)"
 
+# The job's node cache (spank/README.md): the batch step gathers the ports
+# and writes STATE_DIR/taskenv/JOBID.NODE; the first srun needs the topology
+# too, gathers it and completes the file; the second reads it all (show
+# says so) and sets exactly the values the first computed by gathering.
+cat >steps.sh <<'SH'
+#!/bin/bash
+ours='^[0-9]: (NCCL_[A-Z_]*|UCX_NET_DEVICES|CUDA_VISIBLE_DEVICES|CUDA_DEVICE_ORDER|GLOO_SOCKET_IFNAME|RANK|LOCAL_RANK)='
+srun -n4 --ntasks-per-node=2 -l --supernode-env=show env 2>first.err | grep -E "$ours" | sort >first.env
+srun -n4 --ntasks-per-node=2 -l --supernode-env=show env 2>second.err | grep -E "$ours" | sort >second.env
+SH
+j=$(sbatch --parsable --supernode=1 -n4 --ntasks-per-node=2 -o steps.out steps.sh)
+wait_state "$j" COMPLETED
+for n in $(scontrol show hostnames "$(job_field "$j" NodeList)"); do
+	assert_contains "first step on $n: gathered, cache completed" \
+		"supernode: --supernode-env=show: $n: node facts: gathered by this step (the job's cache written)" "$(cat first.err)"
+	assert_contains "second step on $n: from the cache" \
+		"supernode: --supernode-env=show: $n: node facts: from the job's cache (written by the step)" "$(cat second.err)"
+	assert_eq "cache file of $n: root's, 0600" "600 root" "$(stat -c '%a %U' "$fx/$n/state/taskenv/$j.$n")"
+done
+assert_eq "first step: 4 tasks' UCX_NET_DEVICES" 4 "$(grep -c ': UCX_NET_DEVICES=' first.env || true)"
+assert_eq "cached step: the same values as the gathered one" "$(cat first.env)" "$(cat second.env)"
+
 # Issue 9 item 12: a user's values longer than any buffer of ours stay
 # exactly as set: a 120 KB UCX_NET_DEVICES, a 70 KB MASTER_PORT and an
 # 8 KB NCCL_IB_HCA (length and checksum, in every task and the batch step).

@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The job's task environment cache (sn_taskenv_cache.h): one node
+ * snapshot per job and node in STATE_DIR/taskenv/, written by the prolog
+ * or the first step that needed more, read by every later step.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config/sn_checkctx.h"
+#include "util/sn_safedir.h"
+#include "env/sn_taskenv_cache.h"
+#include "env/taskenv_private.h"
+
+/* The whole file: header, then the snapshot. */
+struct cache_file {
+	struct sn_taskenv_cache_head head;
+	struct sn_taskenv_node node;
+};
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+
+uint64_t sn_taskenv_cache_stamp(const char *config_path)
+{
+	uint64_t h = 1469598103934665603ull, v[7];
+	struct stat st;
+
+	if (!config_path || stat(config_path, &st))
+		return 0;
+	v[0] = (uint64_t)st.st_dev;
+	v[1] = (uint64_t)st.st_ino;
+	v[2] = (uint64_t)st.st_size;
+	v[3] = (uint64_t)st.st_mtim.tv_sec;
+	v[4] = (uint64_t)st.st_mtim.tv_nsec;
+	v[5] = (uint64_t)st.st_ctim.tv_sec;
+	v[6] = (uint64_t)st.st_ctim.tv_nsec;
+	h = fnv(h, v, sizeof(v));
+	return h ? h : 1;
+}
+
+int sn_taskenv_cache_name(uint32_t job_id, const char *node, char *buf,
+			  size_t size)
+{
+	int n;
+
+	if (!node || !*node || strchr(node, '/') || !job_id)
+		return -1;
+	n = snprintf(buf, size, "%u.%s", job_id, node);
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/* STATE_DIR/taskenv opened through the trusted walk; -1 with err set. */
+static int cache_dir(const char *state_dir, bool create, char *shown,
+		     size_t size, struct sn_error *err)
+{
+	int top, fd;
+
+	snprintf(shown, size, "%s/%s", state_dir, SN_TASKENV_CACHE_DIR);
+	top = sn_safedir_open(state_dir, 0700, create, err);
+	if (top < 0)
+		return -1;
+	fd = sn_safedir_sub(top, state_dir, SN_TASKENV_CACHE_DIR, 0700, create,
+			    err);
+	close(top);
+	return fd;
+}
+
+int sn_taskenv_cache_write(const char *state_dir,
+			   const struct sn_taskenv_cache_key *key,
+			   const char *writer,
+			   const struct sn_taskenv_node *node,
+			   struct sn_error *err)
+{
+	struct cache_file *f = calloc(1, sizeof(*f));
+	char name[NAME_MAX + 1], dir[PATH_MAX];
+	int fd, rc = -1;
+
+	if (!f) {
+		sn_error_set(err, "out of memory");
+		return -1;
+	}
+	if (sn_taskenv_cache_name(key->job_id, key->node, name, sizeof(name))) {
+		sn_error_set(err, "no cache file name for job %u, node '%s'",
+			     key->job_id, key->node);
+		goto out;
+	}
+	memcpy(f->head.magic, SN_TASKENV_CACHE_MAGIC, sizeof(f->head.magic));
+	f->head.version = SN_TASKENV_CACHE_VERSION;
+	f->head.node_size = sizeof(f->node);
+	f->head.job_id = key->job_id;
+	f->head.config_stamp = key->config_stamp;
+	f->head.written = (int64_t)time(NULL);
+	snprintf(f->head.writer, sizeof(f->head.writer), "%s", writer);
+	snprintf(f->head.node, sizeof(f->head.node), "%s", key->node);
+	f->node = *node;
+	/* per step: the job's topology file, the config's supernode */
+	f->node.topo_file_note[0] = '\0';
+	f->node.in_supernode = false;
+	f->node.supernode = 0;
+	fd = cache_dir(state_dir, true, dir, sizeof(dir), err);
+	if (fd < 0)
+		goto out;
+	rc = sn_safedir_write(fd, dir, name, f, sizeof(*f), 0600, err);
+	close(fd);
+out:
+	free(f);
+	return rc;
+}
+
+/* The file's checks before it is read; 0 or -1 with err set. */
+static int cache_stat(int fd, const char *path, struct sn_error *err)
+{
+	struct stat st;
+
+	if (fstat(fd, &st)) {
+		sn_error_set(err, "cannot stat: %s: %s", strerror(errno), path);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		sn_error_set(err, "not a regular file: %s", path);
+		return -1;
+	}
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		sn_error_set(err, "owned by uid %lu, not by root: %s",
+			     (unsigned long)st.st_uid, path);
+		return -1;
+	}
+	if (st.st_mode & 022) {
+		sn_error_set(err, "writable by group or others: %s", path);
+		return -1;
+	}
+	if (st.st_nlink != 1) {
+		sn_error_set(err, "file with %lu links (a hard link?): %s",
+			     (unsigned long)st.st_nlink, path);
+		return -1;
+	}
+	if ((size_t)st.st_size != sizeof(struct cache_file)) {
+		sn_error_set(
+			err,
+			"%lld bytes, expected %zu (truncated, or another format): %s",
+			(long long)st.st_size, sizeof(struct cache_file), path);
+		return -1;
+	}
+	return 0;
+}
+
+static int read_exact(int fd, void *buf, size_t size)
+{
+	char *p = buf;
+
+	while (size) {
+		ssize_t n = read(fd, p, size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		size -= (size_t)n;
+	}
+	return 0;
+}
+
+/* The header against key and this build; 0 or -1 with err set. */
+static int head_check(const struct sn_taskenv_cache_head *h,
+		      const struct sn_taskenv_cache_key *key, const char *path,
+		      struct sn_error *err)
+{
+	if (memcmp(h->magic, SN_TASKENV_CACHE_MAGIC, sizeof(h->magic)))
+		sn_error_set(err, "not a task environment cache: %s", path);
+	else if (h->version != SN_TASKENV_CACHE_VERSION)
+		sn_error_set(err, "format version %u, this plugin reads %u: %s",
+			     h->version, SN_TASKENV_CACHE_VERSION, path);
+	else if (h->node_size != sizeof(struct sn_taskenv_node))
+		sn_error_set(err,
+			     "snapshot of %u bytes, this plugin's is %zu: %s",
+			     h->node_size, sizeof(struct sn_taskenv_node),
+			     path);
+	else if (h->job_id != key->job_id)
+		sn_error_set(err, "written for job %u, not %u: %s", h->job_id,
+			     key->job_id, path);
+	else if (strncmp(h->node, key->node, sizeof(h->node)) ||
+		 !memchr(h->node, '\0', sizeof(h->node)))
+		sn_error_set(err, "written for node %.64s, not %s: %s",
+			     memchr(h->node, '\0', sizeof(h->node)) ? h->node :
+								      "?",
+			     key->node, path);
+	else if (h->config_stamp != key->config_stamp)
+		sn_error_set(
+			err,
+			"written under another config file (changed since): %s",
+			path);
+	else
+		return 0;
+	return -1;
+}
+
+/* A snapshot's strings must end inside their arrays. */
+static bool strings_ended(const struct sn_taskenv_node *n)
+{
+#define ENDED(a) (memchr((a), '\0', sizeof(a)) != NULL)
+	if (n->n_ports > SN_TASKENV_MAX_PORTS ||
+	    n->topo.n_accels > SN_MANIFEST_MAX_ACCELS ||
+	    n->gpus.n > SN_MANIFEST_MAX_ACCELS || !ENDED(n->operstate) ||
+	    !ENDED(n->if_ipv4) || !ENDED(n->ports_note) ||
+	    !ENDED(n->topo_note) || !ENDED(n->gpus.from))
+		return false;
+	for (size_t i = 0; i < n->n_ports; i++)
+		if (!ENDED(n->ports[i].dev) || !ENDED(n->ports[i].state))
+			return false;
+	for (unsigned i = 0; i < n->topo.n_accels; i++) {
+		if (n->topo.n_near[i] > SN_TASKENV_NEAR_MAX)
+			return false;
+		for (unsigned k = 0; k < n->topo.n_near[i]; k++)
+			if (!ENDED(n->topo.nics[i][k]))
+				return false;
+	}
+	for (unsigned i = 0; i < n->gpus.n; i++)
+		if (!ENDED(n->gpus.busid[i]))
+			return false;
+	return true;
+#undef ENDED
+}
+
+enum sn_taskenv_cache_rc
+sn_taskenv_cache_read(const char *state_dir,
+		      const struct sn_taskenv_cache_key *key,
+		      struct sn_taskenv_node *node,
+		      struct sn_taskenv_cache_head *head, struct sn_error *err)
+{
+	struct cache_file *f = malloc(sizeof(*f));
+	char name[NAME_MAX + 1], dir[PATH_MAX], path[PATH_MAX + NAME_MAX + 2];
+	enum sn_taskenv_cache_rc rc = SN_TASKENV_CACHE_BAD;
+	int dfd = -1, fd = -1;
+
+	memset(node, 0, sizeof(*node));
+	if (!f) {
+		sn_error_set(err, "out of memory");
+		return rc;
+	}
+	if (sn_taskenv_cache_name(key->job_id, key->node, name, sizeof(name))) {
+		sn_error_set(err, "no cache file name for job %u, node '%s'",
+			     key->job_id, key->node);
+		goto out;
+	}
+	dfd = cache_dir(state_dir, false, dir, sizeof(dir), err);
+	if (dfd < 0) {
+		if (errno == ENOENT)
+			rc = SN_TASKENV_CACHE_MISSING;
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = openat(dfd, name,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			rc = SN_TASKENV_CACHE_MISSING;
+		else if (errno == ELOOP)
+			sn_error_set(err, "a symbolic link, not followed: %s",
+				     path);
+		else
+			sn_error_set(err, "cannot open: %s: %s",
+				     strerror(errno), path);
+		goto out;
+	}
+	if (cache_stat(fd, path, err))
+		goto out;
+	if (read_exact(fd, f, sizeof(*f))) {
+		sn_error_set(err, "cannot read (truncated?): %s", path);
+		goto out;
+	}
+	if (head_check(&f->head, key, path, err))
+		goto out;
+	if (!strings_ended(&f->node)) {
+		sn_error_set(err, "a count or string out of bounds: %s", path);
+		goto out;
+	}
+	*node = f->node;
+	if (head)
+		*head = f->head;
+	rc = SN_TASKENV_CACHE_HIT;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	free(f);
+	return rc;
+}
+
+int sn_taskenv_cache_remove(const char *state_dir, uint32_t job_id,
+			    const char *node, struct sn_error *err)
+{
+	char name[NAME_MAX + 1], dir[PATH_MAX];
+	const char *prefixes[] = { name, NULL };
+	int fd, rc = 0;
+
+	if (sn_taskenv_cache_name(job_id, node, name, sizeof(name))) {
+		sn_error_set(err, "no cache file name for job %u, node '%s'",
+			     job_id, node ? node : "");
+		return -1;
+	}
+	fd = cache_dir(state_dir, false, dir, sizeof(dir), err);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (unlinkat(fd, name, 0) && errno != ENOENT) {
+		sn_error_set(err, "cannot remove: %s: %s/%s", strerror(errno),
+			     dir, name);
+		rc = -1;
+	}
+	sn_safedir_sweep(fd, prefixes);
+	close(fd);
+	return rc;
+}
+
+int sn_taskenv_cache_save(const struct sn_config *cfg, const char *sysfs,
+			  const char *state_dir,
+			  const struct sn_taskenv_cache_key *key,
+			  struct sn_error *err)
+{
+	struct sn_taskenv_node *node = malloc(sizeof(*node));
+	int rc;
+
+	if (!node) {
+		sn_error_set(err, "out of memory");
+		return -1;
+	}
+	/* want_topo 0: never hwloc, so nothing of HWLOC_* is read here */
+	sn_taskenv_node_gather(cfg, sysfs, NULL, 0, node);
+	rc = sn_taskenv_cache_write(state_dir, key, "prolog", node, err);
+	free(node);
+	return rc;
+}
+
+/* The cache's part of sn_taskenv_node_prepare_cached; true on a usable hit. */
+static bool cache_take(const char *state_dir,
+		       const struct sn_taskenv_cache_key *key,
+		       unsigned want_topo, struct sn_taskenv_node *node,
+		       struct sn_taskenv_cache_use *use)
+{
+	struct sn_taskenv_cache_head head;
+	struct sn_error why;
+
+	switch (sn_taskenv_cache_read(state_dir, key, node, &head, &why)) {
+	case SN_TASKENV_CACHE_HIT:
+		if (want_topo & ~node->topo_done)
+			return false; /* the topology not in it yet */
+		use->hit = true;
+		snprintf(use->writer, sizeof(use->writer), "%s", head.writer);
+		return true;
+	case SN_TASKENV_CACHE_BAD:
+		snprintf(use->note, sizeof(use->note),
+			 "the job's node cache ignored: %s", why.msg);
+		return false;
+	default:
+		return false;
+	}
+}
+
+enum sn_taskenv_ready sn_taskenv_node_prepare_cached(
+	const struct sn_config *cfg, const char *self, unsigned want_topo,
+	const struct sn_taskenv_cache_key *key, struct sn_taskenv_node *node,
+	struct sn_taskenv_cache_use *use, struct sn_error *err)
+{
+	struct sn_check_ctx *ctx;
+	struct sn_error why;
+	int rc;
+
+	memset(use, 0, sizeof(*use));
+	if (!key)
+		return sn_taskenv_node_prepare(cfg, self, want_topo, node, err);
+	ctx = malloc(sizeof(*ctx)); /* 6 paths: heap */
+	if (!ctx) {
+		sn_error_set(err, "out of memory");
+		return SN_TASKENV_UNREAD;
+	}
+	if (sn_check_ctx_init(ctx, cfg, self, err)) {
+		free(ctx);
+		return SN_TASKENV_UNREAD;
+	}
+	if (cache_take(ctx->state_dir, key, want_topo, node, use)) {
+		free(ctx);
+		taskenv_node_place(cfg, self, node);
+		return taskenv_ready(0, want_topo, node, err);
+	}
+	rc = sn_taskenv_node_gather_bounded(cfg, ctx->sysfs, ctx->hwloc_xml,
+					    want_topo,
+					    SN_TASKENV_GATHER_TIMEOUT_MS, node);
+	if (!rc && sn_taskenv_cache_write(ctx->state_dir, key, "step", node,
+					  &why) == 0)
+		use->written = true;
+	else if (!rc && !use->note[0])
+		snprintf(use->note, sizeof(use->note),
+			 "the job's node cache not written: %s", why.msg);
+	free(ctx);
+	taskenv_node_place(cfg, self, node);
+	return taskenv_ready(rc, want_topo, node, err);
+}
