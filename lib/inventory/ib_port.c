@@ -2,7 +2,7 @@
 /*
  * One RDMA port from sysfs (drivers/infiniband/core/sysfs.c,
  * Documentation/ABI/stable/sysfs-class-infiniband), its GIDs and netdev,
- * a libibverbs cross-check and its counters as JSON.
+ * a libibverbs cross-check.  Its counters as JSON: ib_port_counters.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +15,7 @@
 
 #include <infiniband/verbs.h>
 
+#include "inventory/ib_port_private.h"
 #include "inventory/sn_ib_port.h"
 #include "util/sn_number.h"
 
@@ -22,7 +23,7 @@
 
 /* ---- names and paths --------------------------------------------------- */
 
-static bool dev_name_ok(const char *s)
+bool sn_ib_port_dev_name_ok(const char *s)
 {
 	size_t n;
 
@@ -43,9 +44,8 @@ static bool ifname_ok(const char *s)
 	       !strchr(s, '/');
 }
 
-/* "<sysfs>/class/infiniband/<dev>/ports/<port>[/<rel>]"; -1 if too long. */
-static int port_path(char *buf, size_t size, const char *sysfs, const char *dev,
-		     unsigned port, const char *rel)
+int sn_ib_port_path(char *buf, size_t size, const char *sysfs, const char *dev,
+		    unsigned port, const char *rel)
 {
 	int n = snprintf(buf, size, "%s/class/infiniband/%s/ports/%u%s%s",
 			 sysfs, dev, port, rel ? "/" : "", rel ? rel : "");
@@ -53,7 +53,7 @@ static int port_path(char *buf, size_t size, const char *sysfs, const char *dev,
 	return (n < 0 || (size_t)n >= size) ? -1 : 0;
 }
 
-static bool is_dir(const char *path)
+bool sn_ib_port_is_dir(const char *path)
 {
 	struct stat sb;
 
@@ -226,7 +226,7 @@ static void attr_read(const char *sysfs, const char *dev, unsigned port,
 {
 	char path[PATH_MAX];
 
-	if (port_path(path, sizeof(path), sysfs, dev, port, name)) {
+	if (sn_ib_port_path(path, sizeof(path), sysfs, dev, port, name)) {
 		a->status = SN_ATTR_UNREADABLE;
 		a->text[0] = '\0';
 		return;
@@ -272,19 +272,19 @@ int sn_ib_port_read(const char *sysfs, const char *dev, unsigned port,
 	char path[PATH_MAX];
 
 	memset(out, 0, sizeof(*out));
-	if (!sysfs || !dev_name_ok(dev) || !port) {
+	if (!sysfs || !sn_ib_port_dev_name_ok(dev) || !port) {
 		errno = EINVAL;
 		return -1;
 	}
 	memcpy(out->dev, dev, strlen(dev) + 1);
 	out->port = port;
-	if (port_path(path, sizeof(path), sysfs, dev, port, NULL)) {
+	if (sn_ib_port_path(path, sizeof(path), sysfs, dev, port, NULL)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	out->present = is_dir(path);
+	out->present = sn_ib_port_is_dir(path);
 	snprintf(path, sizeof(path), "%s/class/infiniband/%s", sysfs, dev);
-	out->dev_present = is_dir(path);
+	out->dev_present = sn_ib_port_is_dir(path);
 	attr_read(sysfs, dev, port, "state", &out->state);
 	attr_read(sysfs, dev, port, "phys_state", &out->phys);
 	attr_read(sysfs, dev, port, "rate", &out->rate);
@@ -307,24 +307,24 @@ int sn_ib_gid_read(const char *sysfs, const char *dev, unsigned port,
 
 	memset(out, 0, sizeof(*out));
 	out->index = index;
-	if (!sysfs || !dev_name_ok(dev) || !port) {
+	if (!sysfs || !sn_ib_port_dev_name_ok(dev) || !port) {
 		errno = EINVAL;
 		return -1;
 	}
 	snprintf(rel, sizeof(rel), "gids/%u", index);
 	out->status =
-		port_path(path, sizeof(path), sysfs, dev, port, rel) ?
+		sn_ib_port_path(path, sizeof(path), sysfs, dev, port, rel) ?
 			SN_ATTR_UNREADABLE :
 			sn_attr_read_line(path, out->gid, sizeof(out->gid));
 	out->empty = out->status == SN_ATTR_OK && gid_all_zero(out->gid);
 	snprintf(rel, sizeof(rel), "gid_attrs/types/%u", index);
 	out->type_status =
-		port_path(path, sizeof(path), sysfs, dev, port, rel) ?
+		sn_ib_port_path(path, sizeof(path), sysfs, dev, port, rel) ?
 			SN_ATTR_UNREADABLE :
 			sn_attr_read_line(path, out->type, sizeof(out->type));
 	snprintf(rel, sizeof(rel), "gid_attrs/ndevs/%u", index);
 	out->ndev_status =
-		port_path(path, sizeof(path), sysfs, dev, port, rel) ?
+		sn_ib_port_path(path, sizeof(path), sysfs, dev, port, rel) ?
 			SN_ATTR_UNREADABLE :
 			sn_attr_read_line(path, out->ndev, sizeof(out->ndev));
 	if (out->ndev_status == SN_ATTR_OK && !ifname_ok(out->ndev)) {
@@ -407,7 +407,7 @@ enum sn_attr sn_ib_port_netdev(const char *sysfs, const char *dev,
 			       char ifname[SN_IFNAME_MAX])
 {
 	ifname[0] = '\0';
-	if (!sysfs || !dev_name_ok(dev) || !port)
+	if (!sysfs || !sn_ib_port_dev_name_ok(dev) || !port)
 		return SN_ATTR_MISSING;
 	if (gid_index >= 0 &&
 	    gid_netdev(sysfs, dev, port, (unsigned)gid_index,
@@ -492,7 +492,7 @@ int sn_ib_port_verbs(const char *dev, unsigned port, struct sn_ib_verbs *out)
 	int n = 0, rc = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (!dev_name_ok(dev) || !port) {
+	if (!sn_ib_port_dev_name_ok(dev) || !port) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -632,7 +632,7 @@ int sn_ib_port_mtu(const char *sysfs, const char *dev, unsigned port,
 {
 	memset(out, 0, sizeof(*out));
 	out->attr = layer == SN_LINK_ETHERNET ? "mtu" : "active_mtu";
-	if (!sysfs || !dev_name_ok(dev) || !port) {
+	if (!sysfs || !sn_ib_port_dev_name_ok(dev) || !port) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -641,135 +641,4 @@ int sn_ib_port_mtu(const char *sysfs, const char *dev, unsigned port,
 	else
 		ib_mtu(sysfs, dev, port, out);
 	return 0;
-}
-
-/* ---- counters ---------------------------------------------------------- */
-
-/* Strict decimal uint64 ("N/A (no PMA)" and overflow are refused). */
-static int parse_u64(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-	size_t n = strlen(s);
-
-	if (!n || n > 20 || strspn(s, "0123456789") != n)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		unsigned d = (unsigned)(s[i] - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return 0;
-}
-
-static json_object *counter_value(const char *dir, const char *name)
-{
-	char path[PATH_MAX], text[SN_IB_TEXT_MAX];
-	uint64_t v;
-
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
-		    (int)sizeof(path) ||
-	    sn_attr_read_line(path, text, sizeof(text)) != SN_ATTR_OK ||
-	    parse_u64(text, &v))
-		return NULL; /* JSON null */
-	return json_object_new_uint64(v);
-}
-
-static bool regular_entry(DIR *d, const struct dirent *de)
-{
-	struct stat sb;
-
-	if (de->d_name[0] == '.')
-		return false;
-	if (de->d_type == DT_REG)
-		return true;
-	if (de->d_type != DT_UNKNOWN && de->d_type != DT_LNK)
-		return false;
-	return !fstatat(dirfd(d), de->d_name, &sb, 0) && S_ISREG(sb.st_mode);
-}
-
-/* Sorted regular-file names of dir, at most SN_IB_COUNTERS_MAX; 0 if none. */
-static size_t counter_names(const char *dir, char (*names)[NAME_MAX + 1])
-{
-	struct dirent *de;
-	size_t n = 0;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return 0;
-	while (n < SN_IB_COUNTERS_MAX && (de = readdir(d)))
-		if (regular_entry(d, de))
-			snprintf(names[n++], NAME_MAX + 1, "%s", de->d_name);
-	closedir(d);
-	qsort(names, n, sizeof(names[0]), name_cmp);
-	return n;
-}
-
-static json_object *counters_dir(const char *dir)
-{
-	char(*names)[NAME_MAX + 1] = calloc(SN_IB_COUNTERS_MAX, sizeof(*names));
-	json_object *obj = json_object_new_object();
-	size_t n;
-
-	if (!names || !obj)
-		goto fail;
-	n = counter_names(dir, names);
-	for (size_t i = 0; i < n; i++) {
-		json_object *v = counter_value(dir, names[i]);
-
-		if (json_object_object_add(obj, names[i], v)) {
-			json_object_put(v);
-			goto fail;
-		}
-	}
-	free(names);
-	return obj;
-fail:
-	free(names);
-	json_object_put(obj);
-	return NULL;
-}
-
-json_object *sn_ib_port_counters_json(const char *sysfs, const char *dev,
-				      unsigned port)
-{
-	/*
-	 * counters_ext/ (PortCountersExtended beside PortCounters on older
-	 * kernels: port_{xmit,rcv}_data_64, ...) only when the port has it.
-	 */
-	static const char *const groups[] = { "counters", "counters_ext",
-					      "hw_counters" };
-	json_object *root = NULL, *group;
-	char path[PATH_MAX];
-
-	if (!sysfs || !dev_name_ok(dev) || !port) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if (port_path(path, sizeof(path), sysfs, dev, port, NULL) ||
-	    !is_dir(path)) {
-		errno = ENOENT;
-		return NULL;
-	}
-	if (!(root = json_object_new_object()))
-		goto oom;
-	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
-		if (port_path(path, sizeof(path), sysfs, dev, port, groups[i]))
-			goto oom;
-		if (!strcmp(groups[i], "counters_ext") && !is_dir(path))
-			continue;
-		if (!(group = counters_dir(path)))
-			goto oom;
-		if (json_object_object_add(root, groups[i], group)) {
-			json_object_put(group);
-			goto oom;
-		}
-	}
-	return root;
-oom:
-	json_object_put(root);
-	errno = ENOMEM;
-	return NULL;
 }
