@@ -98,7 +98,7 @@ ln -s "$W/local/spool" "$W/var/spool"
 config spool "$W/var/spool/supernode" "$W/records" "$FAKE_NVML"
 prolog 201 spool
 assert_eq "symlinked spool: the prolog said nothing" "prolog exit 0" "$(cat "$W/prolog-201.out")"
-assert_eq "symlinked spool: lock and baseline behind the link" "baseline prolog.lock 201.json" \
+assert_eq "symlinked spool: lock and baseline behind the link" "baseline prolog.lock taskenv 201.json" \
 	"$(ls "$W/local/spool/supernode" | tr '\n' ' ')$(ls "$W/local/spool/supernode/baseline" 2>/dev/null)"
 epilog 201 spool
 assert_eq "symlinked spool: the epilog said nothing" "epilog exit 0" "$(cat "$W/epilog-201.out")"
