@@ -84,6 +84,7 @@ stop() {
 		echo "--- slurmctld.log (tail)"; tail -n 20 "$SUPERNODE_CLUSTER_DIR/log/slurmctld.log" || true
 	fi
 	"$CLUSTER_TOOL" stop "$CLUSTER" >/dev/null 2>&1 || true
+	cd /
 	rm -rf "$WORK"
 	[[ ${1:-} == keep ]] || rm -rf "$fx"
 	return $rc
