@@ -18,8 +18,9 @@
  * mode is also chosen by SLURM_SCRIPT_CONTEXT=prolog_slurmctld (slurmctld
  * sets it): PrologSlurmctld=/usr/sbin/supernode-prolog works as is.
  *
- * Bounded: no Slurm RPC, no file but the config; the work is linear in the
- * allocation.  An alarm ends the process after SN_CONTROLLER_TIMEOUT_S
+ * Bounded: no file but the config; the work is linear in the allocation;
+ * Slurm RPCs only on a refusal (the count of placement.max_requeues in the
+ * job's AdminComment, in a child limited to SN_CONTROLLER_COUNT_MS).  An alarm ends the process after SN_CONTROLLER_TIMEOUT_S
  * whatever happens (slurmctld would otherwise wait PrologEpilogTimeout).
  *
  * Decisions:
@@ -49,12 +50,15 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "drain/sn_requeue.h"
 #include "placement/sn_allocation.h"
 #include "placement/sn_option.h"
 #include "util/sn_slurm_env.h"
 #include "sn_prolog.h"
 
 #define SN_CONTROLLER_TIMEOUT_S 20
+/* The failed start's count and hold, in a child (ms). */
+#define SN_CONTROLLER_COUNT_MS 10000
 #define SN_XSTR(x) SN_STR(x)
 #define SN_STR(x) #x
 
@@ -98,6 +102,30 @@ static void verdict_log(const char *job, const char *list,
 	printf("job %s: %s\n", job, a->summary);
 }
 
+/*
+ * Count the refusal against placement.max_requeues (sn_requeue.h) and hold
+ * the job at the cap: Slurm requeues a PrologSlurmctld failure without a
+ * cap in every release (its MaxBatchRequeue counts launch failures only).
+ */
+static void start_count(const struct sn_config *cfg, const char *job,
+			const char *list, const struct sn_allocation *a)
+{
+	char last[520];
+	struct sn_requeue_req req = { .tag = cfg->drain_tag,
+				      .max = cfg->max_requeues,
+				      .last = last,
+				      .budget_ms = SN_CONTROLLER_COUNT_MS };
+	char *end;
+	unsigned long id = strtoul(job, &end, 10);
+
+	if (end == job || *end || !id || id > UINT32_MAX)
+		return;
+	req.job_id = (uint32_t)id;
+	snprintf(last, sizeof(last), "allocation %.200s is %.300s", list,
+		 a->summary);
+	sn_requeue_logged(&req);
+}
+
 int sn_prolog_controller(const struct sn_prolog_args *args,
 			 const struct sn_config *cfg)
 {
@@ -132,6 +160,7 @@ int sn_prolog_controller(const struct sn_prolog_args *args,
 	}
 	if (rc > 0) {
 		verdict_log(job, list, &a);
+		start_count(cfg, job, list, &a);
 		return SN_EXIT_CRIT;
 	}
 	sn_log(LOG_INFO, "job %s: %s (%s)", job, a.summary, list);

@@ -28,6 +28,7 @@
 #include "records/sn_baseline.h"
 #include "env/sn_taskenv_cache.h"
 #include "drain/sn_drain.h"
+#include "drain/sn_requeue.h"
 #include "util/sn_safedir.h"
 #include "util/sn_slurm_env.h"
 #include "sn_prolog.h"
@@ -38,6 +39,8 @@
 #define SN_PROLOG_DRAIN_RESERVE_MAX_MS 5000
 /* Left at the end for reaping the drain child, logging and exit (ms). */
 #define SN_PROLOG_EXIT_MARGIN_MS 300
+/* Kept from the drain's slice for counting the failed start (ms). */
+#define SN_PROLOG_COUNT_RESERVE_MS 1000
 
 static uint32_t drain_reserve(const struct sn_config *cfg)
 {
@@ -78,6 +81,26 @@ static int node_drain(const char *node, const char *reason, const char *tag,
 	/* stdout ends up in slurmd's log next to "prolog failed". */
 	printf("%s\n", reason);
 	return SN_EXIT_CRIT;
+}
+
+/*
+ * Count this failed start against placement.max_requeues (sn_requeue.h)
+ * and, at the cap, hold the job before the exit makes Slurm requeue it:
+ * 22.05 with nohold_on_prolog_fail has no cap of its own.
+ */
+static void start_count(const struct sn_config *cfg, uint32_t job_id,
+			const char *node, const char *reason,
+			uint32_t budget_ms)
+{
+	char last[SN_REASON_MAX + 130];
+	struct sn_requeue_req req = { .job_id = job_id,
+				      .tag = cfg->drain_tag,
+				      .max = cfg->max_requeues,
+				      .last = last,
+				      .budget_ms = budget_ms };
+
+	snprintf(last, sizeof(last), "%s: %s", node, reason);
+	sn_requeue_logged(&req);
 }
 
 /* state_dir/prolog.lock, through the trusted folders (sn_safedir.h). */
@@ -180,7 +203,11 @@ int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
 			    reason, sizeof(reason))) {
 		rc = node_drain(args->node, reason, cfg->drain_tag,
 				budget(deadline, UINT32_MAX,
-				       SN_PROLOG_EXIT_MARGIN_MS));
+				       SN_PROLOG_EXIT_MARGIN_MS +
+					       SN_PROLOG_COUNT_RESERVE_MS));
+		start_count(cfg, job_id, args->node, reason,
+			    budget(deadline, UINT32_MAX,
+				   SN_PROLOG_EXIT_MARGIN_MS));
 		goto out;
 	}
 	if (sn_baseline_save(&ctx, job_id, budget(deadline, check_ms, 500),

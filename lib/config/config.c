@@ -240,10 +240,23 @@ static int placement_switch_wait(struct yaml_walk *w, yaml_node_t *v,
 	return 0;
 }
 
+static int placement_max_requeues(struct yaml_walk *w, yaml_node_t *v,
+				  const char *path, void *target)
+{
+	struct sn_config *cfg = target;
+	unsigned long long n;
+
+	if (yaml_walk_uint(w, v, path, 0, 100, &n))
+		return -1;
+	cfg->max_requeues = (uint32_t)n;
+	return 0;
+}
+
 static const struct yaml_key_rule placement_rules[] = {
 	{ "method", placement_method, false },
 	{ "max_supernodes", placement_max, false },
 	{ "switch_wait", placement_switch_wait, false },
+	{ "max_requeues", placement_max_requeues, false },
 	{ NULL, NULL, false },
 };
 
@@ -731,6 +744,7 @@ static void defaults_set(struct sn_config *cfg)
 {
 	cfg->method = SN_PLACE_FEATURE;
 	cfg->switch_wait = 300;
+	cfg->max_requeues = SN_CONFIG_REQUEUES_SLURM;
 	cfg->pytorch = true;
 	cfg->master_port_lo = 20000;
 	cfg->master_port_hi = 29999;

@@ -78,6 +78,9 @@ struct sn_bench_settings {
  * makes /var/lib/prometheus its own, and textfile_dir lives below it. */
 #define SN_TRUSTED_OWNERS_DEFAULT "prometheus"
 
+/* placement.max_requeues absent: Slurm's MaxBatchRequeue, else 5. */
+#define SN_CONFIG_REQUEUES_SLURM UINT32_MAX
+
 struct sn_config {
 	char *path;			 /* file it was loaded from */
 	struct sn_supernode *supernodes; /* n_supernodes entries */
@@ -89,6 +92,8 @@ struct sn_config {
 	enum sn_placement_method method; /* placement.method */
 	uint32_t max_supernodes;	 /* placement.max_supernodes */
 	uint32_t switch_wait;		 /* placement.switch_wait, seconds */
+	uint32_t max_requeues;		 /* placement.max_requeues, 0..100, or
+				* SN_CONFIG_REQUEUES_SLURM when absent */
 
 	uint16_t master_port_lo;   /* env.master_port_range[0] */
 	uint16_t master_port_hi;   /* env.master_port_range[1] */

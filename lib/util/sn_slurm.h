@@ -217,4 +217,53 @@ static inline void sn_slurm_topo_print(FILE *out,
  * never set here (slurm_init_update_node_msg leaves it NO_VAL before).
  */
 
+/*
+ * slurm_requeue() of one job by its number: from 26.05 it takes a
+ * slurm_step_id_t, as slurm_load_job.  flags: JOB_REQUEUE_HOLD and the
+ * like.  0, or -1 with errno set.
+ */
+static inline int sn_slurm_requeue(uint32_t job_id, uint32_t flags)
+{
+#if SN_SLURM_AT_LEAST(26, 5)
+	slurm_step_id_t id = SLURM_STEP_ID_INITIALIZER;
+
+	id.job_id = job_id;
+	return slurm_requeue(id, flags);
+#else
+	return slurm_requeue(job_id, flags);
+#endif
+}
+
+/*
+ * MaxBatchRequeue (slurm_conf_t.max_batch_requeue): 23.02; before, a
+ * hard-coded 5 that counted node-failure requeues only.  1 where Slurm
+ * has the setting.
+ */
+#define SN_SLURM_HAS_MAX_BATCH_REQUEUE SN_SLURM_AT_LEAST(23, 2)
+
+/* conf's MaxBatchRequeue where Slurm has it; dflt before 23.02. */
+static inline uint32_t sn_slurm_max_batch_requeue(const slurm_conf_t *conf,
+						  uint32_t dflt)
+{
+#if SN_SLURM_HAS_MAX_BATCH_REQUEUE
+	(void)dflt;
+	return conf->max_batch_requeue;
+#else
+	(void)conf;
+	return dflt;
+#endif
+}
+
+/*
+ * sbatch --requeue=expedite with SlurmctldParameters=enable_expedited_requeue:
+ * 25.11.
+ */
+#define SN_SLURM_HAS_EXPEDITED_REQUEUE SN_SLURM_AT_LEAST(25, 11)
+
+/*
+ * slurm_spank_init_failure_mode and ESPANK_JOB_FAILURE (a SPANK error that
+ * fails the job, not the node): 25.05.
+ */
+#define SN_SLURM_HAS_SPANK_JOB_FAILURE SN_SLURM_AT_LEAST(25, 5)
+
 #endif

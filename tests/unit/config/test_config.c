@@ -102,6 +102,7 @@ static void test_minimal_defaults(void **state)
 	/* defaults */
 	assert_int_equal(cfg->method, SN_PLACE_FEATURE);
 	assert_int_equal(cfg->switch_wait, 300);
+	assert_int_equal(cfg->max_requeues, SN_CONFIG_REQUEUES_SLURM);
 	assert_int_equal(cfg->max_supernodes, 2); /* = supernodes */
 	assert_int_equal(sn_config_effective_max(cfg), 2);
 	assert_int_equal(cfg->master_port_lo, 20000);
@@ -143,6 +144,7 @@ static void check_full(const struct sn_config *cfg)
 	assert_int_equal(cfg->max_supernodes, 2);
 	assert_int_equal(sn_config_effective_max(cfg), 2);
 	assert_int_equal(cfg->switch_wait, 600);
+	assert_int_equal(cfg->max_requeues, 0);
 	assert_int_equal(cfg->master_port_lo, 21000);
 	assert_int_equal(cfg->master_port_hi, 21999);
 	assert_string_equal(cfg->sysfs, "/srv/fixtures/%n/sys");
@@ -164,6 +166,7 @@ static void test_full(void **state)
 				     "  method: switch\n"
 				     "  max_supernodes: 2\n"
 				     "  switch_wait: 600\n"
+				     "  max_requeues: 0\n"
 				     "env:\n"
 				     "  master_port_range: [21000, 21999]\n"
 				     "paths:\n"
@@ -215,7 +218,7 @@ static void test_unknown_key(void **state)
 		":6:1: placment: unknown key (allowed here: supernodes, placement, env, paths, node, prolog, drain, epilog, bench)");
 	fails_with(
 		SN2 "placement:\n  method: feature\n  metod: switch\n", F
-		":8:3: placement.metod: unknown key (allowed here: method, max_supernodes, switch_wait)");
+		":8:3: placement.metod: unknown key (allowed here: method, max_supernodes, switch_wait, max_requeues)");
 	fails_with(
 		"supernodes:\n  - name: sn01\n    node: a[1-2]\n", F
 		":3:5: supernodes[0].node: unknown key (allowed here: name, nodes, identity)");
@@ -303,6 +306,12 @@ static void test_bad_values(void **state)
 	fails_with(
 		SN2 "placement:\n  switch_wait: -1\n", F
 		":7:16: placement.switch_wait: -1 is out of range (allowed: 0 to 604800)");
+	fails_with(
+		SN2 "placement:\n  max_requeues: 101\n", F
+		":7:17: placement.max_requeues: 101 is out of range (allowed: 0 to 100)");
+	fails_with(
+		SN2 "placement:\n  max_requeues: two\n", F
+		":7:17: placement.max_requeues: expected a whole number from 0 to 100, found 'two'");
 	fails_with("supernodes: []\n",
 		   F ":1:13: supernodes: no supernodes listed");
 	fails_with(
@@ -801,7 +810,7 @@ static void test_load_file_errors_name_the_file(void **state)
 	assert_null(sn_config_load(SN_FIXTURES "/unknown-key.yaml", &err));
 	assert_string_equal(
 		err.msg, SN_FIXTURES
-		"/unknown-key.yaml:6:3: placement.max_supernode: unknown key (allowed here: method, max_supernodes, switch_wait)");
+		"/unknown-key.yaml:6:3: placement.max_supernode: unknown key (allowed here: method, max_supernodes, switch_wait, max_requeues)");
 	assert_null(sn_config_load(SN_FIXTURES "/no-such-file.yaml", &err));
 	assert_string_equal(
 		err.msg, SN_FIXTURES
