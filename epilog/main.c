@@ -145,7 +145,8 @@ static int job_read(struct epilog_job *job, const char *node_arg)
  */
 static int record_write(const struct sn_check_ctx *ctx,
 			const struct sn_config *cfg,
-			const struct epilog_job *job, json_object *record)
+			const struct epilog_job *job, uint32_t attempt,
+			json_object *record)
 {
 	char base[PATH_MAX];
 	struct sn_error err;
@@ -156,8 +157,7 @@ static int record_write(const struct sn_check_ctx *ctx,
 		       job->id);
 		return -1;
 	}
-	if (sn_store_write(record, base, ctx->state_dir, job->id,
-			   job->has_restart_count ? job->restart_count + 1 : 0,
+	if (sn_store_write(record, base, ctx->state_dir, job->id, attempt,
 			   job->node, &err)) {
 		sn_log(LOG_ERR,
 		       "job %u: record not written (the node is not drained for it): %s",
@@ -224,8 +224,15 @@ static void epilog_run(const struct sn_config *cfg,
 		in.xid_rc = sn_record_collect_xids(cfg, ctx.kmsg, baseline, end,
 						   &xids, &in.xid_counts);
 	in.job_id = job->id;
+	/*
+	 * The attempt that ran here is the one our prolog saw: when a requeue
+	 * ends it, Slurm has already counted the restart, and the epilog's
+	 * SLURM_JOB_RESTART_COUNT is the next attempt's (measured on 22.05).
+	 */
 	in.has_restart_count = job->has_restart_count;
 	in.restart_count = job->restart_count;
+	if (!sn_attempt_load(ctx.state_dir, job->id, &in.restart_count, &err))
+		in.has_restart_count = true;
 	in.nodes = job->nodes;
 	if (in.baseline_status == SN_BASELINE_MISSING &&
 	    !sn_attempt_failed_load(ctx.state_dir, job->id, failed,
@@ -263,7 +270,8 @@ static void epilog_run(const struct sn_config *cfg,
 			record, "drain_outcome",
 			json_object_new_string(sn_drain_outcome_name(o)));
 	}
-	record_write(&ctx, cfg, job, record);
+	record_write(&ctx, cfg, job,
+		     in.has_restart_count ? in.restart_count + 1 : 0, record);
 	if (cfg->epilog.textfile_dir &&
 	    sn_path_expand(cfg->epilog.textfile_dir, job->node, job->node, prom,
 			   sizeof(prom)))

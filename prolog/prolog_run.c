@@ -178,6 +178,7 @@ int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
 	if (sn_drain_reason(&res, cfg->drain_tag, cfg->prolog.drain_on_unknown,
 			    reason, sizeof(reason))) {
 		/* for the epilog's record of this attempt (sn_attempt.h) */
+		attempt_save(&ctx, &job);
 		if (sn_attempt_failed_save(ctx.state_dir, job_id, reason, &err))
 			sn_log(LOG_WARNING, "job %u: %s", job_id, err.msg);
 		rc = node_drain(args->node, reason, cfg->drain_tag,
