@@ -27,6 +27,7 @@
 #include <json-c/json.h>
 #include <slurm/slurm.h>
 
+#include "env/sn_attempt.h"
 #include "records/sn_baseline.h"
 #include "env/sn_taskenv_cache.h"
 #include "drain/sn_drain.h"
@@ -45,9 +46,14 @@ struct epilog_job {
 	uint32_t id;
 	const char *node;
 	const char *user;
-	bool supernode; /* SPANK_SUPERNODE set: a --supernode job */
+	const char *nodes; /* SLURM_JOB_NODELIST (23.02+) or SLURM_NODELIST */
+	bool supernode;	   /* SPANK_SUPERNODE set: a --supernode job */
+	bool has_restart_count;
+	uint32_t restart_count; /* SLURM_JOB_RESTART_COUNT */
 	bool has_exit;
-	int exit_code;
+	int exit_code, signal; /* SLURM_JOB_EXIT_CODE2 "exit:signal" */
+	bool has_derived;
+	int derived_exit, derived_signal; /* SLURM_JOB_DERIVED_EC (status) */
 };
 
 /*
@@ -87,9 +93,29 @@ static void alarm_arm(const struct epilog_job *job, unsigned timeout_s)
 	alarm(timeout_s + 1);
 }
 
+/* "exit:signal" (SLURM_JOB_EXIT_CODE2) into *exit and *sig; false if not. */
+static bool exit2_parse(const char *ec, int *exit, int *sig)
+{
+	long long e, s = 0;
+	char num[16];
+	size_t k;
+
+	if (!ec)
+		return false;
+	k = strcspn(ec, ":");
+	snprintf(num, sizeof(num), "%.*s", (int)k, ec);
+	if (!sn_number_parse(num, &e) || e < 0 || e > 255 ||
+	    (ec[k] == ':' &&
+	     (!sn_number_parse(ec + k + 1, &s) || s < 0 || s > 255)))
+		return false;
+	*exit = (int)e;
+	*sig = (int)s;
+	return true;
+}
+
 static int job_read(struct epilog_job *job, const char *node_arg)
 {
-	const char *ec = getenv("SLURM_JOB_EXIT_CODE2"); /* "exit:signal" */
+	const char *dec = getenv("SLURM_JOB_DERIVED_EC"); /* wait status */
 	struct sn_slurm_job sj;
 	long long v;
 
@@ -97,14 +123,19 @@ static int job_read(struct epilog_job *job, const char *node_arg)
 		return -1;
 	job->id = sj.id;
 	job->supernode = sj.supernode;
+	job->has_restart_count = sj.has_restart_count;
+	job->restart_count = sj.restart_count;
 	job->node = node_arg ? node_arg : sj.node;
 	job->user = getenv("SLURM_JOB_USER");
-	if (ec) {
-		char num[16];
-
-		snprintf(num, sizeof(num), "%.*s", (int)strcspn(ec, ":"), ec);
-		job->has_exit = sn_number_parse(num, &v);
-		job->exit_code = (int)v;
+	job->nodes = getenv("SLURM_JOB_NODELIST");
+	if (!job->nodes || !*job->nodes)
+		job->nodes = getenv("SLURM_NODELIST"); /* 22.05 */
+	job->has_exit = exit2_parse(getenv("SLURM_JOB_EXIT_CODE2"),
+				    &job->exit_code, &job->signal);
+	if (dec && sn_number_parse(dec, &v) && v >= 0 && v <= 0xffff) {
+		job->has_derived = true;
+		job->derived_exit = (int)((v >> 8) & 0xff);
+		job->derived_signal = (int)(v & 0x7f);
 	}
 	return job->node && *job->node ? 0 : -1;
 }
@@ -115,7 +146,8 @@ static int job_read(struct epilog_job *job, const char *node_arg)
  */
 static int record_write(const struct sn_check_ctx *ctx,
 			const struct sn_config *cfg,
-			const struct epilog_job *job, json_object *record)
+			const struct epilog_job *job, uint32_t attempt,
+			json_object *record)
 {
 	char base[PATH_MAX];
 	struct sn_error err;
@@ -126,8 +158,8 @@ static int record_write(const struct sn_check_ctx *ctx,
 		       job->id);
 		return -1;
 	}
-	if (sn_store_write(record, base, ctx->state_dir, job->id, job->node,
-			   &err)) {
+	if (sn_store_write(record, base, ctx->state_dir, job->id, attempt,
+			   job->node, &err)) {
 		sn_log(LOG_ERR,
 		       "job %u: record not written (the node is not drained for it): %s",
 		       job->id, err.msg);
@@ -164,6 +196,7 @@ static void epilog_run(const struct sn_config *cfg,
 	struct sn_record_input in = { 0 };
 	json_object *baseline = NULL, *end = NULL, *xids = NULL, *record;
 	char path[PATH_MAX], reason[SN_REASON_MAX + 1], prom[PATH_MAX];
+	char failed[SN_ATTEMPT_REASON_MAX + 1];
 	struct sn_check_ctx ctx;
 	struct sn_error err;
 	const char *drain;
@@ -192,6 +225,24 @@ static void epilog_run(const struct sn_config *cfg,
 		in.xid_rc = sn_record_collect_xids(cfg, ctx.kmsg, baseline, end,
 						   &xids, &in.xid_counts);
 	in.job_id = job->id;
+	/*
+	 * The attempt that ran here is the one our prolog saw: when a requeue
+	 * ends it, Slurm has already counted the restart, and the epilog's
+	 * SLURM_JOB_RESTART_COUNT is the next attempt's (measured on 22.05).
+	 */
+	in.has_restart_count = job->has_restart_count;
+	in.restart_count = job->restart_count;
+	if (!sn_attempt_load(ctx.state_dir, job->id, &in.restart_count, &err))
+		in.has_restart_count = true;
+	in.nodes = job->nodes;
+	if (in.baseline_status == SN_BASELINE_MISSING &&
+	    !sn_attempt_failed_load(ctx.state_dir, job->id, failed,
+				    sizeof(failed)))
+		in.prolog_failed = failed;
+	in.has_derived = job->has_derived;
+	in.derived_exit = job->derived_exit;
+	in.derived_signal = job->derived_signal;
+	in.signal = job->signal;
 	in.user = job->user;
 	in.node = job->node;
 	in.supernode = sn ? cfg->supernodes[sn->supernode].name : NULL;
@@ -220,7 +271,8 @@ static void epilog_run(const struct sn_config *cfg,
 			record, "drain_outcome",
 			json_object_new_string(sn_drain_outcome_name(o)));
 	}
-	record_write(&ctx, cfg, job, record);
+	record_write(&ctx, cfg, job,
+		     in.has_restart_count ? in.restart_count + 1 : 0, record);
 	if (cfg->epilog.textfile_dir &&
 	    sn_path_expand(cfg->epilog.textfile_dir, job->node, job->node, prom,
 			   sizeof(prom)))
@@ -232,6 +284,9 @@ static void epilog_run(const struct sn_config *cfg,
 		sn_log(LOG_WARNING,
 		       "job %u: Prometheus textfile not updated: %s", job->id,
 		       err.msg);
+	if (sn_attempt_remove(ctx.state_dir, job->id, &err))
+		sn_log(LOG_WARNING, "job %u: attempt file not removed: %s",
+		       job->id, err.msg);
 	/* the baseline has served, and the steps' node cache */
 	if (sn_baseline_remove(&ctx, job->id, &err))
 		sn_log(LOG_WARNING, "job %u: baseline not removed: %s", job->id,

@@ -25,6 +25,7 @@
 
 #include <slurm/slurm.h>
 
+#include "env/sn_attempt.h"
 #include "records/sn_baseline.h"
 #include "env/sn_taskenv_cache.h"
 #include "drain/sn_drain.h"
@@ -151,6 +152,27 @@ static void cache_save(const struct sn_prolog_args *args,
 		       job_id, err.msg);
 }
 
+/*
+ * The job's restart count for its steps' SUPERNODE_ATTEMPT (sn_attempt.h);
+ * without one from Slurm, a stale file of a reused job id goes.
+ */
+static void attempt_save(const struct sn_check_ctx *ctx,
+			 const struct sn_slurm_job *job)
+{
+	struct sn_error err;
+	int rc;
+
+	if (job->has_restart_count)
+		rc = sn_attempt_save(ctx->state_dir, job->id,
+				     job->restart_count, &err);
+	else
+		rc = sn_attempt_remove(ctx->state_dir, job->id, &err);
+	if (rc)
+		sn_log(LOG_WARNING,
+		       "job %u: its steps get no " SN_ATTEMPT_VAR ": %s",
+		       job->id, err.msg);
+}
+
 int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
 {
 	int64_t deadline =
@@ -201,6 +223,10 @@ int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
 	results_log(&res);
 	if (sn_drain_reason(&res, cfg->drain_tag, cfg->prolog.drain_on_unknown,
 			    reason, sizeof(reason))) {
+		/* for the epilog's record of this attempt (sn_attempt.h) */
+		attempt_save(&ctx, &job);
+		if (sn_attempt_failed_save(ctx.state_dir, job_id, reason, &err))
+			sn_log(LOG_WARNING, "job %u: %s", job_id, err.msg);
 		rc = node_drain(args->node, reason, cfg->drain_tag,
 				budget(deadline, UINT32_MAX,
 				       SN_PROLOG_EXIT_MARGIN_MS +
@@ -210,6 +236,7 @@ int sn_prolog_run(const struct sn_prolog_args *args, struct sn_config *cfg)
 				   SN_PROLOG_EXIT_MARGIN_MS));
 		goto out;
 	}
+	attempt_save(&ctx, &job);
 	if (sn_baseline_save(&ctx, job_id, budget(deadline, check_ms, 500),
 			     &err))
 		sn_log(LOG_WARNING, "job %u: no baseline for the epilog: %s",

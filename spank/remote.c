@@ -9,7 +9,9 @@
 #include <stdio.h>
 
 #include "sn_spank.h"
+#include "env/sn_attempt.h"
 #include "util/sn_hostlist.h"
+#include "util/sn_slurm_env.h"
 
 /*
  * MASTER_ADDR's address: the NodeAddr that slurmstepd itself holds for a
@@ -52,6 +54,28 @@ static int node_addr(void *ctx, const char *node, char *out, size_t size,
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The restart count supernode-prolog left on this node (sn_attempt.h):
+ * slurmstepd's own SPANK item reads 0 after a requeue, and the job's
+ * SLURM_RESTART_COUNT is the submitter's on a first run.
+ */
+static void attempt_read(const char *self, struct sn_jobenv_input *in)
+{
+	char host[SN_HOST_NAME_SIZE], dir[PATH_MAX];
+	struct sn_error err;
+	int rc;
+
+	sn_slurm_env_host(host, sizeof(host));
+	if (sn_path_expand(sn_state.cfg->state_dir, self, host, dir,
+			   sizeof(dir)))
+		return;
+	rc = sn_attempt_load(dir, in->job_id, &in->restart_count, &err);
+	if (rc < 0)
+		slurm_error("%s: %s not set: %s", SN_PLUGIN, SN_ATTEMPT_VAR,
+			    err.msg);
+	in->has_restart_count = rc == 0;
 }
 
 /* Read each variable, plan, write. */
@@ -97,6 +121,7 @@ static int step_input(spank_t sp, const char *job_nodelist, char *self,
 		slurm_info("%s: %s", SN_PLUGIN, err->msg);
 	in->job_nodelist = job_nodelist;
 	in->nodename = self;
+	attempt_read(self, in);
 	return 0;
 }
 

@@ -259,6 +259,8 @@ static int record_fill(struct snctl_record *rec, json_object *doc,
 		rec->end = 0;
 	if (!get_int(doc, "exit_code", &rec->exit_code))
 		rec->exit_code = INT64_MIN;
+	if (!get_int(doc, "attempt", &rec->attempt) || rec->attempt < 1)
+		rec->attempt = 1; /* before issue 20: the first attempt */
 	w = snctl_grade_parse(get_str(doc, "worst"));
 	rec->worst = w < 0 ? verdicts_worst(doc) : (enum sn_grade)w;
 	return 0;

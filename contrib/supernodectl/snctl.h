@@ -91,6 +91,7 @@ struct snctl_record {
 		drain_outcome; /* what the epilog's drain did; NULL: not said */
 	int64_t job_id, start, end;
 	int64_t exit_code; /* INT64_MIN if absent */
+	int64_t attempt;   /* "attempt"; 1 if absent (older epilogs) */
 	enum sn_grade worst;
 };
 

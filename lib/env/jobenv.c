@@ -282,6 +282,18 @@ static int master_port_add(const struct sn_config *cfg,
 	return 0;
 }
 
+/* SUPERNODE_ATTEMPT when the prolog left the restart count; -1: memory. */
+static int attempt_add(const struct sn_jobenv_input *in, struct sn_jobenv *env)
+{
+	if (in->has_restart_count)
+		return var_addf(env, "SUPERNODE_ATTEMPT",
+				(size_t)in->restart_count + 1);
+	sn_error_set(
+		note_next(env),
+		"SUPERNODE_ATTEMPT not set: supernode-prolog left no restart count for this job on this node (is Prolog= ours?)");
+	return 0;
+}
+
 int sn_jobenv_build(const struct sn_config *cfg,
 		    const struct sn_jobenv_input *in, struct sn_jobenv *env,
 		    struct sn_error *err)
@@ -324,7 +336,7 @@ int sn_jobenv_build(const struct sn_config *cfg,
 	    var_addf(env, "SUPERNODE_SIZE", cfg->supernode_size) ||
 	    var_addf(env, "SUPERNODE_NODE_RANK", rank) ||
 	    master_addr_add(in, hosts.names[0], env) ||
-	    master_port_add(cfg, in, env)) {
+	    master_port_add(cfg, in, env) || attempt_add(in, env)) {
 		sn_error_set(err, "out of memory");
 		sn_jobenv_free(env);
 		goto out;

@@ -32,6 +32,8 @@ const char *const sn_ownership_step_vars[SN_OWNERSHIP_STEP_VARS][2] = {
 	{ "MASTER_ADDR", "NodeAddr of the step's first node" },
 	{ "MASTER_PORT",
 	  "from the job and step id, in env.master_port_range, outside the ephemeral ports" },
+	{ "SUPERNODE_ATTEMPT",
+	  "Slurm's restart count + 1, from supernode-prolog" },
 };
 
 int sn_ownership_mode_parse(const char *s, enum sn_env_mode *mode)

@@ -11,7 +11,8 @@
 #include "util/sn_error.h"
 
 #define SN_JOBENV_MAX 16
-#define SN_JOBENV_NOTES 2 /* why MASTER_ADDR, MASTER_PORT are less or unset */
+#define SN_JOBENV_NOTES \
+	3 /* why MASTER_ADDR, MASTER_PORT, SUPERNODE_ATTEMPT are less or unset */
 /*
  * MASTER_PORT: ports per job.  Step s of a job takes slot (s + 1) mod
  * SN_MASTER_PORT_STEPS of its job's block, the batch and interactive
@@ -68,6 +69,8 @@ struct sn_jobenv_input {
 	uint16_t ephemeral_hi;
 	sn_jobenv_addr_fn addr_of; /* NULL: MASTER_ADDR is the node name */
 	void *addr_ctx;
+	bool has_restart_count; /* the prolog's restart count (sn_attempt.h) */
+	uint32_t restart_count; /* SUPERNODE_ATTEMPT is this + 1 */
 };
 
 /*
@@ -128,7 +131,9 @@ void sn_envbuf_free(struct sn_envbuf *eb);
  *   or fails, with a note;
  *   MASTER_PORT: sn_master_port() of the job and step; left out, with a
  *   note, when no port of env.master_port_range lies outside the
- *   ephemeral range (the other variables are still set).
+ *   ephemeral range (the other variables are still set);
+ *   SUPERNODE_ATTEMPT: in->restart_count + 1 when in->has_restart_count,
+ *   else left out (with a note: no prolog of ours left the count).
  * Returns 0, or -1 with err set (unparsable node list, a node that is in
  * no supernode, this node not in the allocation, no memory); env is then
  * empty.

@@ -154,7 +154,7 @@ char *sn_ownership_marker(const char *old, const struct sn_ownership_var *vars,
 char *sn_ownership_show(const struct sn_ownership_var *v);
 
 /* The step variables (sn_jobenv_build), each with what it is, for show. */
-#define SN_OWNERSHIP_STEP_VARS 8
+#define SN_OWNERSHIP_STEP_VARS 9
 extern const char *const sn_ownership_step_vars[SN_OWNERSHIP_STEP_VARS][2];
 
 /*

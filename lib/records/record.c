@@ -1141,9 +1141,17 @@ static void header(struct build *b, json_object *rec)
 
 	b->bad |= put(rec, "schema", json_object_new_int(SN_RECORD_SCHEMA));
 	b->bad |= put(rec, "job_id", json_object_new_int64(in->job_id));
+	if (in->has_restart_count) {
+		b->bad |= put(
+			rec, "attempt",
+			json_object_new_int64((int64_t)in->restart_count + 1));
+		b->bad |= put(rec, "restart_count",
+			      json_object_new_int64(in->restart_count));
+	}
 	b->bad |= put(rec, "user", str_or_null(in->user));
 	b->bad |= put(rec, "node", str_or_null(in->node));
 	b->bad |= put(rec, "supernode", str_or_null(in->supernode));
+	b->bad |= put(rec, "nodes", str_or_null(in->nodes));
 	b->bad |= put(rec, "start",
 		      b->why_no_baseline ? NULL :
 					   json_object_new_int64(b->start));
@@ -1152,8 +1160,21 @@ static void header(struct build *b, json_object *rec)
 		      in->has_exit_code ? json_object_new_int(in->exit_code) :
 					  NULL);
 	b->bad |=
+		put(rec, "signal",
+		    in->has_exit_code ? json_object_new_int(in->signal) : NULL);
+	b->bad |= put(rec, "derived_exit_code",
+		      in->has_derived ? json_object_new_int(in->derived_exit) :
+					NULL);
+	b->bad |= put(rec, "derived_signal",
+		      in->has_derived ?
+			      json_object_new_int(in->derived_signal) :
+			      NULL);
+	b->bad |=
 		put(rec, "baseline",
 		    json_object_new_string(sn_baseline_status_name(b->status)));
+	if (b->status == SN_BASELINE_MISSING && in->prolog_failed)
+		b->bad |= put(rec, "prolog_failed",
+			      json_object_new_string(in->prolog_failed));
 	b->bad |=
 		put(rec, "xid_scan",
 		    json_object_new_string(xid_scan_text(b, buf, sizeof(buf))));

@@ -11,12 +11,24 @@
  * Schema (version 1; json-c, keys in this order):
  *
  * { "schema": 1,
- *   "job_id": 123, "user": "alice" | null, "node": "gpu-a001",
+ *   "job_id": 123,
+ *   "attempt": 2, "restart_count": 1,  Slurm's restart count (+ 1): only
+ *                                    when Slurm gave it; a record without
+ *                                    them reads as attempt 1 (optional
+ *                                    since issue 20, format major 1)
+ *   "user": "alice" | null, "node": "gpu-a001",
  *   "supernode": "sn01" | null,
+ *   "nodes": "gpu-a[001-018]" | null, the job's nodes on this attempt
  *   "start": 1764430000 | null,      baseline "time" (s since the epoch)
  *   "end": 1764433600,               epilog time (s since the epoch)
- *   "exit_code": 0 | null,
+ *   "exit_code": 0 | null,           the batch script's (exit:signal of
+ *   "signal": 0 | null,              SLURM_JOB_EXIT_CODE2)
+ *   "derived_exit_code": 0 | null,   the largest of the job's steps
+ *   "derived_signal": 0 | null,      (SLURM_JOB_DERIVED_EC)
  *   "baseline": "ok" | "missing" | "corrupt" | "newer",
+ *   "prolog_failed": "supernode: ..." (only with "baseline" "missing", when
+ *                                    supernode-prolog failed on this node
+ *                                    for this attempt: its drain reason)
  *   "xid_scan": "ok" | "no log position in the baseline" |
  *               "records lost before they were read" |
  *               "log restarted since the baseline (reboot?)" |
@@ -231,11 +243,19 @@ struct sn_xid_counts {
  */
 struct sn_record_input {
 	uint32_t job_id;
-	const char *user;      /* NULL: null */
-	const char *node;      /* this node's Slurm name */
-	const char *supernode; /* NULL: null (node in no supernode) */
+	bool has_restart_count;	   /* "attempt", "restart_count" only if so */
+	uint32_t restart_count;	   /* SLURM_JOB_RESTART_COUNT */
+	const char *user;	   /* NULL: null */
+	const char *node;	   /* this node's Slurm name */
+	const char *supernode;	   /* NULL: null (node in no supernode) */
+	const char *nodes;	   /* the job's node list; NULL: null */
+	const char *prolog_failed; /* the prolog's drain reason; NULL: none */
 	bool has_exit_code;
-	int exit_code;	  /* as Slurm gives it */
+	int exit_code; /* as Slurm gives it */
+	int signal;    /* with exit_code */
+	bool has_derived;
+	int derived_exit; /* SLURM_JOB_DERIVED_EC, a wait status, split */
+	int derived_signal;
 	int64_t end_time; /* seconds since the epoch */
 	enum sn_baseline_status baseline_status;
 	const json_object *baseline;   /* the parsed baseline when OK or NEWER,

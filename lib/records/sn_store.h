@@ -3,9 +3,14 @@
 #define SN_STORE_H
 
 /*
- * Where the epilog's records live, written once: record_dir/<jobid>/<node>.json
- * (record_dir may hold %n and %h, expanded per node; it may be shared
- * storage written by many nodes).  The epilog writes through sn_store_write
+ * Where the epilog's records live, written once per attempt of a job:
+ * record_dir/<jobid>/<node>.json for its first attempt (Slurm's restart
+ * count 0), record_dir/<jobid>/attempt-<N>/<node>.json for attempt N >= 2
+ * (a requeued job keeps its id), so a later attempt never replaces an
+ * earlier one's record, and a supernodectl that predates attempts still
+ * reads the first attempt where it always did (it skips the attempt-N
+ * folders: no "<node>.json" name).  record_dir may hold %n and %h,
+ * expanded per node; it may be shared storage written by many nodes.  The epilog writes through sn_store_write
  * (trusted folders, atomic); supernodectl finds records through the paths
  * and the bounded scans here.  No other file builds these paths.
  */
@@ -21,6 +26,15 @@
 #define SN_STORE_NODE_MAX 255	/* bytes of a node name in a file name */
 #define SN_STORE_PENDING_DIR "records-pending" /* in state_dir */
 #define SN_STORE_PENDING_MAX 16 /* notes looked at per sn_store_write() */
+#define SN_STORE_ATTEMPT_PREFIX "attempt-" /* attempt-<N>, N >= 2 */
+#define SN_STORE_ATTEMPT_MAX 65536u /* Slurm's restart count + 1, at most */
+
+/*
+ * sn_store_attempt_of - the attempt a job folder's entry holds:
+ * "attempt-<N>" with N 2..SN_STORE_ATTEMPT_MAX in decimal (no sign, no
+ * leading zero) gives N; anything else 0.
+ */
+uint32_t sn_store_attempt_of(const char *name);
 
 /*
  * sn_store_dir - record_dir (a config template) expanded for node on host
@@ -66,7 +80,8 @@ typedef int (*sn_store_visit_fn)(const char *path, const char *node, void *arg);
 /*
  * sn_store_scan_job - visit each record file of job in dir (the names
  * sn_store_node_of takes; other entries are skipped), in directory order,
- * looking at most max_entries entries (*truncated set when more were
+ * then those of each attempt-<N> folder in it (sn_store_attempt_of),
+ * looking at most max_entries entries in all (*truncated set when more were
  * there; truncated may be NULL).  Returns the number visited, or -1 with
  * errno set when the job folder cannot be listed (a folder that does not
  * exist is no error: 0).
@@ -86,10 +101,14 @@ int sn_store_jobs(const char *dir, size_t max, int64_t **ids, size_t *n,
 		  bool *truncated);
 
 /*
- * sn_store_write - write record as record_dir/<job_id>/<node>.json (mode
- * 0644; record_dir already expanded, absolute): record_dir and the job's
- * folder are opened (created 0755) as trusted folders and the file written
- * atomically through sn_safedir (no symbolic link followed, nothing written
+ * sn_store_write - write record as record_dir/<job_id>/<node>.json (attempt
+ * 1) or record_dir/<job_id>/attempt-<attempt>/<node>.json (attempt 2 to
+ * SN_STORE_ATTEMPT_MAX) (mode 0644; record_dir already expanded,
+ * absolute).  attempt 0 (Slurm gave no restart count) writes where attempt
+ * 1 does, but only when no record is there yet (err "a record of an
+ * earlier attempt is there, kept: PATH" otherwise).  record_dir, the job's
+ * folder and the attempt's are opened (created 0755) as trusted folders
+ * and the file written atomically through sn_safedir (no symbolic link followed, nothing written
  * into a folder a user owns or may write without the sticky bit; a planted
  * link or a user's folder is refused and left untouched).
  *
@@ -105,7 +124,7 @@ int sn_store_jobs(const char *dir, size_t max, int64_t **ids, size_t *n,
  * PATH", ...); nothing is written then.
  */
 int sn_store_write(const json_object *record, const char *record_dir,
-		   const char *state_dir, uint32_t job_id, const char *node,
-		   struct sn_error *err);
+		   const char *state_dir, uint32_t job_id, uint32_t attempt,
+		   const char *node, struct sn_error *err);
 
 #endif

@@ -62,16 +62,81 @@ bool sn_store_node_of(const char *file, char *node, size_t size)
 	return sn_store_node_ok(node);
 }
 
+uint32_t sn_store_attempt_of(const char *name)
+{
+	size_t k = strlen(SN_STORE_ATTEMPT_PREFIX), n;
+	uint64_t v = 0;
+
+	if (strncmp(name, SN_STORE_ATTEMPT_PREFIX, k))
+		return 0;
+	name += k;
+	n = strlen(name);
+	if (!n || n > 5 || name[0] == '0' || strspn(name, "0123456789") != n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		v = v * 10 + (uint64_t)(name[i] - '0');
+	return v >= 2 && v <= SN_STORE_ATTEMPT_MAX ? (uint32_t)v : 0;
+}
+
 /* --- bounded scans ---------------------------------------------------- */
+
+/* What one scan of a job's folders shares. */
+struct scan {
+	size_t seen, max;
+	long visited;
+	bool truncated, stopped;
+	sn_store_visit_fn fn;
+	void *arg;
+};
+
+/*
+ * The record files of folder (a job's, or one of its attempt-N folders);
+ * its attempt-N entries into attempts (at most SN_STORE_ATTEMPT_SCAN)
+ * when attempts is not NULL.  -1 when the folder cannot be listed.
+ */
+#define SN_STORE_ATTEMPT_SCAN 64 /* attempt folders visited per job */
+static int scan_dir(struct scan *sc, const char *folder, uint32_t *attempts,
+		    size_t *n_attempts)
+{
+	char path[PATH_MAX], node[SN_STORE_NODE_MAX + 1];
+	struct dirent *de;
+	uint32_t a;
+	DIR *d;
+
+	if (!(d = opendir(folder)))
+		return errno == ENOENT ? 0 : -1;
+	while (!sc->stopped && (de = readdir(d))) {
+		if (sc->seen++ >= sc->max) {
+			sc->truncated = sc->stopped = true;
+			break;
+		}
+		if (attempts && (a = sn_store_attempt_of(de->d_name))) {
+			if (*n_attempts < SN_STORE_ATTEMPT_SCAN)
+				attempts[(*n_attempts)++] = a;
+			else
+				sc->truncated = true;
+			continue;
+		}
+		if (!sn_store_node_of(de->d_name, node, sizeof(node)) ||
+		    (size_t)snprintf(path, sizeof(path),
+				     "%s/%s" SN_STORE_SUFFIX, folder,
+				     node) >= sizeof(path))
+			continue;
+		sc->visited++;
+		if (sc->fn(path, node, sc->arg) < 0)
+			sc->stopped = true;
+	}
+	closedir(d);
+	return 0;
+}
 
 long sn_store_scan_job(const char *dir, int64_t job, size_t max_entries,
 		       sn_store_visit_fn fn, void *arg, bool *truncated)
 {
-	char jobdir[PATH_MAX], path[PATH_MAX], node[SN_STORE_NODE_MAX + 1];
-	struct dirent *de;
-	size_t seen = 0;
-	long visited = 0;
-	DIR *d;
+	struct scan sc = { .max = max_entries, .fn = fn, .arg = arg };
+	uint32_t attempts[SN_STORE_ATTEMPT_SCAN];
+	char jobdir[PATH_MAX], sub[PATH_MAX];
+	size_t n_attempts = 0;
 
 	if (truncated)
 		*truncated = false;
@@ -79,23 +144,17 @@ long sn_store_scan_job(const char *dir, int64_t job, size_t max_entries,
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	if (!(d = opendir(jobdir)))
-		return errno == ENOENT ? 0 : -1;
-	while ((de = readdir(d))) {
-		if (seen++ >= max_entries) {
-			if (truncated)
-				*truncated = true;
-			break;
-		}
-		if (!sn_store_node_of(de->d_name, node, sizeof(node)) ||
-		    sn_store_path(dir, job, node, path, sizeof(path)))
-			continue;
-		visited++;
-		if (fn(path, node, arg) < 0)
-			break;
+	if (scan_dir(&sc, jobdir, attempts, &n_attempts))
+		return -1;
+	for (size_t i = 0; i < n_attempts && !sc.stopped; i++) {
+		if ((size_t)snprintf(sub, sizeof(sub),
+				     "%s/" SN_STORE_ATTEMPT_PREFIX "%u", jobdir,
+				     attempts[i]) < sizeof(sub))
+			scan_dir(&sc, sub, NULL, NULL);
 	}
-	closedir(d);
-	return visited;
+	if (truncated)
+		*truncated = sc.truncated;
+	return sc.visited;
 }
 
 static int id_desc(const void *pa, const void *pb)
@@ -255,17 +314,44 @@ static int notes_open(const char *state_dir, char *dir, size_t size)
 	return fd;
 }
 
+/*
+ * The folder an attempt's records go to, below the job's folder jfd (path
+ * jdir): jfd itself (a new descriptor) for attempts 0 and 1, else its
+ * attempt-N (created 0755); its path into adir.  -1 with err set.
+ */
+static int attempt_open(int jfd, const char *jdir, uint32_t attempt, char *adir,
+			size_t size, struct sn_error *err)
+{
+	char name[32];
+
+	if (attempt <= 1) {
+		snprintf(adir, size, "%s", jdir);
+		return openat(jfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	snprintf(name, sizeof(name), SN_STORE_ATTEMPT_PREFIX "%u", attempt);
+	if ((size_t)snprintf(adir, size, "%s/%s", jdir, name) >= size) {
+		sn_error_set(err, "record path too long: %s/%s", jdir, name);
+		return -1;
+	}
+	return sn_safedir_sub(jfd, jdir, name, 0755, true, err);
+}
+
 int sn_store_write(const json_object *record, const char *record_dir,
-		   const char *state_dir, uint32_t job_id, const char *node,
-		   struct sn_error *err)
+		   const char *state_dir, uint32_t job_id, uint32_t attempt,
+		   const char *node, struct sn_error *err)
 {
 	char job[16], name[NAME_MAX + 1], note[32], prefix[NAME_MAX + 8];
-	char jdir[PATH_MAX], ndir[PATH_MAX];
+	char jdir[PATH_MAX], ndir[PATH_MAX], adir[PATH_MAX];
 	const char *prefixes[] = { prefix, NULL };
-	int rfd = -1, jfd = -1, pfd, rc = -1;
+	int rfd = -1, jfd = -1, afd = -1, pfd, rc = -1;
 	struct sn_error nerr;
 	const char *text;
 
+	if (attempt > SN_STORE_ATTEMPT_MAX) {
+		sn_error_set(err, "attempt %u beyond %u: %s/%u", attempt,
+			     SN_STORE_ATTEMPT_MAX, record_dir, job_id);
+		return -1;
+	}
 	snprintf(job, sizeof(job), "%u", job_id);
 	snprintf(note, sizeof(note), "%u.%d", job_id, (int)getpid());
 	if ((size_t)snprintf(name, sizeof(name), "%s" SN_STORE_SUFFIX, node) >=
@@ -287,19 +373,33 @@ int sn_store_write(const json_object *record, const char *record_dir,
 	if (jfd < 0)
 		goto out;
 	sn_safedir_sweep(jfd, prefixes); /* a requeued job's killed epilog */
+	afd = attempt_open(jfd, jdir, attempt, adir, sizeof(adir), err);
+	if (afd < 0)
+		goto out;
+	if (attempt > 1)
+		sn_safedir_sweep(afd, prefixes);
+	if (!attempt && !faccessat(afd, name, F_OK, AT_SYMLINK_NOFOLLOW)) {
+		sn_error_set(
+			err,
+			"a record of an earlier attempt is there, kept: %s/%s",
+			adir, name);
+		goto out;
+	}
 	if (pfd >= 0)
 		sn_safedir_write(pfd, ndir, note, "", 0, 0600, &nerr);
 	text = json_object_to_json_string_ext(
 		(json_object *)record,
 		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-	rc = text ? sn_safedir_write(jfd, jdir, name, text, strlen(text), 0644,
+	rc = text ? sn_safedir_write(afd, adir, name, text, strlen(text), 0644,
 				     err) :
 		    -1;
 	if (!text)
-		sn_error_set(err, "out of memory: %s/%s", jdir, name);
+		sn_error_set(err, "out of memory: %s/%s", adir, name);
 	if (pfd >= 0)
 		unlinkat(pfd, note, 0);
 out:
+	if (afd >= 0)
+		close(afd);
 	if (jfd >= 0)
 		close(jfd);
 	if (rfd >= 0)

@@ -21,7 +21,7 @@ bool sn_slurm_env_supernode(void)
 
 int sn_slurm_env_job(struct sn_slurm_job *job)
 {
-	const char *s = getenv(SN_ENV_JOB_ID);
+	const char *s = getenv(SN_ENV_JOB_ID), *r;
 	long long v;
 
 	memset(job, 0, sizeof(*job));
@@ -29,6 +29,12 @@ int sn_slurm_env_job(struct sn_slurm_job *job)
 	if (job->node && !*job->node)
 		job->node = NULL;
 	job->supernode = sn_slurm_env_supernode();
+	r = getenv(SN_ENV_RESTART_COUNT);
+	if (r && sn_number_parse(r, &v) && v >= 0 &&
+	    v <= SN_RESTART_COUNT_MAX) {
+		job->has_restart_count = true;
+		job->restart_count = (uint32_t)v;
+	}
 	if (!s || !sn_number_parse(s, &v) || v < 1 || v > SN_JOB_ID_MAX)
 		return -1;
 	job->id = (uint32_t)v;

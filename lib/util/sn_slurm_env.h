@@ -20,6 +20,14 @@
  * refuses a job whose entry it did not validate, so it is N or absent.
  */
 #define SN_ENV_SUPERNODE "SPANK_SUPERNODE"
+/*
+ * How often Slurm has started the job again (requeues), from the job's
+ * credential: slurmd sets it for Prolog= and Epilog= on every release we
+ * support (22.05 to 26.05), 0 on the first run.
+ */
+#define SN_ENV_RESTART_COUNT "SLURM_JOB_RESTART_COUNT"
+/* The largest restart count taken (Slurm counts in 16 bits). */
+#define SN_RESTART_COUNT_MAX 65535u
 
 /* The largest job id taken (Slurm's ids stay below 0xfffffff0). */
 #define SN_JOB_ID_MAX 0xfffffff0u
@@ -31,11 +39,16 @@
  *             owns the string).
  * @supernode: true when the job asked for --supernode (SPANK_SUPERNODE is
  *             set and not empty).
+ * @has_restart_count: SLURM_JOB_RESTART_COUNT is set and a whole number
+ *             0..SN_RESTART_COUNT_MAX; then @restart_count holds it (the
+ *             job's attempt is @restart_count + 1).
  */
 struct sn_slurm_job {
 	uint32_t id;
 	const char *node;
 	bool supernode;
+	bool has_restart_count;
+	uint32_t restart_count;
 };
 
 /**

@@ -312,7 +312,7 @@ static void env_is(const struct sn_config *cfg, const char *nodelist,
 	static const char *const names[] = {
 		"SUPERNODE_COUNT", "SUPERNODE_NAMES", "SUPERNODE_NAME",
 		"SUPERNODE_INDEX", "SUPERNODE_SIZE",  "SUPERNODE_NODE_RANK",
-		"MASTER_ADDR",	   "MASTER_PORT",
+		"MASTER_ADDR",	   "MASTER_PORT",     "SUPERNODE_ATTEMPT",
 	};
 	struct sn_jobenv_input in = {
 		.job_nodelist = nodelist,
@@ -320,13 +320,15 @@ static void env_is(const struct sn_config *cfg, const char *nodelist,
 		.job_id = job,
 		.ephemeral_lo = 32768,
 		.ephemeral_hi = 60999,
+		.has_restart_count = true,
 	};
 	struct sn_jobenv env;
 	struct sn_error err;
 
 	if (sn_jobenv_build(cfg, &in, &env, &err))
 		fail_msg("%s on %s: %s", nodelist, node, err.msg);
-	assert_int_equal(env.count, 8);
+	assert_int_equal(env.count, 9);
+	assert_string_equal(env.vars[8].value, "1");
 	for (size_t i = 0; i < 8; i++) {
 		assert_string_equal(env.vars[i].name, names[i]);
 		if (strcmp(env.vars[i].value, want[i]))
@@ -433,6 +435,8 @@ static void test_build_no_port(void **state)
 		.job_id = 1,
 		.ephemeral_lo = 1024,
 		.ephemeral_hi = 65535,
+		.has_restart_count = true,
+		.restart_count = 2,
 	};
 	struct sn_jobenv env;
 	struct sn_error err;
@@ -440,7 +444,8 @@ static void test_build_no_port(void **state)
 	err_reset(&err);
 	if (sn_jobenv_build(*state, &in, &env, &err))
 		fail_msg("refused: %s", err.msg);
-	assert_int_equal(env.count, 7);
+	assert_int_equal(env.count, 8);
+	assert_string_equal(env_get(&env, "SUPERNODE_ATTEMPT"), "3");
 	assert_null(env_get(&env, "MASTER_PORT"));
 	assert_string_equal(env_get(&env, "MASTER_ADDR"), "sna1");
 	assert_string_equal(env_get(&env, "SUPERNODE_NODE_RANK"), "1");
@@ -448,6 +453,46 @@ static void test_build_no_port(void **state)
 	assert_string_equal(
 		env.notes[0].msg,
 		"MASTER_PORT not set: env.master_port_range [20000, 29999] lies inside the ephemeral port range [1024, 65535]");
+	sn_jobenv_free(&env);
+}
+
+/*
+ * SUPERNODE_ATTEMPT: the prolog's restart count + 1; without one (no
+ * prolog of ours ran) it is left out and the step's log says why, the
+ * rest still set.
+ */
+static void test_build_attempt(void **state)
+{
+	struct sn_jobenv_input in = {
+		.job_nodelist = "sna[1-2]",
+		.nodename = "sna1",
+		.job_id = 7,
+		.ephemeral_lo = 32768,
+		.ephemeral_hi = 60999,
+		.has_restart_count = true,
+		.restart_count = 1,
+	};
+	struct sn_jobenv env;
+	struct sn_error err;
+
+	assert_int_equal(sn_jobenv_build(*state, &in, &env, &err), 0);
+	assert_int_equal(env.count, 9);
+	assert_string_equal(env_get(&env, "SUPERNODE_ATTEMPT"), "2");
+	assert_int_equal(env.n_notes, 0);
+	sn_jobenv_free(&env);
+	in.restart_count = 65535;
+	assert_int_equal(sn_jobenv_build(*state, &in, &env, &err), 0);
+	assert_string_equal(env_get(&env, "SUPERNODE_ATTEMPT"), "65536");
+	sn_jobenv_free(&env);
+	in.has_restart_count = false;
+	assert_int_equal(sn_jobenv_build(*state, &in, &env, &err), 0);
+	assert_int_equal(env.count, 8);
+	assert_null(env_get(&env, "SUPERNODE_ATTEMPT"));
+	assert_string_equal(env_get(&env, "SUPERNODE_NODE_RANK"), "0");
+	assert_int_equal(env.n_notes, 1);
+	assert_string_equal(
+		env.notes[0].msg,
+		"SUPERNODE_ATTEMPT not set: supernode-prolog left no restart count for this job on this node (is Prolog= ours?)");
 	sn_jobenv_free(&env);
 }
 
@@ -488,6 +533,7 @@ static void addr_is(const struct sn_config *cfg, const char *step_list,
 		.ephemeral_hi = 60999,
 		.addr_of = fake_addr,
 		.addr_ctx = &calls,
+		.has_restart_count = true,
 	};
 	struct sn_jobenv env;
 	struct sn_error err;
@@ -533,6 +579,7 @@ static void test_build_master_addr(void **state)
 			.ephemeral_lo = 32768,
 			.ephemeral_hi = 60999,
 			.addr_of = fake_addr,
+			.has_restart_count = true,
 		};
 		int calls = 0;
 		struct sn_jobenv env;
@@ -891,6 +938,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_build_allocation_order,
 						setup_cfg, teardown_cfg),
 		cmocka_unit_test_setup_teardown(test_build_errors, setup_cfg,
+						teardown_cfg),
+		cmocka_unit_test_setup_teardown(test_build_attempt, setup_cfg,
 						teardown_cfg),
 		cmocka_unit_test_setup_teardown(test_build_no_port, setup_cfg,
 						teardown_cfg),

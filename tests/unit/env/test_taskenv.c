@@ -1059,6 +1059,9 @@ static void test_show(void **state)
 	assert_string_equal(
 		strtok(NULL, "\n"),
 		"supernode: --supernode-env=show: sna1: task 0: MASTER_PORT=21234 (from the job and step id, in env.master_port_range, outside the ephemeral ports)");
+	assert_contains(
+		strtok(NULL, "\n"),
+		"task 0: SUPERNODE_ATTEMPT not set (see the plugin's error");
 	assert_null(strtok(NULL, "\n"));
 	free(text);
 	sn_ownership_plan(NULL, SN_ENV_AUTO, "", v, 3);

@@ -400,6 +400,63 @@ static void test_missing_and_corrupt_baseline(void **state)
 	sn_config_free(cfg);
 }
 
+/*
+ * Issue 20 item 2: the record says which attempt it is (Slurm's restart
+ * count + 1), the job's nodes and what ended it; the prolog's failure when
+ * the baseline is missing for it.  Without a restart count the attempt
+ * fields are left out (read as attempt 1).
+ */
+static void test_attempt_fields(void **state)
+{
+	struct sn_config *cfg = config(NULL);
+	json_object *end = parse(small_end), *rec;
+	struct sn_record_input in = {
+		.job_id = 42,
+		.has_restart_count = true,
+		.restart_count = 1,
+		.node = "gpu-a001",
+		.nodes = "gpu-a[001-002]",
+		.prolog_failed = "supernode: IB_PORT_DOWN mlx5_0/1",
+		.has_exit_code = true,
+		.exit_code = 3,
+		.signal = 0,
+		.has_derived = true,
+		.derived_exit = 0,
+		.derived_signal = 9,
+		.end_time = 2100,
+		.baseline_status = SN_BASELINE_MISSING,
+		.end = end,
+	};
+
+	(void)state;
+	rec = sn_record_build(cfg, &in);
+	assert_non_null(rec);
+	assert_int_equal(json_object_get_int(at(rec, "attempt")), 2);
+	assert_int_equal(json_object_get_int(at(rec, "restart_count")), 1);
+	assert_path_str(rec, "nodes", "gpu-a[001-002]");
+	assert_int_equal(json_object_get_int(at(rec, "exit_code")), 3);
+	assert_int_equal(json_object_get_int(at(rec, "signal")), 0);
+	assert_int_equal(json_object_get_int(at(rec, "derived_exit_code")), 0);
+	assert_int_equal(json_object_get_int(at(rec, "derived_signal")), 9);
+	assert_path_str(rec, "prolog_failed",
+			"supernode: IB_PORT_DOWN mlx5_0/1");
+	json_object_put(rec);
+	/* no restart count, no nodes, a baseline: no attempt, no failure */
+	in.has_restart_count = false;
+	in.nodes = NULL;
+	in.has_derived = false;
+	in.baseline_status = SN_BASELINE_CORRUPT;
+	rec = sn_record_build(cfg, &in);
+	assert_false(json_object_object_get_ex(rec, "attempt", NULL));
+	assert_false(json_object_object_get_ex(rec, "restart_count", NULL));
+	assert_false(json_object_object_get_ex(rec, "prolog_failed", NULL));
+	assert_path_null(rec, "nodes");
+	assert_path_null(rec, "derived_exit_code");
+	json_object_put(rec);
+	json_object_put(end);
+	sn_config_free(cfg);
+}
+
 static enum sn_baseline_status parse_text(const char *text)
 {
 	json_object *o = NULL;
@@ -1178,6 +1235,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_ports),
 		cmocka_unit_test(test_missing_and_corrupt_baseline),
+		cmocka_unit_test(test_attempt_fields),
 		cmocka_unit_test(test_baseline_parse),
 		cmocka_unit_test(test_baseline_mixed_versions),
 		cmocka_unit_test(test_config_thresholds),

@@ -62,9 +62,39 @@ static int write_job(uint32_t job, struct sn_error *err)
 
 	err_reset(err);
 	rc = sn_store_write(rec, wpath(records, "records"), wpath(st, "state"),
-			    job, "gpu-a001", err);
+			    job, 1, "gpu-a001", err);
 	json_object_put(rec);
 	return rc;
+}
+
+/* A record {"job_id": job, "attempt": tag} of attempt for node gpu-a001. */
+static int write_attempt(uint32_t job, uint32_t attempt, int tag,
+			 struct sn_error *err)
+{
+	char records[PATH_MAX], st[PATH_MAX];
+	json_object *rec = json_object_new_object();
+	int rc;
+
+	json_object_object_add(rec, "job_id", json_object_new_int64(job));
+	json_object_object_add(rec, "attempt", json_object_new_int(tag));
+	err_reset(err);
+	rc = sn_store_write(rec, wpath(records, "records"), wpath(st, "state"),
+			    job, attempt, "gpu-a001", err);
+	json_object_put(rec);
+	return rc;
+}
+
+/* The "attempt" of the record at wroot/REL; -1 when unreadable. */
+static int attempt_at(const char *rel)
+{
+	char p[PATH_MAX];
+	json_object *doc = json_object_from_file(wpath(p, "%s", rel)), *a;
+	int v = -1;
+
+	if (doc && json_object_object_get_ex(doc, "attempt", &a))
+		v = json_object_get_int(a);
+	json_object_put(doc);
+	return v;
 }
 
 static void touch(const char *path)
@@ -344,6 +374,57 @@ static void test_scan_job(void **state)
 	assert_int_equal(errno, ENOTDIR);
 }
 
+/*
+ * Issue 20 item 2: a requeued job keeps its id; each attempt's record has
+ * its own file, and no later attempt replaces an earlier one's (before:
+ * attempt 2 wrote over records/42/gpu-a001.json).
+ */
+static void test_record_attempts(void **state)
+{
+	struct sn_error err;
+	struct seen s = { 0 };
+	char p[PATH_MAX];
+	bool trunc;
+
+	(void)state;
+	assert_int_equal(write_attempt(42, 1, 1, &err), 0);
+	assert_int_equal(write_attempt(42, 2, 2, &err), 0);
+	assert_int_equal(write_attempt(42, 3, 3, &err), 0);
+	assert_int_equal(attempt_at("records/42/gpu-a001.json"), 1);
+	assert_int_equal(attempt_at("records/42/attempt-2/gpu-a001.json"), 2);
+	assert_int_equal(attempt_at("records/42/attempt-3/gpu-a001.json"), 3);
+	/* no restart count from Slurm: the first attempt's record stays */
+	assert_int_equal(write_attempt(42, 0, 9, &err), -1);
+	snprintf(
+		p, sizeof(p),
+		"a record of an earlier attempt is there, kept: %s/records/42/gpu-a001.json",
+		wroot);
+	assert_string_equal(err.msg, p);
+	assert_int_equal(attempt_at("records/42/gpu-a001.json"), 1);
+	assert_int_equal(write_attempt(43, 0, 5, &err), 0);
+	assert_int_equal(attempt_at("records/43/gpu-a001.json"), 5);
+	assert_int_equal(write_attempt(42, SN_STORE_ATTEMPT_MAX + 1, 1, &err),
+			 -1);
+	/* the scan visits every attempt's record */
+	assert_int_equal(sn_store_scan_job(wpath(p, "records"), 42, 1000, visit,
+					   &s, &trunc),
+			 3);
+	assert_false(trunc);
+	assert_int_equal(s.n, 3);
+	assert_string_equal(s.nodes[0], "gpu-a001");
+	assert_string_equal(s.nodes[2], "gpu-a001");
+	/* the folder names taken as attempts */
+	assert_int_equal(sn_store_attempt_of("attempt-2"), 2);
+	assert_int_equal(sn_store_attempt_of("attempt-65536"), 65536);
+	assert_int_equal(sn_store_attempt_of("attempt-1"), 0);
+	assert_int_equal(sn_store_attempt_of("attempt-0"), 0);
+	assert_int_equal(sn_store_attempt_of("attempt-02"), 0);
+	assert_int_equal(sn_store_attempt_of("attempt-65537"), 0);
+	assert_int_equal(sn_store_attempt_of("attempt-"), 0);
+	assert_int_equal(sn_store_attempt_of("attempt-2x"), 0);
+	assert_int_equal(sn_store_attempt_of("gpu-a001.json"), 0);
+}
+
 static void test_jobs(void **state)
 {
 	static const char *const dirs[] = { "5",   "1000", "12", "0",
@@ -382,6 +463,8 @@ int main(void)
 		cmocka_unit_test(test_node_names),
 		cmocka_unit_test_setup_teardown(test_scan_job, write_setup,
 						write_teardown),
+		cmocka_unit_test_setup_teardown(test_record_attempts,
+						write_setup, write_teardown),
 		cmocka_unit_test_setup_teardown(test_jobs, write_setup,
 						write_teardown),
 		cmocka_unit_test_setup_teardown(test_record_write, write_setup,

@@ -42,6 +42,33 @@ static void test_job(void **state)
 	assert_int_equal(sn_slurm_env_job(&job), -1);
 }
 
+/* SLURM_JOB_RESTART_COUNT: the job's restarts, 0..65535, else unknown. */
+static void test_restart_count(void **state)
+{
+	static const char *bad[] = { "", "-1", "1x", " 1", "65536", "0x2" };
+	struct sn_slurm_job job;
+
+	(void)state;
+	setenv(SN_ENV_JOB_ID, "7", 1);
+	unsetenv(SN_ENV_RESTART_COUNT);
+	assert_int_equal(sn_slurm_env_job(&job), 0);
+	assert_false(job.has_restart_count);
+	setenv(SN_ENV_RESTART_COUNT, "0", 1);
+	assert_int_equal(sn_slurm_env_job(&job), 0);
+	assert_true(job.has_restart_count);
+	assert_int_equal(job.restart_count, 0);
+	setenv(SN_ENV_RESTART_COUNT, "65535", 1);
+	assert_int_equal(sn_slurm_env_job(&job), 0);
+	assert_int_equal(job.restart_count, 65535);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv(SN_ENV_RESTART_COUNT, bad[i], 1);
+		assert_int_equal(sn_slurm_env_job(&job), 0);
+		assert_false(job.has_restart_count);
+	}
+	unsetenv(SN_ENV_RESTART_COUNT);
+	unsetenv(SN_ENV_JOB_ID);
+}
+
 /* %h: gethostname() up to its first dot, as slurmd's gethostname_short. */
 static void test_host(void **state)
 {
@@ -65,6 +92,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_job),
+		cmocka_unit_test(test_restart_count),
 		cmocka_unit_test(test_host),
 	};
 
