@@ -72,9 +72,13 @@ static void attempt_read(const char *self, struct sn_jobenv_input *in)
 			   sizeof(dir)))
 		return;
 	rc = sn_attempt_load(dir, in->job_id, &in->restart_count, &err);
-	if (rc < 0)
+	if (rc < 0) /* a file there we do not trust: the job should know */
 		slurm_error("%s: %s not set: %s", SN_PLUGIN, SN_ATTEMPT_VAR,
 			    err.msg);
+	else if (rc > 0) /* slurmd's log only: no Prolog= of ours here */
+		slurm_info(
+			"%s: %s not set: supernode-prolog left no restart count for job %u on %s (is Prolog= ours?)",
+			SN_PLUGIN, SN_ATTEMPT_VAR, in->job_id, self);
 	in->has_restart_count = rc == 0;
 }
 

@@ -7,9 +7,19 @@
 #include <slurm/spank.h>
 
 #include "placement/sn_option.h"
+#include "util/sn_slurm.h"
 #include "sn_spank.h"
 
 SPANK_PLUGIN(supernode, 1);
+
+/*
+ * A failing slurm_spank_init is never the node's fault: a bad plugstack
+ * argument is the site's, a bad option value the job's (both refused with
+ * a message).  From Slurm 25.05 it then fails the job and drains nothing;
+ * before, Slurm ignores this variable, and no user input makes init fail
+ * in the remote context (local.c: the step only notes the option).
+ */
+int slurm_spank_init_failure_mode = SN_SPANK_INIT_FAILURE_MODE;
 
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {

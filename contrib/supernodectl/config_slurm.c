@@ -158,6 +158,21 @@ static void print_topology_yaml(const struct sn_config *cfg, char *buf,
 	printf("- topology: flat\n  cluster_default: false\n  flat: true\n");
 }
 
+/*
+ * Retries (prolog/README.md#retries-with-a-cap-placementmax_requeues): as
+ * comments, since both settings are lists an admin adds a word to.
+ * --requeue=expedite only where the Slurm built for has it (25.11).
+ */
+static void print_requeue(void)
+{
+	printf("# SchedulerParameters: add nohold_on_prolog_fail (a job whose node fails\n"
+	       "# supernode-prolog comes back pending, at most placement.max_requeues times)\n");
+	if (SN_SLURM_HAS_EXPEDITED_REQUEUE)
+		printf("# SlurmctldParameters: add enable_expedited_requeue; a job submitted with\n"
+		       "# sbatch --requeue=expedite then comes back at once, first in line, and its\n"
+		       "# old nodes are kept out of other work until it has started again\n");
+}
+
 static void print_plugstack(const struct sn_config *cfg, enum topo_kind topo)
 {
 	char path[PATH_MAX];
@@ -174,6 +189,7 @@ static void print_plugstack(const struct sn_config *cfg, enum topo_kind topo)
 		       "# for %s, name a script: exec supernode-prolog --config %s\n",
 		       SN_CONFIG_DEFAULT_PATH, config, config);
 	printf("PrologSlurmctld=%s/supernode-prolog\n", SN_SBIN_FULL_DIR);
+	print_requeue();
 	if (topo == TOPO_TREE)
 		printf("TopologyPlugin=topology/tree\n");
 	else if (topo == TOPO_BLOCK)

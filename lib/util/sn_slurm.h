@@ -266,4 +266,17 @@ static inline uint32_t sn_slurm_max_batch_requeue(const slurm_conf_t *conf,
  */
 #define SN_SLURM_HAS_SPANK_JOB_FAILURE SN_SLURM_AT_LEAST(25, 5)
 
+/*
+ * supernode.so's slurm_spank_init_failure_mode: ESPANK_JOB_FAILURE where
+ * Slurm reads it (a failing slurm_spank_init then fails the job and drains
+ * no node); before 25.05 Slurm never looks the variable up, and a failing
+ * init drains the node, so init fails only on the plugstack line, never on
+ * what a user sets (spank/README.md).
+ */
+#if SN_SLURM_HAS_SPANK_JOB_FAILURE
+#define SN_SPANK_INIT_FAILURE_MODE ESPANK_JOB_FAILURE
+#else
+#define SN_SPANK_INIT_FAILURE_MODE 0
+#endif
+
 #endif

@@ -11,6 +11,16 @@ CTL=${1:?path of supernodectl}
 PLUGDIR=${2:?installed plugin folder}
 SBIN=${3:?installed sbin folder}
 SLURM_VERSION=${4:-22.05.0}
+# The retry advice of config slurm: --requeue=expedite from Slurm 25.11.
+REQUEUE="# SchedulerParameters: add nohold_on_prolog_fail (a job whose node fails
+# supernode-prolog comes back pending, at most placement.max_requeues times)"
+IFS=. read -r rmaj rmin _ <<<"$SLURM_VERSION"
+if ((10#$rmaj * 100 + 10#$rmin >= 2511)); then
+	REQUEUE+="
+# SlurmctldParameters: add enable_expedited_requeue; a job submitted with
+# sbatch --requeue=expedite then comes back at once, first in line, and its
+# old nodes are kept out of other work until it has started again"
+fi
 FAILS=0
 CHECKS=0
 T=$(mktemp -d)
@@ -59,6 +69,7 @@ JobSubmitPlugins=supernode
 # PrologSlurmctld gets no SLURM_CONF: supernode-prolog reads /etc/slurm/supernode.yaml;
 # for $T/sn.yaml, name a script: exec supernode-prolog --config $T/sn.yaml
 PrologSlurmctld=$SBIN/supernode-prolog
+$REQUEUE
 TopologyPlugin=topology/tree
 TXT
 )" "$OUT"
@@ -119,6 +130,7 @@ JobSubmitPlugins=supernode
 # PrologSlurmctld gets no SLURM_CONF: supernode-prolog reads /etc/slurm/supernode.yaml;
 # for $T/f.yaml, name a script: exec supernode-prolog --config $T/f.yaml
 PrologSlurmctld=$SBIN/supernode-prolog
+$REQUEUE
 TXT
 )" "$OUT"
 
