@@ -74,8 +74,18 @@ doctor() {
 	RC=$?
 	set -e
 }
-# reconf: apply the edited slurm.conf.
-reconf() { scontrol reconfigure; sleep 1; }
+# reconf: apply the edited slurm.conf, and wait until slurmctld answers
+# again (on a loaded machine a doctor run in the middle of a reconfigure
+# found slurmctld silent: exit 2 and no line of the check under test).
+reconf() {
+	local i
+	scontrol reconfigure
+	sleep 1
+	for ((i = 0; i < 30; i++)); do
+		scontrol show config >/dev/null 2>&1 && return 0
+		sleep 1
+	done
+}
 restore() {
 	cp "$fx/slurm.conf.good" "$SCONF"
 	reconf
@@ -112,6 +122,7 @@ print(d["level"], d["exit"], len(c), ",".join(c[0]), c[0]["fix"])' <<<"$OUT")"
 
 # expect WHAT EXIT NAME "LEVEL NAME: ..." "  fix: ...": the exit and the two lines.
 expect() {
+	grep -q -E "^(OK|WARN|CRIT) $3: " <<<"$OUT" || echo "$OUT" | sed 's/^/    doctor: /'
 	assert_eq "$1: exit" "$2" "$RC"
 	assert_eq "$1: line" "$4
 $5" "$(grep -E -A1 "^(OK|WARN|CRIT) $3: " <<<"$OUT" | head -n 2)"
