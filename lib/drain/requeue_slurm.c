@@ -54,9 +54,11 @@ static int comment_write(uint32_t job_id, char *text,
  * release buys one more start).  Not slurm_requeue(JOB_REQUEUE_HOLD) nor
  * a user hold: measured on 22.05, their reason (job_requeued_in_held_state,
  * JobHeldUser) became JobHeldAdmin after the prolog's exit on some runs
- * and not on others; the admin hold reads the same whenever it is looked
- * at.  Between the two calls the requeued job waits cred_expire + 1 s
- * (its BeginTime), so it cannot start in between.
+ * and not on others; the admin hold stays (Reason=None may show for a
+ * moment, until slurmctld's next scheduling pass sets JobHeldAdmin on
+ * every pending job at priority 0).  Between the two calls the requeued
+ * job waits cred_expire + 1 s (its BeginTime), so it cannot start in
+ * between.
  */
 static int job_hold(uint32_t job_id, struct sn_requeue_report *rep)
 {

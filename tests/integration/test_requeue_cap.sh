@@ -93,11 +93,16 @@ stop() {
 admin_comment() { scontrol show job "$1" | sed -n 's/^ *AdminComment=//p' | sed 's/ *$//'; }
 
 # held JOBID: wait until it is held (at most 90 s), then print
-# "Restarts=R Reason=X" and the AdminComment on a second line.
+# "Restarts=R Reason=X" and the AdminComment on a second line.  Held means
+# Priority=0 and a Reason set: slurmctld may show Reason=None for a moment
+# after the hold (seen once in CI on the switch case, the job completing
+# its requeue), until its next scheduling pass sets JobHeldAdmin for every
+# pending job at priority 0 (job_scheduler.c, _job_runnable_test1).
 held() {
 	local t
 	for ((t = 0; t < 450; t++)); do
-		[[ $(job_field "$1" Priority) == 0 ]] && break
+		[[ $(job_field "$1" Priority) == 0 &&
+			$(job_field "$1" Reason) != None ]] && break
 		[[ $(job_field "$1" JobState) == COMPLETED ]] && break
 		sleep 0.2
 	done
