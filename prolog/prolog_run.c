@@ -146,6 +146,7 @@ static void cache_save(const struct sn_prolog_args *args,
 
 	snprintf(key.node, sizeof(key.node), "%s", args->node);
 	key.config_stamp = sn_taskenv_cache_stamp(args->config);
+	key.boot_stamp = sn_taskenv_boot_stamp();
 	if (sn_taskenv_cache_save(cfg, ctx->sysfs, ctx->state_dir, &key, &err))
 		sn_log(LOG_WARNING,
 		       "job %u: no node cache for the steps (they gather): %s",

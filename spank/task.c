@@ -95,6 +95,7 @@ static enum sn_taskenv_ready node_prepare(spank_t sp, const char *self,
 		key.job_id;
 	snprintf(key.node, sizeof(key.node), "%s", self);
 	key.config_stamp = sn_taskenv_cache_stamp(sn_state.config_path);
+	key.boot_stamp = sn_taskenv_boot_stamp();
 	rc = sn_taskenv_node_prepare_cached(
 		sn_state.cfg, self, step_wants_topo(sp), keyed ? &key : NULL,
 		&sn_state.task_node, &sn_state.task_cache, err);
@@ -191,17 +192,34 @@ static void task_facts(spank_t sp, const char *marker,
 static void cache_show(const char *node)
 {
 	const struct sn_taskenv_cache_use *u = &sn_state.task_cache;
+	char ports[64];
 
-	if (u->hit)
+	if (u->hit) {
 		fprintf(stderr,
 			SN_TASKENV_SHOW
 			"%s: node facts: from the job's cache (written by the %s)\n",
 			node, u->writer);
-	else
+		return;
+	}
+	if (!u->topo_hit) {
 		fprintf(stderr,
 			SN_TASKENV_SHOW
-			"%s: node facts: gathered by this step%s\n",
-			node, u->written ? " (the job's cache written)" : "");
+			"%s: node facts: gathered by this step%s%s\n",
+			node,
+			u->topo_written ? " (the node's topology file written)" :
+					  "",
+			u->written ? " (the job's cache written)" : "");
+		return;
+	}
+	if (u->ports_hit)
+		snprintf(ports, sizeof(ports),
+			 "from the job's cache (written by the %s)", u->writer);
+	else
+		snprintf(ports, sizeof(ports), "gathered by this step");
+	fprintf(stderr,
+		SN_TASKENV_SHOW
+		"%s: node facts: the ports %s, the topology from the node's topology file%s\n",
+		node, ports, u->written ? " (the job's cache written)" : "");
 }
 
 int task_env_set(spank_t sp)

@@ -11,6 +11,18 @@
  * it; the epilog removes it.  What may change during a job and what later
  * steps then get: spank/README.md, "The job's node cache".
  *
+ * The node's topology cache: what hwloc's discovery gave (the nearest NICs
+ * of each accelerator, the accelerators in PCI order) does not change
+ * while the node runs, so the first step that loaded it keeps it in
+ * STATE_DIR/taskenv/topology.NODE for every later job of this boot: the
+ * first step of each job then reads the ports (the prolog's file, or a
+ * bounded read) and this file, and never loads hwloc.  It is keyed by the
+ * kernel's boot id, the config file's stamp and the hwloc XML file's
+ * (paths.hwloc_xml) stamp: a reboot, a config edit or a new XML file gives
+ * a fresh discovery.  A GPU or NIC that leaves the bus while the node runs
+ * is a fault the prolog drains the node for; removing the file also forces
+ * a fresh discovery (spank/README.md, "The job's node cache").
+ *
  * One file per job and node: STATE_DIR/taskenv/JOBID.NODE, a header then
  * the struct sn_taskenv_node as it is in memory (no pointers), 0600, root's,
  * written atomically through sn_safedir_write().  Read as every file root
@@ -30,14 +42,17 @@
 #include "env/sn_taskenv.h"
 
 #define SN_TASKENV_CACHE_DIR "taskenv" /* under paths.state_dir */
-#define SN_TASKENV_CACHE_VERSION 1u
+#define SN_TASKENV_CACHE_VERSION 2u /* 2: boot_stamp, the topology file */
 #define SN_TASKENV_CACHE_MAGIC "SNTASKC" /* 8 bytes with the NUL */
+
+#define SN_TASKENV_TOPO_PREFIX "topology." /* the topology file's name */
 
 /* What a cache file must have been written for. */
 struct sn_taskenv_cache_key {
-	uint32_t job_id;	      /* > 0 */
+	uint32_t job_id;	      /* > 0; 0: the node's topology file */
 	char node[SN_HOST_NAME_SIZE]; /* this node's Slurm name */
 	uint64_t config_stamp;	      /* sn_taskenv_cache_stamp() */
+	uint64_t boot_stamp;	      /* sn_taskenv_boot_stamp() */
 };
 
 /* The file's header (host byte order: the file never leaves the node). */
@@ -45,9 +60,10 @@ struct sn_taskenv_cache_head {
 	char magic[8];	    /* SN_TASKENV_CACHE_MAGIC */
 	uint32_t version;   /* SN_TASKENV_CACHE_VERSION */
 	uint32_t node_size; /* sizeof(struct sn_taskenv_node) */
-	uint32_t job_id;
+	uint32_t job_id; /* 0: the node's topology file */
 	uint32_t pad;
 	uint64_t config_stamp;
+	uint64_t boot_stamp;
 	int64_t written; /* time(NULL) at writing */
 	char writer[16]; /* "prolog", "step" */
 	char node[SN_HOST_NAME_SIZE];
@@ -69,8 +85,15 @@ enum sn_taskenv_cache_rc {
 uint64_t sn_taskenv_cache_stamp(const char *config_path);
 
 /*
- * sn_taskenv_cache_name - "JOBID.NODE" into buf; 0, or -1 when the node
- * name is empty, holds '/' or does not fit.
+ * sn_taskenv_boot_stamp - this boot's identity: the kernel's boot id
+ * (/proc/sys/kernel/random/boot_id) hashed; 0 when it cannot be read (no
+ * topology file is then read or written: a stale one could not be told).
+ */
+uint64_t sn_taskenv_boot_stamp(void);
+
+/*
+ * sn_taskenv_cache_name - "JOBID.NODE" (job_id 0: "topology.NODE") into
+ * buf; 0, or -1 when the node name is empty, holds '/' or does not fit.
  */
 int sn_taskenv_cache_name(uint32_t job_id, const char *node, char *buf,
 			  size_t size);
@@ -124,8 +147,13 @@ int sn_taskenv_cache_save(const struct sn_config *cfg, const char *sysfs,
 /* How a step came by its node snapshot (sn_taskenv_node_prepare_cached). */
 struct sn_taskenv_cache_use {
 	bool hit;		      /* read from the cache */
+	bool ports_hit;		      /* only the ports read from it (the
+				       * topology from the topology file) */
 	bool written;		      /* gathered, and the cache (re)written */
-	char writer[16];	      /* on a hit: who wrote it */
+	bool topo_hit;		      /* the topology from the node's
+				       * topology file (hwloc not loaded) */
+	bool topo_written;	      /* the node's topology file written */
+	char writer[16];	      /* on a hit or ports_hit: who wrote it */
 	char note[SN_ERROR_MAX + 64]; /* why the cache was refused or
 					      * not written; "" none */
 };
@@ -134,9 +162,12 @@ struct sn_taskenv_cache_use {
  * sn_taskenv_node_prepare_cached - sn_taskenv_node_prepare() through the
  * job's cache: with key NULL, exactly it.  Else the cache is read; when it
  * is valid and answers want_topo (its topo_done), the step uses it and
- * gathers nothing; else the step gathers as sn_taskenv_node_prepare()
- * does and, when the gather delivered, writes the completed snapshot (so
- * later steps of the job do not pay again).  use says which, and why a
+ * gathers nothing.  Else a topology it lacks comes from the node's
+ * topology file when valid there (key->boot_stamp not 0), with the ports
+ * from the job's file or gathered alone; else the step gathers as
+ * sn_taskenv_node_prepare() does and writes the topology file when the
+ * topology loaded.  Whatever it gathered, the completed snapshot is
+ * written (so later steps of the job do not pay again).  use says which, and why a
  * cache was refused (note; a missing one is no note).  Returns as
  * sn_taskenv_node_prepare().
  */

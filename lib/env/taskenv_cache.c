@@ -2,7 +2,8 @@
 /*
  * The job's task environment cache (sn_taskenv_cache.h): one node
  * snapshot per job and node in STATE_DIR/taskenv/, written by the prolog
- * or the first step that needed more, read by every later step.
+ * or the first step that needed more, read by every later step; and the
+ * node's topology file beside them, one per boot.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,14 +53,35 @@ uint64_t sn_taskenv_cache_stamp(const char *config_path)
 	return h ? h : 1;
 }
 
+uint64_t sn_taskenv_boot_stamp(void)
+{
+	char id[64];
+	ssize_t n;
+	int fd = open("/proc/sys/kernel/random/boot_id",
+		      O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	uint64_t h;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, id, sizeof(id));
+	close(fd);
+	if (n < 32) /* a UUID: 36 characters and a newline */
+		return 0;
+	h = fnv(1469598103934665603ull, id, (size_t)n);
+	return h ? h : 1;
+}
+
 int sn_taskenv_cache_name(uint32_t job_id, const char *node, char *buf,
 			  size_t size)
 {
 	int n;
 
-	if (!node || !*node || strchr(node, '/') || !job_id)
+	if (!node || !*node || strchr(node, '/'))
 		return -1;
-	n = snprintf(buf, size, "%u.%s", job_id, node);
+	if (job_id)
+		n = snprintf(buf, size, "%u.%s", job_id, node);
+	else
+		n = snprintf(buf, size, SN_TASKENV_TOPO_PREFIX "%s", node);
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
@@ -103,6 +125,7 @@ int sn_taskenv_cache_write(const char *state_dir,
 	f->head.node_size = sizeof(f->node);
 	f->head.job_id = key->job_id;
 	f->head.config_stamp = key->config_stamp;
+	f->head.boot_stamp = key->boot_stamp;
 	f->head.written = (int64_t)time(NULL);
 	snprintf(f->head.writer, sizeof(f->head.writer), "%s", writer);
 	snprintf(f->head.node, sizeof(f->head.node), "%s", key->node);
@@ -202,8 +225,13 @@ static int head_check(const struct sn_taskenv_cache_head *h,
 	else if (h->config_stamp != key->config_stamp)
 		sn_error_set(
 			err,
-			"written under another config file (changed since): %s",
+			h->job_id ?
+				"written under another config file (changed since): %s" :
+				"written under another config or hwloc XML file (changed since): %s",
 			path);
+	else if (h->boot_stamp != key->boot_stamp)
+		sn_error_set(err, "written before the node's last boot: %s",
+			     path);
 	else
 		return 0;
 	return -1;
@@ -346,29 +374,108 @@ int sn_taskenv_cache_save(const struct sn_config *cfg, const char *sysfs,
 	return rc;
 }
 
-/* The cache's part of sn_taskenv_node_prepare_cached; true on a usable hit. */
-static bool cache_take(const char *state_dir,
-		       const struct sn_taskenv_cache_key *key,
-		       unsigned want_topo, struct sn_taskenv_node *node,
-		       struct sn_taskenv_cache_use *use)
+/* What the job's file gave (cache_take). */
+enum take {
+	TAKE_NONE,  /* nothing usable: gather the ports */
+	TAKE_PORTS, /* its ports; the topology wanted is not in it */
+	TAKE_ALL,   /* everything wanted */
+};
+
+/* The cache's part of sn_taskenv_node_prepare_cached. */
+static enum take cache_take(const char *state_dir,
+			    const struct sn_taskenv_cache_key *key,
+			    unsigned want_topo, struct sn_taskenv_node *node,
+			    struct sn_taskenv_cache_use *use)
 {
 	struct sn_taskenv_cache_head head;
 	struct sn_error why;
 
 	switch (sn_taskenv_cache_read(state_dir, key, node, &head, &why)) {
 	case SN_TASKENV_CACHE_HIT:
-		if (want_topo & ~node->topo_done)
-			return false; /* the topology not in it yet */
-		use->hit = true;
 		snprintf(use->writer, sizeof(use->writer), "%s", head.writer);
-		return true;
+		if (want_topo & ~node->topo_done)
+			return TAKE_PORTS; /* the topology not in it yet */
+		use->hit = true;
+		return TAKE_ALL;
 	case SN_TASKENV_CACHE_BAD:
 		snprintf(use->note, sizeof(use->note),
 			 "the job's node cache ignored: %s", why.msg);
+		return TAKE_NONE;
+	default:
+		return TAKE_NONE;
+	}
+}
+
+/* The node's topology file's key: the job's, with job 0 and hwloc_xml. */
+static void topo_key(const struct sn_taskenv_cache_key *key,
+		     const char *hwloc_xml, struct sn_taskenv_cache_key *tk)
+{
+	*tk = *key;
+	tk->job_id = 0;
+	if (hwloc_xml && *hwloc_xml)
+		tk->config_stamp = fnv(key->config_stamp ^ 0x9e3779b97f4a7c15ull,
+				       &(uint64_t){ sn_taskenv_cache_stamp(
+					       hwloc_xml) },
+				       sizeof(uint64_t));
+}
+
+/* The topology of t into node, as a gather that loaded it leaves it. */
+static void topo_merge(struct sn_taskenv_node *node,
+		       const struct sn_taskenv_node *t)
+{
+	node->topo = t->topo;
+	node->gpus = t->gpus;
+	node->topo_note[0] = '\0';
+	node->topo_done = SN_TASKENV_TOPO_NICS | SN_TASKENV_TOPO_GPUS;
+}
+
+/*
+ * The node's topology file into *t when valid for tk; a file refused is
+ * noted (the step then discovers and writes a good one).
+ */
+static bool topo_take(const char *state_dir,
+		      const struct sn_taskenv_cache_key *tk,
+		      struct sn_taskenv_node *t, struct sn_taskenv_cache_use *use)
+{
+	struct sn_error why;
+
+	if (!tk->boot_stamp)
+		return false;
+	switch (sn_taskenv_cache_read(state_dir, tk, t, NULL, &why)) {
+	case SN_TASKENV_CACHE_HIT:
+		if (t->topo.valid)
+			return true;
+		snprintf(use->note, sizeof(use->note),
+			 "the node's topology file ignored: no topology in it");
+		return false;
+	case SN_TASKENV_CACHE_BAD:
+		snprintf(use->note, sizeof(use->note),
+			 "the node's topology file ignored: %s", why.msg);
 		return false;
 	default:
 		return false;
 	}
+}
+
+/* The topology of node (valid) into the node's topology file. */
+static void topo_save(const char *state_dir,
+		      const struct sn_taskenv_cache_key *tk,
+		      const struct sn_taskenv_node *node,
+		      struct sn_taskenv_cache_use *use)
+{
+	struct sn_taskenv_node *t = calloc(1, sizeof(*t));
+	struct sn_error why;
+
+	if (!t || !tk->boot_stamp || !node->topo.valid)
+		goto out;
+	topo_merge(t, node); /* the topology alone: no ports */
+	if (!sn_taskenv_cache_write(state_dir, tk, "step", t, &why))
+		use->topo_written = true;
+	else if (!use->note[0])
+		snprintf(use->note, sizeof(use->note),
+			 "the node's topology file not written: %s", why.msg);
+out:
+	free(t);
 }
 
 enum sn_taskenv_ready sn_taskenv_node_prepare_cached(
@@ -376,37 +483,57 @@ enum sn_taskenv_ready sn_taskenv_node_prepare_cached(
 	const struct sn_taskenv_cache_key *key, struct sn_taskenv_node *node,
 	struct sn_taskenv_cache_use *use, struct sn_error *err)
 {
+	struct sn_taskenv_cache_key tk;
+	struct sn_taskenv_node *t = NULL;
 	struct sn_check_ctx *ctx;
+	enum take take;
 	struct sn_error why;
-	int rc;
+	int rc = 0;
 
 	memset(use, 0, sizeof(*use));
 	if (!key)
 		return sn_taskenv_node_prepare(cfg, self, want_topo, node, err);
 	ctx = malloc(sizeof(*ctx)); /* 6 paths: heap */
-	if (!ctx) {
+	t = malloc(sizeof(*t));
+	if (!ctx || !t) {
 		sn_error_set(err, "out of memory");
+		free(ctx);
+		free(t);
 		return SN_TASKENV_UNREAD;
 	}
 	if (sn_check_ctx_init(ctx, cfg, self, err)) {
 		free(ctx);
+		free(t);
 		return SN_TASKENV_UNREAD;
 	}
-	if (cache_take(ctx->state_dir, key, want_topo, node, use)) {
-		free(ctx);
-		taskenv_node_place(cfg, self, node);
-		return taskenv_ready(0, want_topo, node, err);
+	take = cache_take(ctx->state_dir, key, want_topo, node, use);
+	if (take == TAKE_ALL)
+		goto out;
+	topo_key(key, ctx->hwloc_xml, &tk);
+	if (want_topo && topo_take(ctx->state_dir, &tk, t, use)) {
+		use->topo_hit = true;
+		use->ports_hit = take == TAKE_PORTS;
+		if (take == TAKE_NONE) /* the ports alone: no hwloc */
+			rc = sn_taskenv_node_gather_bounded(
+				cfg, ctx->sysfs, ctx->hwloc_xml, 0,
+				SN_TASKENV_GATHER_TIMEOUT_MS, node);
+		topo_merge(node, t);
+	} else {
+		rc = sn_taskenv_node_gather_bounded(
+			cfg, ctx->sysfs, ctx->hwloc_xml, want_topo,
+			SN_TASKENV_GATHER_TIMEOUT_MS, node);
+		if (!rc && node->topo.valid)
+			topo_save(ctx->state_dir, &tk, node, use);
 	}
-	rc = sn_taskenv_node_gather_bounded(cfg, ctx->sysfs, ctx->hwloc_xml,
-					    want_topo,
-					    SN_TASKENV_GATHER_TIMEOUT_MS, node);
 	if (!rc && sn_taskenv_cache_write(ctx->state_dir, key, "step", node,
 					  &why) == 0)
 		use->written = true;
 	else if (!rc && !use->note[0])
 		snprintf(use->note, sizeof(use->note),
 			 "the job's node cache not written: %s", why.msg);
+out:
 	free(ctx);
+	free(t);
 	taskenv_node_place(cfg, self, node);
 	return taskenv_ready(rc, want_topo, node, err);
 }

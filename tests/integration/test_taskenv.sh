@@ -166,24 +166,41 @@ assert_eq "batch --supernode-env=none: step" "0: step:   unset" "$(grep '^0:' no
 
 # The job's node cache (spank/README.md): the batch step gathers the ports
 # and writes STATE_DIR/taskenv/JOBID.NODE; the first srun needs the topology
-# too, gathers it and completes the file; the second reads it all (show
+# too, gathers it (no node's topology file yet: removed), writes the node's
+# topology file and completes the job's file; the second reads it all (show
 # says so) and sets exactly the values the first computed by gathering.
+# The next job's first srun loads no topology: its ports from the batch
+# step's file (the batch host) or read alone, the topology from the node's
+# file, and the same values again.
 cat >steps.sh <<'SH'
 #!/bin/bash
 ours='^[0-9]: (NCCL_[A-Z_]*|UCX_NET_DEVICES|CUDA_VISIBLE_DEVICES|CUDA_DEVICE_ORDER|GLOO_SOCKET_IFNAME|RANK|LOCAL_RANK)='
-srun -n4 --ntasks-per-node=2 -l --supernode-env=show env 2>first.err | grep -E "$ours" | sort >first.env
-srun -n4 --ntasks-per-node=2 -l --supernode-env=show env 2>second.err | grep -E "$ours" | sort >second.env
+p=${1:-}
+srun -n4 --ntasks-per-node=2 -l --supernode-env=show env 2>${p}first.err | grep -E "$ours" | sort >${p}first.env
+srun -n4 --ntasks-per-node=2 -l --supernode-env=show env 2>${p}second.err | grep -E "$ours" | sort >${p}second.env
 SH
+rm -f "$fx"/*/state/taskenv/topology.*
 j=$(sbatch --parsable --supernode=1 -n4 --ntasks-per-node=2 -o steps.out steps.sh)
 wait_state "$j" COMPLETED
-for n in $(scontrol show hostnames "$(job_field "$j" NodeList)"); do
-	assert_contains "first step on $n: gathered, cache completed" \
-		"supernode: --supernode-env=show: $n: node facts: gathered by this step (the job's cache written)" "$(cat first.err)"
+nodes=$(job_field "$j" NodeList)
+for n in $(scontrol show hostnames "$nodes"); do
+	assert_contains "first step on $n: gathered, topology file written, cache completed" \
+		"supernode: --supernode-env=show: $n: node facts: gathered by this step (the node's topology file written) (the job's cache written)" "$(cat first.err)"
 	assert_contains "second step on $n: from the cache" \
 		"supernode: --supernode-env=show: $n: node facts: from the job's cache (written by the step)" "$(cat second.err)"
 	assert_eq "cache file of $n: root's, 0600" "600 root" "$(stat -c '%a %U' "$fx/$n/state/taskenv/$j.$n")"
+	assert_eq "topology file of $n: root's, 0600" "600 root" "$(stat -c '%a %U' "$fx/$n/state/taskenv/topology.$n")"
 done
-assert_eq "first step: 4 tasks' UCX_NET_DEVICES" 4 "$(grep -c ': UCX_NET_DEVICES=' first.env || true)"
+j2=$(sbatch --parsable -w "$nodes" --supernode=1 -n4 --ntasks-per-node=2 -o steps2.out steps.sh next-)
+wait_state "$j2" COMPLETED
+bh=$(job_field "$j2" BatchHost)
+for n in $(scontrol show hostnames "$nodes"); do
+	ports="gathered by this step"
+	[[ $n == "$bh" ]] && ports="from the job's cache (written by the step)"
+	assert_contains "next job's first step on $n: the topology from the node's file" \
+		"supernode: --supernode-env=show: $n: node facts: the ports $ports, the topology from the node's topology file (the job's cache written)" "$(cat next-first.err)"
+done
+assert_eq "next job: the same values as the gathered ones" "$(cat first.env)" "$(cat next-first.env)"
 assert_eq "cached step: the same values as the gathered one" "$(cat first.env)" "$(cat second.env)"
 
 # Issue 9 item 12: a user's values longer than any buffer of ours stay

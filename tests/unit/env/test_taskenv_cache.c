@@ -5,9 +5,13 @@
  * foreign owner, group-writable, another job, node, config, format
  * version, struct size, a truncated file); a step that finds it uses it
  * without gathering, one that needs the topology it lacks gathers and
- * completes it; the epilog's removal.
+ * completes it; the epilog's removal.  The node's topology file: written
+ * by the first step that loaded the topology, read by the next jobs'
+ * steps (with the prolog's ports or ports read alone) to the same values,
+ * refused after a reboot, a config or hwloc XML change, or tampering.
  */
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "unit.h"
@@ -19,10 +23,24 @@
 
 struct fx {
 	struct tree t;
-	char state[128], file[256];
+	char state[128], file[256], topo[256], xml[256];
 	struct sn_config *cfg;
 	struct sn_taskenv_cache_key key;
 };
+
+static void copy_file(const char *from, const char *to)
+{
+	static char buf[1 << 20];
+	FILE *in = fopen(from, "rb");
+	size_t n;
+
+	if (!in)
+		fail_msg("cannot read %s", from);
+	n = fread(buf, 1, sizeof(buf), in);
+	fclose(in);
+	if (unit_write_file(to, buf, n, 0644))
+		fail_msg("cannot write %s", to);
+}
 
 static int setup(void **state)
 {
@@ -37,10 +55,15 @@ static int setup(void **state)
 		      "10 Gb/sec (4X SDR)", "InfiniBand");
 	snprintf(f->state, sizeof(f->state), "%s/state", f->t.root);
 	snprintf(f->file, sizeof(f->file), "%s/taskenv/42.sna1", f->state);
+	snprintf(f->topo, sizeof(f->topo), "%s/taskenv/topology.sna1",
+		 f->state);
+	/* a copy of the XML: the topology file's key has its stamp */
+	snprintf(f->xml, sizeof(f->xml), "%s/topo.xml", f->t.root);
+	copy_file(XML, f->xml);
 	snprintf(yaml, sizeof(yaml),
 		 "supernodes:\n  - {name: sn01, nodes: 'sna[1-2]'}\n"
 		 "paths:\n  sysfs: %s\n  hwloc_xml: %s\n  state_dir: %s\n",
-		 f->t.root, XML, f->state);
+		 f->t.root, f->xml, f->state);
 	f->cfg = sn_config_load_buffer("t.yaml", yaml, strlen(yaml), &err);
 	if (!f->cfg)
 		fail_msg("config: %s", err.msg);
@@ -249,11 +272,11 @@ static void test_wrong_magic_version_size(void **state)
 {
 	struct fx *f = *state;
 	struct sn_taskenv_cache_head h;
-	uint32_t v = 2, size = 1000;
+	uint32_t v = 1, size = 1000;
 
 	save(f);
 	poke(f, offsetof(struct sn_taskenv_cache_head, version), &v, sizeof(v));
-	expect_bad(f, "format version 2, this plugin reads 1: ");
+	expect_bad(f, "format version 1, this plugin reads 2: ");
 	save(f);
 	poke(f, offsetof(struct sn_taskenv_cache_head, node_size), &size,
 	     sizeof(size));
@@ -406,6 +429,124 @@ static void test_remove(void **state)
 			 -1);
 }
 
+/* prepare_cached for job with the GPU binding wanted; READY asserted. */
+static void step(struct fx *f, uint32_t job, struct sn_taskenv_node *node,
+		 struct sn_taskenv_cache_use *use)
+{
+	struct sn_taskenv_cache_key k = f->key;
+	struct sn_error err;
+
+	k.job_id = job;
+	err_reset(&err);
+	assert_int_equal(sn_taskenv_node_prepare_cached(
+				 f->cfg, "sna1", SN_TASKENV_TOPO_GPUS, &k, node,
+				 use, &err),
+			 SN_TASKENV_READY);
+}
+
+/*
+ * The node's topology file: the first job's step loads hwloc and writes
+ * it; the next job's steps take the topology from it (the ports read
+ * alone, or from the prolog's file) and reach exactly the values of a
+ * plain gather.
+ */
+static void test_topology_file(void **state)
+{
+	struct fx *f = *state;
+	static struct sn_taskenv_node node, plain;
+	struct sn_taskenv_cache_use use;
+	struct sn_taskenv_cache_head head;
+	struct sn_error err;
+	struct stat st;
+
+	f->key.boot_stamp = 0xb007;
+	step(f, 42, &node, &use);
+	assert_false(use.topo_hit);
+	assert_true(use.topo_written);
+	assert_true(use.written);
+	assert_int_equal(stat(f->topo, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_int_equal(sn_taskenv_node_prepare(f->cfg, "sna1",
+						 SN_TASKENV_TOPO_GPUS, &plain,
+						 &err),
+			 SN_TASKENV_READY);
+	assert_memory_equal(&node, &plain, sizeof(node));
+
+	/* job 43, no prolog: the ports read alone, the topology from it */
+	step(f, 43, &node, &use);
+	assert_true(use.topo_hit);
+	assert_false(use.ports_hit);
+	assert_false(use.topo_written);
+	assert_true(use.written);
+	assert_string_equal(use.note, "");
+	assert_memory_equal(&node, &plain, sizeof(node));
+
+	/* job 44, the prolog's ports: nothing gathered at all */
+	f->key.job_id = 44;
+	save(f);
+	step(f, 44, &node, &use);
+	assert_true(use.topo_hit);
+	assert_true(use.ports_hit);
+	assert_string_equal(use.writer, "prolog");
+	assert_memory_equal(&node, &plain, sizeof(node));
+	f->key.job_id = 44;
+	assert_int_equal(sn_taskenv_cache_read(f->state, &f->key, &node, &head,
+					       &err),
+			 SN_TASKENV_CACHE_HIT);
+	assert_int_equal(node.topo_done,
+			 SN_TASKENV_TOPO_NICS | SN_TASKENV_TOPO_GPUS);
+	assert_int_equal(node.gpus.n, 4);
+}
+
+/* expect_topo_refused: job's step rediscovers, says why, rewrites. */
+static void expect_topo_refused(struct fx *f, uint32_t job, const char *why)
+{
+	static struct sn_taskenv_node node;
+	struct sn_taskenv_cache_use use;
+
+	step(f, job, &node, &use);
+	assert_false(use.topo_hit);
+	assert_true(use.topo_written);
+	assert_contains(use.note, why);
+	assert_true(node.topo.valid);
+	step(f, job + 100, &node, &use); /* the rewritten file is good */
+	assert_true(use.topo_hit);
+	assert_string_equal(use.note, "");
+}
+
+static void test_topology_file_refused(void **state)
+{
+	struct fx *f = *state;
+	static struct sn_taskenv_node node;
+	struct sn_taskenv_cache_use use;
+	struct timespec t[2] = { { 0, UTIME_OMIT }, { 1000000000, 0 } };
+	struct stat st;
+
+	f->key.boot_stamp = 0xb007;
+	step(f, 42, &node, &use);
+	f->key.boot_stamp = 0xb008; /* rebooted */
+	expect_topo_refused(
+		f, 43,
+		"the node's topology file ignored: written before the node's last boot: ");
+	assert_int_equal(utimensat(AT_FDCWD, f->xml, t, 0), 0); /* new XML */
+	expect_topo_refused(
+		f, 44,
+		"the node's topology file ignored: written under another config or hwloc XML file (changed since): ");
+	assert_int_equal(chmod(f->topo, 0660), 0);
+	expect_topo_refused(
+		f, 45,
+		"the node's topology file ignored: writable by group or others: ");
+
+	/* no boot id: neither read nor written */
+	assert_int_equal(unlink(f->topo), 0);
+	f->key.boot_stamp = 0;
+	step(f, 46, &node, &use);
+	assert_false(use.topo_hit);
+	assert_false(use.topo_written);
+	assert_int_equal(stat(f->topo, &st), -1);
+	assert_int_not_equal(sn_taskenv_boot_stamp(), 0); /* Linux has one */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -427,6 +568,8 @@ int main(void)
 		T(test_prepare_cached),
 		T(test_prepare_refused),
 		T(test_remove),
+		T(test_topology_file),
+		T(test_topology_file_refused),
 #undef T
 	};
 
