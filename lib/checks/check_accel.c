@@ -630,7 +630,7 @@ static int nv_alloc(struct nv_run *r)
 
 static void nv_free(struct nv_run *r)
 {
-	sn_nvml_close(r->nvml);
+	sn_nvml_close_deferred(r->nvml);
 	free(r->pci);
 	free(r->nodes);
 	free(r->gpus);

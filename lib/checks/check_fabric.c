@@ -417,7 +417,7 @@ static void fabric_gate(const struct sn_check_ctx *ctx,
 	if (sn && sn->identity)
 		judge_identity(sn, &id, out);
 out:
-	sn_nvml_close(r->nvml);
+	sn_nvml_close_deferred(r->nvml);
 	free(r);
 }
 

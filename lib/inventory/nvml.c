@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "config/sn_vendor.h"
+#include "util/sn_child.h"
 #include "util/sn_safedir.h"
 #include "inventory/sn_nvml.h"
 
@@ -285,6 +286,17 @@ void sn_nvml_close(struct sn_nvml *nvml)
 	if (nvml->dl)
 		dlclose(nvml->dl);
 	free(nvml);
+}
+
+static void close_cb(void *nvml)
+{
+	sn_nvml_close(nvml);
+}
+
+void sn_nvml_close_deferred(struct sn_nvml *nvml)
+{
+	if (nvml && sn_child_defer(close_cb, nvml))
+		sn_nvml_close(nvml);
 }
 
 sn_nvml_return_t sn_nvml_device_count(struct sn_nvml *nvml, unsigned int *count)

@@ -20,6 +20,62 @@
 #include "util/sn_child.h"
 
 #define SN_REAP_GRACE_MS 20
+#define SN_DEFER_MAX 4
+
+/*
+ * What a child writes after fn's output: the parent then knows it finished
+ * and its status without waiting for its exit, and whether cleanup it
+ * deferred (sn_child_defer) still runs.  Marked by a magic no output of
+ * ours ends with by chance.
+ */
+struct trailer {
+	char magic[8]; /* "SNCHILD" */
+	int32_t rc;    /* fn's return */
+	int32_t deferred;
+};
+
+static const char trailer_magic[8] = "SNCHILD";
+
+/* In a child: the cleanup it deferred until after its output is sent. */
+static struct {
+	int in_child;
+	unsigned n;
+	void (*fn[SN_DEFER_MAX])(void *);
+	void *arg[SN_DEFER_MAX];
+} defer;
+
+int sn_child_defer(void (*fn)(void *), void *arg)
+{
+	if (!defer.in_child || defer.n >= SN_DEFER_MAX)
+		return -1;
+	defer.fn[defer.n] = fn;
+	defer.arg[defer.n++] = arg;
+	return 0;
+}
+
+/* The child's end: fn's output sent, the trailer, then deferred cleanup. */
+static void child_finish(int fd, int rc)
+{
+	struct trailer t = { .rc = rc, .deferred = defer.n > 0 };
+	const char *p = (const char *)&t;
+	size_t left = sizeof(t);
+
+	memcpy(t.magic, trailer_magic, sizeof(t.magic));
+	while (left) {
+		ssize_t n = write(fd, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		p += n;
+		left -= (size_t)n;
+	}
+	close(fd);
+	while (defer.n--)
+		defer.fn[defer.n](defer.arg[defer.n]);
+	_exit(rc & 0xff);
+}
 
 int64_t sn_now_ms(void)
 {
@@ -58,14 +114,40 @@ int sn_child_start(struct sn_child *c, int (*fn)(void *, int), void *arg,
 		/* Our own process group: a kill takes any grandchildren too. */
 		setpgid(0, 0);
 		signal(SIGPIPE, SIG_IGN);
+		defer.in_child = 1;
+		defer.n = 0;
 		rc = fn(arg, fds[1]);
-		_exit(rc & 0xff);
+		child_finish(fds[1], rc);
 	}
 	setpgid(c->pid, c->pid);
 	close(fds[1]);
 	c->fd = fds[0];
 	fcntl(c->fd, F_SETFL, O_NONBLOCK);
 	return 0;
+}
+
+/* At EOF: the trailer off the output (c->done), the output cut at max. */
+static void trailer_take(struct sn_child *c)
+{
+	struct trailer t;
+
+	if (c->len >= sizeof(t) &&
+	    !memcmp(c->buf + c->len - sizeof(t), trailer_magic,
+		    sizeof(trailer_magic))) {
+		memcpy(&t, c->buf + c->len - sizeof(t), sizeof(t));
+		c->len -= sizeof(t);
+		c->done = 1;
+		c->done_rc = t.rc & 0xff;
+		c->deferred = t.deferred != 0;
+	}
+	if (c->len > c->max)
+		c->len = c->max;
+	if (c->buf && !c->len) { /* no output: no buffer, as before */
+		free(c->buf);
+		c->buf = NULL;
+	} else if (c->buf) {
+		c->buf[c->len] = '\0';
+	}
 }
 
 static void child_read(struct sn_child *c)
@@ -78,8 +160,9 @@ static void child_read(struct sn_child *c)
 		if (n > 0) {
 			size_t take = (size_t)n;
 
-			if (c->len + take > c->max)
-				take = c->max - c->len;
+			/* room for the trailer beyond max (trailer_take) */
+			if (c->len + take > c->max + sizeof(struct trailer))
+				take = c->max + sizeof(struct trailer) - c->len;
 			if (take) {
 				char *nb = realloc(c->buf, c->len + take + 1);
 
@@ -101,6 +184,7 @@ static void child_read(struct sn_child *c)
 			return;
 		close(c->fd); /* EOF or error */
 		c->fd = -1;
+		trailer_take(c);
 		return;
 	}
 }
@@ -155,17 +239,24 @@ void sn_child_wait_all(struct sn_child *cs, unsigned n)
 			if (pfd[j].revents)
 				child_read(&cs[map[j]]);
 	}
-	/* Reap with a short grace; a child in D state is left behind. */
-	for (int64_t end = sn_now_ms() + SN_REAP_GRACE_MS;;) {
+	/*
+	 * Reap with a short grace; a child in D state is left behind, and so
+	 * is one that said it finished and still runs its deferred cleanup
+	 * (its status came with its output).  The first pauses are short: a
+	 * child that sent EOF is exiting already.
+	 */
+	for (int64_t end = sn_now_ms() + SN_REAP_GRACE_MS, us = 20;;) {
 		int pending = 0;
 
 		for (unsigned i = 0; i < n; i++) {
 			child_reap(&cs[i]);
-			pending |= cs[i].pid > 0 && !cs[i].reaped;
+			pending |= cs[i].pid > 0 && !cs[i].reaped &&
+				   !(cs[i].done && cs[i].deferred);
 		}
 		if (!pending || sn_now_ms() >= end)
 			break;
-		usleep(1000);
+		usleep((useconds_t)us);
+		us = us < 1000 ? us * 2 : 1000;
 	}
 }
 
@@ -176,9 +267,10 @@ int sn_child_status(const struct sn_child *c)
 	if (c->timed_out)
 		return -1;
 	if (!c->reaped)
-		return -2;
+		return c->done ? c->done_rc : -2;
+	/* a signal in deferred cleanup does not undo a finished output */
 	if (WIFSIGNALED(c->status))
-		return -2;
+		return c->done ? c->done_rc : -2;
 	return WEXITSTATUS(c->status);
 }
 

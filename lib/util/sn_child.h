@@ -40,6 +40,9 @@ struct sn_child {
 	int status;	 /* waitpid status, valid if reaped */
 	int start_errno; /* why it could not be started */
 	int reaped;
+	int done;     /* the child finished: its output is whole */
+	int done_rc;  /* then its status (0-255) */
+	int deferred; /* then whether it still runs deferred cleanup */
 };
 
 /*
@@ -59,9 +62,23 @@ void sn_child_wait_all(struct sn_child *cs, unsigned n);
 
 /*
  * sn_child_status - the exit status (0-255), -1 timed out (killed), -2 died
- * of a signal or not reaped, -3 never started.
+ * of a signal or not reaped, -3 never started.  A child that finished its
+ * output (c->done) has that status even when not reaped yet, or killed in
+ * its deferred cleanup.
  */
 int sn_child_status(const struct sn_child *c);
+
+/*
+ * sn_child_defer - in a child of sn_child_start or sn_run_in_child: run
+ * fn(arg) after the child's output and status have gone to the parent,
+ * which then need not wait for it (NVML's shutdown: milliseconds the
+ * prolog's check no longer waits for).  The parent leaves such a child
+ * unreaped when it has not exited yet: for short-lived callers only (the
+ * programs), whose children init reaps.  At most 4; last in, first run.
+ * Returns 0, or -1 outside such a child or when full (then the caller
+ * cleans up itself, at once).
+ */
+int sn_child_defer(void (*fn)(void *), void *arg);
 
 /*
  * sn_child_sigchld_default - take SIGCHLD's default action while children

@@ -601,6 +601,55 @@ static void test_run_in_child(void **state)
 	free(buf);
 }
 
+/* Deferred cleanup: 400 ms, then a mark file (arg: its path). */
+static void slow_cleanup(void *path)
+{
+	usleep(400 * 1000);
+	unit_write_file(path, "cleaned", 7, 0600);
+}
+
+static int c_defer(void *arg, int fd)
+{
+	if (sn_child_defer(slow_cleanup, arg))
+		return 9;
+	return write(fd, "out", 3) == 3 ? 5 : 1;
+}
+
+/*
+ * A child's deferred cleanup (NVML's shutdown in the check) runs after its
+ * output and status reached the parent, which does not wait for it; the
+ * cleanup still runs.  Outside a child, sn_child_defer refuses.
+ */
+static void test_child_defer(void **state)
+{
+	char path[] = "/tmp/sn-defer-XXXXXX", mark[64];
+	char *buf = NULL;
+	size_t len = 0;
+	int64_t t0, took;
+	struct stat st;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(path);
+	snprintf(mark, sizeof(mark), "%s", path);
+	assert_int_equal(sn_child_defer(slow_cleanup, mark), -1);
+	t0 = sn_now_ms();
+	assert_int_equal(sn_run_in_child(c_defer, mark, 5000, 100, &buf, &len),
+			 5);
+	took = sn_now_ms() - t0;
+	assert_true(took < 300); /* not the 400 ms of the cleanup */
+	assert_int_equal(len, 3);
+	assert_string_equal(buf, "out");
+	free(buf);
+	assert_int_equal(stat(mark, &st), -1); /* not yet */
+	for (int i = 0; i < 300 && stat(mark, &st); i++)
+		usleep(10 * 1000);
+	assert_int_equal(stat(mark, &st), 0); /* it ran */
+	unlink(mark);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -625,6 +674,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_run_in_child, setup,
 						teardown),
+		cmocka_unit_test(test_child_defer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
