@@ -24,7 +24,7 @@
 # short form on a shared machine is too noisy for the real targets).
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-ROUNDS=5 MAX_STEP= MIN_SUBMIT= short=
+ROUNDS=4 MAX_STEP= MIN_SUBMIT= short=
 while [[ ${1-} == --* ]]; do
 	case $1 in
 	--short) short=1 ROUNDS=2 ;;
@@ -71,30 +71,47 @@ submits() {
 	echo $(($(ms) - s))
 }
 
-t_on=0 t_off=0
+# Which cluster goes first alternates between rounds: measured here, the
+# second allocation of a pair ran 1-2 % faster or slower than the first
+# by its place alone, and the per-step CPU of the whole machine varied by
+# +-10 % between identical rounds, more than the plugin's share.
+# The figure is the ratio of the sums; each round's own ratio is printed
+# beside it (their spread: how far one run of this bench can be trusted).
+# spread "R1 R2 ...": "min .. max" of the ratios given.
+spread() { tr ' ' '\n' <<<"$1" | grep . | sort -n | sed -n '1p;$p' | paste -sd' ' | sed 's/ / .. /'; }
+t_on=0 t_off=0 rounds=''
 for ((r = 0; r < ROUNDS; r++)); do
-	t_on=$((t_on + $(steps "$con" $((STEPS / ROUNDS)) --supernode=1)))
-	t_off=$((t_off + $(steps "$coff" $((STEPS / ROUNDS)) -N2 --exclusive)))
+	if ((r % 2)); then
+		b=$(steps "$coff" $((STEPS / ROUNDS)) -N2 --exclusive)
+		a=$(steps "$con" $((STEPS / ROUNDS)) --supernode=1)
+	else
+		a=$(steps "$con" $((STEPS / ROUNDS)) --supernode=1)
+		b=$(steps "$coff" $((STEPS / ROUNDS)) -N2 --exclusive)
+	fi
+	t_on=$((t_on + a)) t_off=$((t_off + b))
+	rounds+=" $(printf %.3f "$(bc -l <<<"$a/$b")")"
 done
 r_steps=$(printf %.3f "$(bc -l <<<"$t_on/$t_off")")
-printf 'srun steps: %d with the plugin (--supernode=1) %d ms, without (-N2 --exclusive) %d ms: %s x (target <= 1.05)\n' \
-	"$STEPS" "$t_on" "$t_off" "$r_steps"
+printf 'srun steps: %d with the plugin (--supernode=1) %d ms, without (-N2 --exclusive) %d ms: %s x (target <= 1.05); rounds %s\n' \
+	"$STEPS" "$t_on" "$t_off" "$r_steps" "$(spread "$rounds")"
 echo "RATIO steps $r_steps"
 
-s_on=0 s_sp=0 s_off=0
+s_on=0 s_sp=0 s_off=0 rp='' ru=''
 for ((r = 0; r < ROUNDS; r++)); do
-	s_on=$((s_on + $(submits "$con" $((SUBMITS / ROUNDS)) --supernode=1)))
-	s_sp=$((s_sp + $(submits "$cspank" $((SUBMITS / ROUNDS)) --supernode=1 -N2 --exclusive)))
-	s_off=$((s_off + $(submits "$coff" $((SUBMITS / ROUNDS)) -N2 --exclusive)))
+	a=$(submits "$con" $((SUBMITS / ROUNDS)) --supernode=1)
+	b=$(submits "$cspank" $((SUBMITS / ROUNDS)) --supernode=1 -N2 --exclusive)
+	c=$(submits "$coff" $((SUBMITS / ROUNDS)) -N2 --exclusive)
+	s_on=$((s_on + a)) s_sp=$((s_sp + b)) s_off=$((s_off + c))
+	rp+=" $(printf %.3f "$(bc -l <<<"$b/$a")")" ru+=" $(printf %.3f "$(bc -l <<<"$c/$a")")"
 done
 for c in "$con" "$cspank" "$coff"; do SLURM_CONF=$c scancel -u root; done
 rate() { bc -l <<<"$SUBMITS*1000/$1"; }
 r_plugin=$(printf %.3f "$(bc -l <<<"$s_sp/$s_on")")
 r_user=$(printf %.3f "$(bc -l <<<"$s_off/$s_on")")
-printf 'submissions: %d each; with job_submit %.1f/s, without it (same SPANK plugin) %.1f/s: throughput %s x (target >= 0.95)\n' \
-	"$SUBMITS" "$(rate "$s_on")" "$(rate "$s_sp")" "$r_plugin"
-printf 'submissions: with both plugins %.1f/s, with no plugin at all %.1f/s: %s x (what a user sees, sbatch included)\n' \
-	"$(rate "$s_on")" "$(rate "$s_off")" "$r_user"
+printf 'submissions: %d each; with job_submit %.1f/s, without it (same SPANK plugin) %.1f/s: throughput %s x (target >= 0.95); rounds %s\n' \
+	"$SUBMITS" "$(rate "$s_on")" "$(rate "$s_sp")" "$r_plugin" "$(spread "$rp")"
+printf 'submissions: with both plugins %.1f/s, with no plugin at all %.1f/s: %s x (what a user sees, sbatch included); rounds %s\n' \
+	"$(rate "$s_on")" "$(rate "$s_off")" "$r_user" "$(spread "$ru")"
 echo "RATIO submit_plugin $r_plugin"
 echo "RATIO submit_user $r_user"
 bad=0
