@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "util/sn_child.h"
+#include "util/sn_file.h"
 
 #define SN_REAP_GRACE_MS 20
 #define SN_DEFER_MAX 4
@@ -57,20 +58,9 @@ int sn_child_defer(void (*fn)(void *), void *arg)
 static void child_finish(int fd, int rc)
 {
 	struct trailer t = { .rc = rc, .deferred = defer.n > 0 };
-	const char *p = (const char *)&t;
-	size_t left = sizeof(t);
 
 	memcpy(t.magic, trailer_magic, sizeof(t.magic));
-	while (left) {
-		ssize_t n = write(fd, p, left);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		p += n;
-		left -= (size_t)n;
-	}
+	(void)sn_write_all(fd, &t, sizeof(t)); /* none: the parent reaps */
 	close(fd);
 	while (defer.n--)
 		defer.fn[defer.n](defer.arg[defer.n]);
