@@ -206,8 +206,9 @@ static void cache_show(const char *node)
 			SN_TASKENV_SHOW
 			"%s: node facts: gathered by this step%s%s\n",
 			node,
-			u->topo_written ? " (the node's topology file written)" :
-					  "",
+			u->topo_written ?
+				" (the node's topology file written)" :
+				"",
 			u->written ? " (the job's cache written)" : "");
 		return;
 	}

@@ -41,8 +41,8 @@
 #include "util/sn_hostlist.h"
 #include "env/sn_taskenv.h"
 
-#define SN_TASKENV_CACHE_DIR "taskenv" /* under paths.state_dir */
-#define SN_TASKENV_CACHE_VERSION 2u /* 2: boot_stamp, the topology file */
+#define SN_TASKENV_CACHE_DIR "taskenv"	 /* under paths.state_dir */
+#define SN_TASKENV_CACHE_VERSION 2u	 /* 2: boot_stamp, the topology file */
 #define SN_TASKENV_CACHE_MAGIC "SNTASKC" /* 8 bytes with the NUL */
 
 #define SN_TASKENV_TOPO_PREFIX "topology." /* the topology file's name */
@@ -60,7 +60,7 @@ struct sn_taskenv_cache_head {
 	char magic[8];	    /* SN_TASKENV_CACHE_MAGIC */
 	uint32_t version;   /* SN_TASKENV_CACHE_VERSION */
 	uint32_t node_size; /* sizeof(struct sn_taskenv_node) */
-	uint32_t job_id; /* 0: the node's topology file */
+	uint32_t job_id;    /* 0: the node's topology file */
 	uint32_t pad;
 	uint64_t config_stamp;
 	uint64_t boot_stamp;

@@ -413,10 +413,10 @@ static void topo_key(const struct sn_taskenv_cache_key *key,
 	*tk = *key;
 	tk->job_id = 0;
 	if (hwloc_xml && *hwloc_xml)
-		tk->config_stamp = fnv(key->config_stamp ^ 0x9e3779b97f4a7c15ull,
-				       &(uint64_t){ sn_taskenv_cache_stamp(
-					       hwloc_xml) },
-				       sizeof(uint64_t));
+		tk->config_stamp =
+			fnv(key->config_stamp ^ 0x9e3779b97f4a7c15ull,
+			    &(uint64_t){ sn_taskenv_cache_stamp(hwloc_xml) },
+			    sizeof(uint64_t));
 }
 
 /* The topology of t into node, as a gather that loaded it leaves it. */
@@ -435,7 +435,8 @@ static void topo_merge(struct sn_taskenv_node *node,
  */
 static bool topo_take(const char *state_dir,
 		      const struct sn_taskenv_cache_key *tk,
-		      struct sn_taskenv_node *t, struct sn_taskenv_cache_use *use)
+		      struct sn_taskenv_node *t,
+		      struct sn_taskenv_cache_use *use)
 {
 	struct sn_error why;
 

@@ -54,8 +54,8 @@ static int call(int k, unsigned a)
 		return ((int (*)(unsigned, dev_t_ *))sym(
 			"nvmlDeviceGetHandleByIndex_v2"))(0, &dev);
 	case 1:
-		return ((int (*)(dev_t_, void *))sym("nvmlDeviceGetPciInfo_v3"))(
-			dev, buf);
+		return ((int (*)(dev_t_, void *))sym(
+			"nvmlDeviceGetPciInfo_v3"))(dev, buf);
 	case 2:
 		return ((int (*)(dev_t_, char *, unsigned))sym(
 			"nvmlDeviceGetName"))(dev, buf, 96);
@@ -91,9 +91,9 @@ static int call(int k, unsigned a)
 		return ((int (*)(dev_t_, unsigned, int *))sym(
 			"nvmlDeviceGetNvLinkState"))(dev, a, &e);
 	case 13:
-		return ((int (*)(dev_t_, unsigned, int,
-				 unsigned long long *))sym(
-			"nvmlDeviceGetNvLinkErrorCounter"))(dev, a, 0, &v);
+		return ((int (*)(dev_t_, unsigned, int, unsigned long long *))
+				sym("nvmlDeviceGetNvLinkErrorCounter"))(dev, a,
+									0, &v);
 	case 14: {
 		/* nvmlFieldValue_t: 24 bytes up to value, 8 of value */
 		unsigned char fv[40] = { 0 };
@@ -208,8 +208,8 @@ int main(int argc, char **argv)
 		printf("%-30s first %8.1f median %8.1f us rc %d\n", names[k], f,
 		       m, rc);
 	}
-	printf("total, once each: first calls %.1f us, medians %.1f us\n",
-	       cold, total);
+	printf("total, once each: first calls %.1f us, medians %.1f us\n", cold,
+	       total);
 	((int (*)(void))sym("nvmlShutdown"))();
 	return 0;
 }

@@ -438,9 +438,9 @@ static void step(struct fx *f, uint32_t job, struct sn_taskenv_node *node,
 
 	k.job_id = job;
 	err_reset(&err);
-	assert_int_equal(sn_taskenv_node_prepare_cached(
-				 f->cfg, "sna1", SN_TASKENV_TOPO_GPUS, &k, node,
-				 use, &err),
+	assert_int_equal(sn_taskenv_node_prepare_cached(f->cfg, "sna1",
+							SN_TASKENV_TOPO_GPUS,
+							&k, node, use, &err),
 			 SN_TASKENV_READY);
 }
 
