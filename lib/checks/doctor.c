@@ -135,6 +135,8 @@ static char **view_field(struct sn_slurm_view *v, const char *key)
 		{ "SchedulerParameters",
 		  offsetof(struct sn_slurm_view, sched_params) },
 		{ "JobRequeue", offsetof(struct sn_slurm_view, job_requeue) },
+		{ "MaxBatchRequeue",
+		  offsetof(struct sn_slurm_view, max_batch_requeue) },
 		{ "PrologEpilogTimeout",
 		  offsetof(struct sn_slurm_view, pe_timeout) },
 	};
@@ -219,10 +221,12 @@ int sn_slurm_view_parse(const char *text, struct sn_slurm_view *v)
 
 void sn_slurm_view_free(struct sn_slurm_view *v)
 {
-	char **f[] = { &v->version,	 &v->plugindir,	   &v->plugstack,
-		       &v->prolog,	 &v->epilog,	   &v->job_submit,
-		       &v->prolog_flags, &v->sched_params, &v->job_requeue,
-		       &v->pe_timeout,	 &v->ctld_hosts };
+	char **f[] = {
+		&v->version,	  &v->plugindir,    &v->plugstack,
+		&v->prolog,	  &v->epilog,	    &v->job_submit,
+		&v->prolog_flags, &v->sched_params, &v->job_requeue,
+		&v->pe_timeout,	  &v->ctld_hosts,   &v->max_batch_requeue
+	};
 
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 		free(*f[i]);
@@ -407,6 +411,44 @@ static void requeue_check(struct sn_doctor *d, const struct sn_slurm_view *v)
 			v->job_requeue ? v->job_requeue : "1");
 }
 
+/*
+ * placement.max_requeues above Slurm's MaxBatchRequeue (23.02+): Slurm
+ * holds a job at its MaxBatchRequeue-th launch failure, so for node-prolog
+ * failures its cap comes first, with its own reason (JobHoldMaxRequeue,
+ * "launch failure limit exceeded requeued held") and not ours.  Said only
+ * then (the default follows Slurm's; equal caps: our prolog holds first).
+ * 0 means held at the first failed start, as sn_requeue_effective() says.
+ */
+static void max_requeue_check(struct sn_doctor *d,
+			      const struct sn_slurm_view *v,
+			      const struct sn_config *cfg)
+{
+	uint32_t ours = cfg->max_requeues;
+	const char *text = v->max_batch_requeue;
+	char fix[SN_DOCTOR_TEXT_SIZE], *end;
+	unsigned long slurm, at;
+
+	if (!text || ours == SN_CONFIG_REQUEUES_SLURM)
+		return;
+	ours = ours ? ours : 1;
+	slurm = strtoul(text, &end, 10);
+	at = slurm ? slurm : 1; /* the failed launch Slurm holds at */
+	if (end == text || *end || ours <= at)
+		return;
+	snprintf(
+		fix, sizeof(fix),
+		"set MaxBatchRequeue=%u (or more) in slurm.conf and scontrol reconfigure, or lower placement.max_requeues (or leave it out: Slurm's then) in %s",
+		ours, cfg->path);
+	sn_doctor_add(
+		d, SN_WARN, "slurm-max-requeue", fix,
+		"placement.max_requeues %u is above MaxBatchRequeue=%lu: Slurm holds a job at its %lu%s failed launch itself (JobHoldMaxRequeue), before our cap and without our reason",
+		ours, slurm, at,
+		at == 1 ? "st" :
+		at == 2 ? "nd" :
+		at == 3 ? "rd" :
+			  "th");
+}
+
 static void timeout_check(struct sn_doctor *d, const struct sn_slurm_view *v,
 			  const struct sn_config *cfg)
 {
@@ -454,8 +496,10 @@ void sn_doctor_slurm_conf(struct sn_doctor *d, const struct sn_slurm_view *v,
 	job_submit_check(d, v);
 	prolog_flags_check(d, v);
 	requeue_check(d, v);
-	if (cfg)
+	if (cfg) {
+		max_requeue_check(d, v, cfg);
 		timeout_check(d, v, cfg);
+	}
 }
 
 /* ---- libraries ---- */

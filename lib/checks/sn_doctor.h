@@ -61,7 +61,8 @@ struct sn_slurm_view {
 	char *sched_params; /* SchedulerParameters */
 	char *job_requeue;  /* JobRequeue: "0" or "1" */
 	char *pe_timeout;   /* PrologEpilogTimeout: seconds, 65534 = unset */
-	char *ctld_hosts;   /* SlurmctldHost[i] names, comma-separated */
+	char *max_batch_requeue; /* MaxBatchRequeue (23.02+); NULL before */
+	char *ctld_hosts;	 /* SlurmctldHost[i] names, comma-separated */
 };
 
 /*

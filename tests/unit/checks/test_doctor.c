@@ -141,6 +141,56 @@ static void test_slurm_conf_broken(void **state)
 }
 
 /* PrologEpilogTimeout unset (65534): fits whatever our timeouts are. */
+/* max_requeue_finding MAX OURS: the slurm-max-requeue item ("finding | fix"), or NULL. */
+static const char *max_requeue_finding(const char *slurm_max, uint32_t ours,
+				       char *buf, size_t size)
+{
+	struct sn_config c = cfg_of(30, 30);
+	struct sn_slurm_view v;
+	struct sn_doctor d = { 0 };
+	const struct sn_doctor_item *it;
+	char text[2048];
+
+	snprintf(text, sizeof(text), "%sMaxBatchRequeue         = %s\n", good,
+		 slurm_max);
+	c.max_requeues = ours;
+	assert_int_equal(sn_slurm_view_parse(text, &v), 0);
+	assert_string_equal(v.max_batch_requeue, slurm_max);
+	sn_doctor_slurm_conf(&d, &v, &c, "/usr/sbin");
+	it = find(&d, "slurm-max-requeue");
+	if (it) {
+		assert_int_equal(it->level, SN_WARN);
+		snprintf(buf, size, "%s | %s", it->finding, it->fix);
+	}
+	sn_slurm_view_free(&v);
+	return it ? buf : NULL;
+}
+
+/*
+ * placement.max_requeues above MaxBatchRequeue: Slurm's cap holds the
+ * job first (at its MaxBatchRequeue-th failed launch; 0 at the first), so
+ * the doctor warns; equal, below, 0 (held at our first) or left to Slurm:
+ * nothing to say.
+ */
+static void test_max_requeue(void **state)
+{
+	char buf[1024];
+
+	(void)state;
+	assert_string_equal(
+		max_requeue_finding("5", 8, buf, sizeof(buf)),
+		"placement.max_requeues 8 is above MaxBatchRequeue=5: Slurm holds a job at its 5th failed launch itself (JobHoldMaxRequeue), before our cap and without our reason | set MaxBatchRequeue=8 (or more) in slurm.conf and scontrol reconfigure, or lower placement.max_requeues (or leave it out: Slurm's then) in /etc/slurm/supernode.yaml");
+	assert_string_equal(
+		max_requeue_finding("0", 2, buf, sizeof(buf)),
+		"placement.max_requeues 2 is above MaxBatchRequeue=0: Slurm holds a job at its 1st failed launch itself (JobHoldMaxRequeue), before our cap and without our reason | set MaxBatchRequeue=2 (or more) in slurm.conf and scontrol reconfigure, or lower placement.max_requeues (or leave it out: Slurm's then) in /etc/slurm/supernode.yaml");
+	assert_null(max_requeue_finding("5", 5, buf, sizeof(buf)));
+	assert_null(max_requeue_finding("5", 3, buf, sizeof(buf)));
+	assert_null(max_requeue_finding("0", 0, buf, sizeof(buf)));
+	assert_null(max_requeue_finding("5", SN_CONFIG_REQUEUES_SLURM, buf,
+					sizeof(buf)));
+	assert_null(max_requeue_finding("x5", 8, buf, sizeof(buf)));
+}
+
 static void test_timeout_unset(void **state)
 {
 	struct sn_config c = cfg_of(300, 300);
@@ -183,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_view_parse_indexed),
 		cmocka_unit_test(test_slurm_conf_good),
 		cmocka_unit_test(test_slurm_conf_broken),
+		cmocka_unit_test(test_max_requeue),
 		cmocka_unit_test(test_timeout_unset),
 		cmocka_unit_test(test_print_json),
 	};
