@@ -458,25 +458,24 @@ static bool topo_take(const char *state_dir,
 	}
 }
 
-/* The topology of node (valid) into the node's topology file. */
+/* The topology of node (valid) into the node's topology file; t: scratch. */
 static void topo_save(const char *state_dir,
 		      const struct sn_taskenv_cache_key *tk,
 		      const struct sn_taskenv_node *node,
+		      struct sn_taskenv_node *t,
 		      struct sn_taskenv_cache_use *use)
 {
-	struct sn_taskenv_node *t = calloc(1, sizeof(*t));
 	struct sn_error why;
 
-	if (!t || !tk->boot_stamp || !node->topo.valid)
-		goto out;
+	if (!tk->boot_stamp || !node->topo.valid)
+		return;
+	memset(t, 0, sizeof(*t));
 	topo_merge(t, node); /* the topology alone: no ports */
 	if (!sn_taskenv_cache_write(state_dir, tk, "step", t, &why))
 		use->topo_written = true;
 	else if (!use->note[0])
 		snprintf(use->note, sizeof(use->note),
 			 "the node's topology file not written: %s", why.msg);
-out:
-	free(t);
 }
 
 enum sn_taskenv_ready sn_taskenv_node_prepare_cached(
@@ -495,21 +494,23 @@ enum sn_taskenv_ready sn_taskenv_node_prepare_cached(
 	if (!key)
 		return sn_taskenv_node_prepare(cfg, self, want_topo, node, err);
 	ctx = malloc(sizeof(*ctx)); /* 6 paths: heap */
-	t = malloc(sizeof(*t));
-	if (!ctx || !t) {
+	if (!ctx) {
 		sn_error_set(err, "out of memory");
-		free(ctx);
-		free(t);
 		return SN_TASKENV_UNREAD;
 	}
 	if (sn_check_ctx_init(ctx, cfg, self, err)) {
 		free(ctx);
-		free(t);
 		return SN_TASKENV_UNREAD;
 	}
 	take = cache_take(ctx->state_dir, key, want_topo, node, use);
-	if (take == TAKE_ALL)
+	if (take == TAKE_ALL) /* every step after the first: no more work */
 		goto out;
+	t = malloc(sizeof(*t)); /* the topology file's snapshot: 49 KiB */
+	if (!t) {
+		sn_error_set(err, "out of memory");
+		free(ctx);
+		return SN_TASKENV_UNREAD;
+	}
 	topo_key(key, ctx->hwloc_xml, &tk);
 	if (want_topo && topo_take(ctx->state_dir, &tk, t, use)) {
 		use->topo_hit = true;
@@ -524,7 +525,7 @@ enum sn_taskenv_ready sn_taskenv_node_prepare_cached(
 			cfg, ctx->sysfs, ctx->hwloc_xml, want_topo,
 			SN_TASKENV_GATHER_TIMEOUT_MS, node);
 		if (!rc && node->topo.valid)
-			topo_save(ctx->state_dir, &tk, node, use);
+			topo_save(ctx->state_dir, &tk, node, t, use);
 	}
 	if (!rc && sn_taskenv_cache_write(ctx->state_dir, key, "step", node,
 					  &why) == 0)
