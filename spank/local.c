@@ -5,6 +5,7 @@
  * wins), their environment forms, and SUPERNODE=N handed to slurmctld.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,11 +15,33 @@
 #define SN_OPT_VAL 1
 #define SN_OPT_ENV_VAL 2
 
-/* N against the config; source starts the messages (sn_option.h). */
+/*
+ * srun inside an allocation makes a job step, which no job_submit sees
+ * (srun attaches to the job in SLURM_JOB_ID, as Slurm's own srun does).
+ */
+static bool in_allocation(void)
+{
+	return spank_context() == S_CTX_LOCAL &&
+	       (getenv("SLURM_JOB_ID") || getenv("SLURM_JOBID"));
+}
+
+/*
+ * N for slurmctld; source starts the messages (sn_option.h).  A
+ * well-formed N that asks for a new allocation goes on without the config:
+ * slurmctld's job_submit checks it against its own config (the one that
+ * places the job: a login node's copy may lag or be absent) and refuses an
+ * N out of range, or N > 1 with the feature method, with the same
+ * message.  Reading the config here cost every sbatch about 0.6 ms, libyaml
+ * loaded and the YAML parsed (tests/bench/slurm_bench.sh).  A malformed N
+ * reads it, so that the message names the allowed range; so does srun
+ * inside an allocation.
+ */
 static int count_validate(const char *arg, const char *source, uint32_t *n)
 {
 	struct sn_error err;
 
+	if (!in_allocation() && sn_option_count_form(arg, n))
+		return 0;
 	if (!sn_option_count_check(config_get(), &sn_state.cfg_err, arg, source,
 				   n, &err))
 		return 0;

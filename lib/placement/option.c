@@ -19,6 +19,17 @@ static int looks_numeric(const char *s)
 	return strspn(s, "0123456789") == strlen(s);
 }
 
+bool sn_option_count_form(const char *arg, uint32_t *n)
+{
+	long long v;
+
+	if (!arg || !*arg || !looks_numeric(arg) || !sn_number_parse(arg, &v) ||
+	    v < 1 || v > (long long)UINT32_MAX)
+		return false;
+	*n = (uint32_t)v;
+	return true;
+}
+
 int sn_supernode_count_parse(const char *arg, uint32_t max, uint32_t *out,
 			     struct sn_error *err)
 {

@@ -75,6 +75,16 @@ const char *sn_cmdline_supernode_find(const char *args, size_t len);
 int sn_cmdline_supernode(const char *path, char **value, struct sn_error *err);
 
 /*
+ * sn_option_count_form - whether @arg has the form of a --supernode value
+ * without the site's config: a whole number from 1 to UINT32_MAX, spelled
+ * as sn_supernode_count_parse() accepts it (no sign, space or base
+ * prefix).  A value of this form is accepted by sn_option_count_check()
+ * exactly when it is within the config's range and method.  Returns true
+ * with *n set; false (a NULL or malformed @arg) leaves *n alone.
+ */
+bool sn_option_count_form(const char *arg, uint32_t *n);
+
+/*
  * sn_option_count_check - a --supernode value (or its environment form)
  * against the site's config: sn_supernode_count_parse() up to
  * sn_config_effective_max(), and the feature method's one supernode per

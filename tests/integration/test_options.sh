@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every bad --supernode value is refused before submission, by sbatch,
-# salloc and srun, with a message naming --supernode and the allowed range;
+# Every bad --supernode value is refused, by sbatch, salloc and srun, with a
+# message naming --supernode and the allowed range (a malformed one before
+# submission, a whole number out of range by slurmctld: spank/local.c);
 # requests that cannot be whole supernodes are refused by slurmctld with the
 # reason; what can coexist is combined.
 source "$(dirname "$0")/lib.sh"
@@ -50,7 +51,7 @@ refused "node bogus1 is in no supernode" -w bogus1
 refused "cannot be used in a heterogeneous job" : -N1
 refused "parentheses and a top-level '|'" -C '(sn01)|sn02'
 
-# N > 1 with the feature method: refused before submission, naming 'switch'.
+# N > 1 with the feature method: refused by slurmctld, naming 'switch'.
 set +e
 msg=$(sbatch --supernode=2 --wrap true 2>&1); rc=$?
 set -e

@@ -4,7 +4,8 @@
  * Every refusal must name --supernode and the allowed range "1 to 2".
  * sn_cmdline_read / sn_cmdline_supernode_find: the command line read whole
  * (issue 9 item 13: --supernode after 64 KiB of arguments).
- * sn_cmdline_supernode, sn_option_count_check, sn_option_env_name,
+ * sn_cmdline_supernode, sn_option_count_check, sn_option_count_form,
+ * sn_option_env_name,
  * sn_option_env_applies, sn_option_args_parse: the decisions of
  * spank/local.c and spank/supernode.c.
  */
@@ -360,6 +361,59 @@ static void test_count_check(void **state)
 }
 
 /* sn_option_env_name: which variable stands for --supernode where. */
+/*
+ * sn_option_count_form: what a client passes on without the config.  A
+ * value of the form is accepted by sn_option_count_check() exactly when it
+ * is in the config's range (switch: no method limit), so skipping the
+ * config on a well-formed value changes no verdict, only who gives it.
+ */
+static void test_count_form(void **state)
+{
+	static const char *const good[] = { "1",  "2",	 "3",
+					    "17", "007", "4294967295" };
+	static const uint32_t good_n[] = { 1, 2, 3, 17, 7, 4294967295u };
+	static const char *const bad[] = { "",
+					   "0",
+					   "-1",
+					   "-0",
+					   "abc",
+					   "2x",
+					   "1.5",
+					   " 2",
+					   "2 ",
+					   "+2",
+					   "0x2",
+					   "4294967296",
+					   "99999999999999999999" };
+	struct sn_config *sw =
+		cfg_of(TWO_SUPERNODES "placement: {method: switch}\n");
+	struct sn_error err;
+	uint32_t n, m;
+
+	(void)state;
+	assert_false(sn_option_count_form(NULL, &n));
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		n = 0;
+		if (!sn_option_count_form(good[i], &n))
+			fail_msg("'%s' refused", good[i]);
+		assert_int_equal(n, good_n[i]);
+		m = 0;
+		assert_int_equal(sn_option_count_check(sw, NULL, good[i], "",
+						       &m, &err),
+				 good_n[i] <= MAX ? 0 : -1);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		n = 12345;
+		if (sn_option_count_form(bad[i], &n))
+			fail_msg("'%s' accepted as %u", bad[i], n);
+		assert_int_equal(n, 12345);
+		assert_int_equal(sn_option_count_check(sw, NULL, bad[i], "", &m,
+						       &err),
+				 -1);
+	}
+	sn_config_free(sw);
+}
+
 static void test_env_name(void **state)
 {
 	(void)state;
@@ -488,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_cmdline_read),
 		cmocka_unit_test(test_cmdline_supernode),
 		cmocka_unit_test(test_count_check),
+		cmocka_unit_test(test_count_form),
 		cmocka_unit_test(test_env_name),
 		cmocka_unit_test(test_spank_env),
 		cmocka_unit_test(test_env_applies),
