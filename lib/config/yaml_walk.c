@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -621,7 +622,9 @@ int yaml_walk_load(const char *file, const char *buf, size_t len,
 	int rc = 0;
 
 	if (!yaml_parser_initialize(&parser)) {
-		sn_error_set(err, "%s: cannot initialise libyaml", file);
+		/* ELIBACC: libyaml is missing (config/yaml_lazy.c). */
+		sn_error_set(err, "%s: cannot initialise libyaml: %s", file,
+			     strerror(errno));
 		return -1;
 	}
 	if (!yaml_document_initialize(doc, NULL, NULL, NULL, 1, 1)) {

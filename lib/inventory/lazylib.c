@@ -10,9 +10,10 @@
  * the verbs cross-check of an InfiniBand port's MTU call them (and the
  * step's task environment, in the child that gathers the topology).
  *
- * This file defines the few hwloc_* and ibv_* functions lib/ calls; each
- * resolves the real one from the library's SONAME (the one the build was
- * made against) on its first call, with dlopen(RTLD_NOW | RTLD_GLOBAL): the
+ * This file defines the few hwloc_* and ibv_* functions lib/ calls
+ * (util/sn_lazylib.h); each resolves the real one from the library's SONAME
+ * (the one the build was made against) on its first call, with
+ * dlopen(RTLD_NOW | RTLD_GLOBAL): the
  * scope a DT_NEEDED entry of the program had (hwloc's own plugins, e.g.
  * hwloc_pci.so, look for the core's symbols there).  Where the process has
  * the library already (slurmstepd links hwloc), that dlopen is a reference
@@ -27,79 +28,26 @@
  * value (a name "" or "?", never NULL where a string is expected).
  */
 #include <dlfcn.h>
-#include <errno.h>
-#include <stdbool.h>
 #include <stddef.h>
 
 #include <hwloc.h>
 #include <infiniband/verbs.h>
 
+#include "util/sn_lazylib.h"
+
 /* verbs.h wraps these two in inline functions of the same name. */
 #undef ibv_get_device_list
 #undef ibv_query_port
 
-struct lazylib {
-	const char *soname;
-	const char *version; /* symbol version (dlvsym), or NULL */
-	void *handle;
-	bool tried;
+static struct sn_lazylib lazy_hwloc = {
+	.soname = SN_HWLOC_SONAME,
+	.flags = RTLD_NOW | RTLD_GLOBAL,
 };
-
-static struct lazylib lazy_hwloc = { SN_HWLOC_SONAME, NULL, NULL, false };
-static struct lazylib lazy_verbs = { SN_IBVERBS_SONAME, "IBVERBS_1.1", NULL,
-				     false };
-
-/* The real NAME in L, or NULL (errno ELIBACC) when L or NAME is missing. */
-static void *lazy_sym(struct lazylib *l, const char *name)
-{
-	void *h = __atomic_load_n(&l->handle, __ATOMIC_ACQUIRE);
-	void *f;
-
-	if (!h && !__atomic_load_n(&l->tried, __ATOMIC_ACQUIRE)) {
-		h = dlopen(l->soname, RTLD_NOW | RTLD_GLOBAL);
-		__atomic_store_n(&l->handle, h, __ATOMIC_RELEASE);
-		__atomic_store_n(&l->tried, true, __ATOMIC_RELEASE);
-	}
-	if (!h) {
-		errno = ELIBACC;
-		return NULL;
-	}
-	f = l->version ? dlvsym(h, name, l->version) : dlsym(h, name);
-	if (!f)
-		errno = ELIBACC;
-	return f;
-}
-
-/* RET NAME(PARAMS) forwarding ARGS to the real one, FAIL when it is missing. */
-#define SN_LAZY(lib, ret, name, params, args, fail)                 \
-	ret name params                                             \
-	{                                                           \
-		typedef ret(*fn_t) params;                          \
-		static fn_t fn;                                     \
-		fn_t f = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);    \
-		if (!f) {                                           \
-			f = (fn_t)lazy_sym(&(lib), #name);          \
-			if (!f)                                     \
-				return fail;                        \
-			__atomic_store_n(&fn, f, __ATOMIC_RELEASE); \
-		}                                                   \
-		return f args;                                      \
-	}
-
-#define SN_LAZY_VOID(lib, name, params, args)                       \
-	void name params                                            \
-	{                                                           \
-		typedef void(*fn_t) params;                         \
-		static fn_t fn;                                     \
-		fn_t f = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);    \
-		if (!f) {                                           \
-			f = (fn_t)lazy_sym(&(lib), #name);          \
-			if (!f)                                     \
-				return;                             \
-			__atomic_store_n(&fn, f, __ATOMIC_RELEASE); \
-		}                                                   \
-		f args;                                             \
-	}
+static struct sn_lazylib lazy_verbs = {
+	.soname = SN_IBVERBS_SONAME,
+	.version = "IBVERBS_1.1",
+	.flags = RTLD_NOW | RTLD_GLOBAL,
+};
 
 /* ---- hwloc ---------------------------------------------------------- */
 
