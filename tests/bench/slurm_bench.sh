@@ -24,10 +24,10 @@
 # short form on a shared machine is too noisy for the real targets).
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-ROUNDS=4 MAX_STEP= MIN_SUBMIT= short=
+ROUNDS=4 STEP_ROUNDS=10 MAX_STEP= MIN_SUBMIT= short=
 while [[ ${1-} == --* ]]; do
 	case $1 in
-	--short) short=1 ROUNDS=2 ;;
+	--short) short=1 ROUNDS=2 STEP_ROUNDS=2 ;;
 	--max-step-ratio) MAX_STEP=$2 && shift ;;
 	--min-submit-ratio) MIN_SUBMIT=$2 && shift ;;
 	*) echo "usage: $0 [--short] [--max-step-ratio X] [--min-submit-ratio Y] [BUILD_DIR] [STEPS] [SUBMITS]" >&2 && exit 2 ;;
@@ -96,14 +96,17 @@ submits() {
 # beside it (their spread: how far one run of this bench can be trusted).
 # spread "R1 R2 ...": "min .. max" of the ratios given.
 spread() { tr ' ' '\n' <<<"$1" | grep . | sort -n | sed -n '1p;$p' | paste -sd' ' | sed 's/ / .. /'; }
+# Steps in STEP_ROUNDS rounds of STEPS/STEP_ROUNDS: in 4 rounds of 25, one
+# round's own ratio ranged from 0.864 to 1.256 within a run (a disturbance
+# of a few seconds falls on one cluster); shorter rounds pair them closer.
 t_on=0 t_off=0 rounds=''
-for ((r = 0; r < ROUNDS; r++)); do
+for ((r = 0; r < STEP_ROUNDS; r++)); do
 	if ((r % 2)); then
-		b=$(steps "$coff" $((STEPS / ROUNDS)) -N2 --exclusive)
-		a=$(steps "$con" $((STEPS / ROUNDS)) --supernode=1)
+		b=$(steps "$coff" $((STEPS / STEP_ROUNDS)) -N2 --exclusive)
+		a=$(steps "$con" $((STEPS / STEP_ROUNDS)) --supernode=1)
 	else
-		a=$(steps "$con" $((STEPS / ROUNDS)) --supernode=1)
-		b=$(steps "$coff" $((STEPS / ROUNDS)) -N2 --exclusive)
+		a=$(steps "$con" $((STEPS / STEP_ROUNDS)) --supernode=1)
+		b=$(steps "$coff" $((STEPS / STEP_ROUNDS)) -N2 --exclusive)
 	fi
 	t_on=$((t_on + a)) t_off=$((t_off + b))
 	rounds+=" $(printf %.3f "$(bc -l <<<"$a/$b")")"
