@@ -210,11 +210,18 @@ for v in "${VENDORS[@]}"; do
 	[[ -n $raise ]] && printf '#!/usr/bin/env python3\nimport json\np = "%s"\nfx = json.load(open(p))\n%s\njson.dump(fx, open(p, "w"))\n' \
 		"$fx/$v/snb2/$v.json" "${RAISE[$v]}" >"$raise" && chmod 755 "$raise"
 	# --learn on a healthy node: the vendor, the count, the links up.
-	learned=$("$PROLOG" --config "$ETC" --node snb1 --learn 2>&1 | grep -E '^    (vendor|count|links):')
+	# (The whole output is kept: a --learn that fails or prints none of
+	# these lines is a failed assertion with its output, not an abort.)
+	set +e
+	out=$("$PROLOG" --config "$ETC" --node snb1 --learn 2>&1)
+	rc=$?
+	set -e
+	learned=$(grep -E '^    (vendor|count|links):' <<<"$out" || :)
 	want="    vendor: $v
     count: ${COUNT[$v]}${LEARNED[$v]:+
     links: ${LEARNED[$v]}}"
 	assert_eq "$v: --learn on snb1" "$want" "$learned"
+	[[ $learned == "$want" ]] || printf '       exit %s:\n%s\n' "$rc" "$out" | sed 's/^/       /'
 
 	# The prolog as slurmd runs it, on the faulty node: drained with the
 	# vendor's reason (a job placed there would be requeued: integration.
