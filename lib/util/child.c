@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,14 +55,26 @@ int sn_child_defer(void (*fn)(void *), void *arg)
 	return 0;
 }
 
-/* The child's end: fn's output sent, the trailer, then deferred cleanup. */
-static void child_finish(int fd, int rc)
+/*
+ * The child's end: fn's output sent, the trailer, then deferred cleanup.
+ * The trailer goes through tfd, the child's own copy of the pipe: fn may
+ * have closed the fd it was given (fdopen + fclose, as --learn does), and
+ * that number may since be another file's.  fd is closed only while it
+ * still is the pipe (pipe_ino), so that the parent sees EOF before the
+ * deferred cleanup runs.
+ */
+static void child_finish(int fd, int tfd, ino_t pipe_ino, int rc)
 {
 	struct trailer t = { .rc = rc, .deferred = defer.n > 0 };
+	struct stat st;
 
+	if (!fstat(fd, &st) && st.st_ino == pipe_ino && S_ISFIFO(st.st_mode))
+		close(fd);
 	memcpy(t.magic, trailer_magic, sizeof(t.magic));
-	(void)sn_write_all(fd, &t, sizeof(t)); /* none: the parent reaps */
-	close(fd);
+	if (tfd >= 0) {
+		(void)sn_write_all(tfd, &t, sizeof(t)); /* none: parent reaps */
+		close(tfd);
+	}
 	while (defer.n--)
 		defer.fn[defer.n](defer.arg[defer.n]);
 	_exit(rc & 0xff);
@@ -98,7 +111,8 @@ int sn_child_start(struct sn_child *c, int (*fn)(void *, int), void *arg,
 		return -1;
 	}
 	if (c->pid == 0) {
-		int rc;
+		struct stat st;
+		int rc, tfd;
 
 		close(fds[0]);
 		/* Our own process group: a kill takes any grandchildren too. */
@@ -106,8 +120,11 @@ int sn_child_start(struct sn_child *c, int (*fn)(void *, int), void *arg,
 		signal(SIGPIPE, SIG_IGN);
 		defer.in_child = 1;
 		defer.n = 0;
+		tfd = fcntl(fds[1], F_DUPFD_CLOEXEC, 0);
+		if (fstat(fds[1], &st))
+			st.st_ino = 0;
 		rc = fn(arg, fds[1]);
-		child_finish(fds[1], rc);
+		child_finish(fds[1], tfd, st.st_ino, rc);
 	}
 	setpgid(c->pid, c->pid);
 	close(fds[1]);

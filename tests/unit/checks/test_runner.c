@@ -8,6 +8,7 @@
  * dies is UNKNOWN CHECK_DIED; sn_run_in_child's exit codes.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -650,6 +651,70 @@ static void test_child_defer(void **state)
 	unlink(mark);
 }
 
+/* Writes, then closes its fd as fdopen + fclose do (--learn). */
+static int c_fclose(void *arg, int fd)
+{
+	FILE *f = fdopen(fd, "w");
+
+	if (!f || sn_child_defer(slow_cleanup, arg))
+		return 9;
+	fputs("manifest", f);
+	return fclose(f) ? 1 : 6;
+}
+
+/* Closes its fd, then opens a file, which takes the fd's number. */
+static int c_reuse(void *arg, int fd)
+{
+	int f;
+
+	if (write(fd, "out", 3) != 3)
+		return 1;
+	close(fd);
+	f = open(arg, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	return f == fd ? 7 : 8;
+}
+
+/*
+ * A child that closed the fd it was given still reports its status: its
+ * trailer has a descriptor of its own.  Before, --learn's fclose() left
+ * the trailer unwritten, and under load a child not reaped within the
+ * 20 ms grace read as killed ("--learn failed": integration.vendors); a
+ * deferred cleanup makes that certain here.  Nor does the trailer land in
+ * a file that took the closed fd's number.
+ */
+static void test_child_closes_fd(void **state)
+{
+	char mark[] = "/tmp/sn-runner-mark-XXXXXX";
+	char *buf = NULL;
+	struct stat st;
+	size_t len = 0;
+	int64_t t0;
+	int fd = mkstemp(mark);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(mark);
+	t0 = sn_now_ms();
+	assert_int_equal(sn_run_in_child(c_fclose, mark, 5000, 100, &buf, &len),
+			 6);
+	assert_true(sn_now_ms() - t0 < 300); /* not the 400 ms cleanup */
+	assert_int_equal(len, 8);
+	assert_string_equal(buf, "manifest");
+	free(buf);
+	for (int i = 0; i < 300 && stat(mark, &st); i++)
+		usleep(10 * 1000);
+	unlink(mark);
+
+	assert_int_equal(sn_run_in_child(c_reuse, mark, 5000, 100, &buf, &len),
+			 7);
+	assert_int_equal(len, 3);
+	free(buf);
+	assert_int_equal(stat(mark, &st), 0);
+	assert_int_equal(st.st_size, 0); /* no trailer in the file */
+	unlink(mark);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -672,6 +737,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_nvml_hang, setup,
 						teardown),
+		cmocka_unit_test(test_child_closes_fd),
 		cmocka_unit_test_setup_teardown(test_run_in_child, setup,
 						teardown),
 		cmocka_unit_test(test_child_defer),
