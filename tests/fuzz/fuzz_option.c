@@ -8,11 +8,16 @@
  * is; the SPANK calls it makes are stubbed below.
  *
  * Input: byte 0 picks the config (bit 0: feature or switch placement) and
- * the context (bit 1: remote); the rest, cut at NUL bytes: the
- * --supernode value, the --supernode-env value, then plugstack arguments.
+ * the context (bit 1: remote; bit 2: srun's local context, else an
+ * allocator's; bit 3: inside an allocation, SLURM_JOB_ID set); the rest,
+ * cut at NUL bytes: the --supernode value, the --supernode-env value, then
+ * plugstack arguments.
  *
- * Properties: a count that parses is all digits and within 1..max; a mode
- * that parses is exactly auto, none or show.
+ * Properties: a count that parses is all digits and within 1..max; a count
+ * the client accepts has sn_option_count_form's form, every such count is
+ * accepted where it goes to slurmctld unread, and srun inside an
+ * allocation accepts only 1..max; a mode that parses is exactly auto, none
+ * or show.
  */
 #include <stdint.h>
 #include <string.h>
@@ -29,6 +34,7 @@
 struct sn_spank sn_state;
 static struct sn_config *fz_cfg[2];
 static int fz_which;
+static spank_context_t fz_ctx = S_CTX_ALLOCATOR;
 
 /* ---- what the SPANK host and supernode.c provide --------------------- */
 
@@ -47,7 +53,7 @@ const char *spank_strerror(spank_err_t err)
 
 spank_context_t spank_context(void)
 {
-	return S_CTX_ALLOCATOR;
+	return fz_ctx;
 }
 
 spank_err_t spank_job_control_setenv(spank_t sp, const char *var,
@@ -125,6 +131,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n;
 	char *copy;
 	int remote;
+	uint32_t form = 0;
+	bool formed, accepted;
 
 	if (!fz_cfg[0])
 		load_configs();
@@ -135,13 +143,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	copy = fz_split(data + 1, size - 1, parts, 16, &n);
 	memset(&sn_state, 0, sizeof(sn_state));
 
+	fz_ctx = (data[0] & 4) ? S_CTX_LOCAL : S_CTX_ALLOCATOR;
+	if (data[0] & 8)
+		setenv("SLURM_JOB_ID", "42", 1);
+	else
+		unsetenv("SLURM_JOB_ID");
+	unsetenv("SLURM_JOBID");
+
 	count_direct(parts[0]);
-	if (!option_cb(SN_OPT_VAL, parts[0], remote) && !remote) {
+	formed = sn_option_count_form(parts[0], &form);
+	accepted = !option_cb(SN_OPT_VAL, parts[0], remote);
+	if (accepted && !remote) {
 		FZ_ASSERT(sn_state.option_given);
-		FZ_ASSERT(sn_state.supernodes >= 1 &&
-			  sn_state.supernodes <=
+		FZ_ASSERT(formed && sn_state.supernodes == form);
+		if (in_allocation())
+			FZ_ASSERT(sn_state.supernodes <=
 				  sn_config_effective_max(fz_cfg[fz_which]));
 	}
+	if (!remote && formed && !in_allocation())
+		FZ_ASSERT(accepted);
 	if (n > 1) {
 		mode_direct(parts[1]);
 		env_option_cb(SN_OPT_ENV_VAL, parts[1], remote);
