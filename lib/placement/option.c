@@ -33,7 +33,7 @@ bool sn_option_count_form(const char *arg, uint32_t *n)
 int sn_supernode_count_parse(const char *arg, uint32_t max, uint32_t *out,
 			     struct sn_error *err)
 {
-	long long v;
+	uint32_t v;
 
 	if (!arg) {
 		sn_error_set(
@@ -56,14 +56,14 @@ int sn_supernode_count_parse(const char *arg, uint32_t max, uint32_t *out,
 			arg, max);
 		return -1;
 	}
-	if (!sn_number_parse(arg, &v) || v < 1 || v > (long long)max) {
+	if (!sn_option_count_form(arg, &v) || v > max) {
 		sn_error_set(
 			err,
 			"--supernode=%.40s is out of range (allowed: 1 to %u)",
 			arg, max);
 		return -1;
 	}
-	*out = (uint32_t)v;
+	*out = v;
 	return 0;
 }
 
