@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "placement/sn_option.h"
 #include "sn_spank.h"
@@ -26,6 +27,20 @@ static bool in_allocation(void)
 }
 
 /*
+ * Is arg the N that the allocation itself carries?  sbatch and salloc
+ * export SLURM_SPANK_SUPERNODE to the job, and Slurm hands it to the
+ * callback of every srun inside (spank_process_env_options): an N that
+ * slurmctld's job_submit checked when it placed the job.  A step's N
+ * allocates nothing (remote.c uses only that it was given).
+ */
+static bool allocation_value(const char *arg)
+{
+	const char *inherited = getenv("SLURM_SPANK_SUPERNODE");
+
+	return inherited && arg && !strcmp(inherited, arg);
+}
+
+/*
  * N for slurmctld; source starts the messages (sn_option.h).  A
  * well-formed N that asks for a new allocation goes on without the config:
  * slurmctld's job_submit checks it against its own config (the one that
@@ -34,13 +49,15 @@ static bool in_allocation(void)
  * message.  Reading the config here cost every sbatch about 0.6 ms, libyaml
  * loaded and the YAML parsed (tests/bench/slurm_bench.sh).  A malformed N
  * reads it, so that the message names the allowed range; so does srun
- * inside an allocation.
+ * inside an allocation given an N other than the allocation's own (every
+ * srun of a --supernode job gets that one, and paid the same 0.6 ms).
  */
 static int count_validate(const char *arg, const char *source, uint32_t *n)
 {
 	struct sn_error err;
 
-	if (!in_allocation() && sn_option_count_form(arg, n))
+	if ((!in_allocation() || allocation_value(arg)) &&
+	    sn_option_count_form(arg, n))
 		return 0;
 	if (!sn_option_count_check(config_get(), &sn_state.cfg_err, arg, source,
 				   n, &err))

@@ -9,15 +9,16 @@
  *
  * Input: byte 0 picks the config (bit 0: feature or switch placement) and
  * the context (bit 1: remote; bit 2: srun's local context, else an
- * allocator's; bit 3: inside an allocation, SLURM_JOB_ID set); the rest,
+ * allocator's; bit 3: inside an allocation, SLURM_JOB_ID set; bit 4: the
+ * allocation's own N, SLURM_SPANK_SUPERNODE, is the value typed); the rest,
  * cut at NUL bytes: the --supernode value, the --supernode-env value, then
  * plugstack arguments.
  *
  * Properties: a count that parses is all digits and within 1..max; a count
  * the client accepts has sn_option_count_form's form, every such count is
- * accepted where it goes to slurmctld unread, and srun inside an
- * allocation accepts only 1..max; a mode that parses is exactly auto, none
- * or show.
+ * accepted where it goes to slurmctld unread or is the allocation's own,
+ * and srun inside an allocation accepts any other only in 1..max; a mode
+ * that parses is exactly auto, none or show.
  */
 #include <stdint.h>
 #include <string.h>
@@ -132,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *copy;
 	int remote;
 	uint32_t form = 0;
-	bool formed, accepted;
+	bool formed, accepted, unread;
 
 	if (!fz_cfg[0])
 		load_configs();
@@ -149,6 +150,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else
 		unsetenv("SLURM_JOB_ID");
 	unsetenv("SLURM_JOBID");
+	if (data[0] & 16)
+		setenv("SLURM_SPANK_SUPERNODE", parts[0], 1);
+	else
+		unsetenv("SLURM_SPANK_SUPERNODE");
+	unread = !in_allocation() || (data[0] & 16);
 
 	count_direct(parts[0]);
 	formed = sn_option_count_form(parts[0], &form);
@@ -156,11 +162,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (accepted && !remote) {
 		FZ_ASSERT(sn_state.option_given);
 		FZ_ASSERT(formed && sn_state.supernodes == form);
-		if (in_allocation())
+		if (!unread)
 			FZ_ASSERT(sn_state.supernodes <=
 				  sn_config_effective_max(fz_cfg[fz_which]));
 	}
-	if (!remote && formed && !in_allocation())
+	if (!remote && formed && unread)
 		FZ_ASSERT(accepted);
 	if (n > 1) {
 		mode_direct(parts[1]);

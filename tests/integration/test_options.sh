@@ -96,6 +96,19 @@ set -e
 assert_eq "91 KiB of arguments, no --supernode, SBATCH_SUPERNODE=abc: refused" 1 "$((rc != 0))"
 assert_contains "91 KiB of arguments, SBATCH_SUPERNODE=abc: message" "SBATCH_SUPERNODE: --supernode=abc is not a whole number" "$msg"
 
+# srun inside a --supernode allocation: the allocation's own N (which
+# slurmctld checked) is taken on its form, without the config; any other N
+# is checked against the config, since no job_submit sees a step.
+set +e
+out=$(salloc --supernode=1 bash -c 'srun -l printenv SUPERNODE_COUNT | sort
+	srun --supernode=3 true 2>&1; echo "rc=$?"' 2>/dev/null)
+set -e
+assert_contains "srun in a --supernode=1 allocation: its steps are supernode steps" "0: 1
+1: 1" "$out"
+assert_contains "srun --supernode=3 in a --supernode=1 allocation: refused" "--supernode=3 is out of range (allowed: 1 to 2)" "$out"
+rc=$(sed -n 's/^rc=//p' <<<"$out")
+assert_eq "srun --supernode=3 in a --supernode=1 allocation: exits non-zero" 1 "$((${rc:-0} != 0))"
+
 # accepted ARGS... FIELD=VALUE...: held job, check fields, cancel.
 accepted() {
 	local args=() j kv
