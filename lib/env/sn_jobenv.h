@@ -83,7 +83,13 @@ struct sn_jobenv_input {
  */
 /* Linux's MAX_ARG_STRLEN (32 pages): execve() takes no longer "NAME=value". */
 #define SN_ENV_VALUE_MAX (32u * 4096u)
-#define SN_ENV_VALUE_FIRST 4096u /* the buffer's first size */
+/*
+ * The buffer's first size.  Most values are a few bytes; each buffer is a
+ * heap chunk of its own, and at 4 KiB every one sat on a page not yet
+ * touched: the task's callback took 27 page faults, 13 at 256 (a fault
+ * costs 15 us on the 2-core VM of tests/bench, tests/bench/README.md).
+ */
+#define SN_ENV_VALUE_FIRST 256u
 
 /* What one read of a variable into a buffer of a given size found. */
 enum sn_env_get {
