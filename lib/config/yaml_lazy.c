@@ -23,6 +23,7 @@
 #include "util/sn_lazylib.h"
 
 static struct sn_lazylib lazy_yaml = {
+	.path = SN_YAML_PATH,
 	.soname = SN_YAML_SONAME,
 	.flags = RTLD_NOW | RTLD_LOCAL,
 };

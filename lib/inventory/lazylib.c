@@ -17,8 +17,8 @@
  * scope a DT_NEEDED entry of the program had (hwloc's own plugins, e.g.
  * hwloc_pci.so, look for the core's symbols there).  Where the process has
  * the library already (slurmstepd links hwloc), that dlopen is a reference
- * count.  The libraries come from the system's library path as DT_NEEDED
- * entries did; no configured path is involved.
+ * count.  The libraries are the build's (sn_lazylib.h); no configured
+ * path is involved.
  *
  * When a library cannot be loaded, the calls that start work
  * (hwloc_topology_init, hwloc_bitmap_alloc, ibv_get_device_list) fail as
@@ -40,10 +40,12 @@
 #undef ibv_query_port
 
 static struct sn_lazylib lazy_hwloc = {
+	.path = SN_HWLOC_PATH,
 	.soname = SN_HWLOC_SONAME,
 	.flags = RTLD_NOW | RTLD_GLOBAL,
 };
 static struct sn_lazylib lazy_verbs = {
+	.path = SN_IBVERBS_PATH,
 	.soname = SN_IBVERBS_SONAME,
 	.version = "IBVERBS_1.1",
 	.flags = RTLD_NOW | RTLD_GLOBAL,

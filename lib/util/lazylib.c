@@ -15,7 +15,10 @@ void *sn_lazylib_sym(struct sn_lazylib *l, const char *name)
 	void *f;
 
 	if (!h && !__atomic_load_n(&l->tried, __ATOMIC_ACQUIRE)) {
-		h = dlopen(l->soname, l->flags);
+		if (l->path && l->path[0] == '/')
+			h = dlopen(l->path, l->flags);
+		if (!h)
+			h = dlopen(l->soname, l->flags);
 		__atomic_store_n(&l->handle, h, __ATOMIC_RELEASE);
 		__atomic_store_n(&l->tried, true, __ATOMIC_RELEASE);
 	}

@@ -2,7 +2,8 @@
 /*
  * Libraries loaded on first use (lib/util/lazylib.c, sn_lazylib.h): a
  * missing library or symbol is ELIBACC and the wrapper's failure value, a
- * present one forwards; and libyaml (config/yaml_lazy.c) is mapped only
+ * present one forwards, the build's absolute path goes before the SONAME;
+ * and libyaml (config/yaml_lazy.c) is mapped only
  * when a config is parsed, not when the program starts.
  */
 #include <dlfcn.h>
@@ -77,6 +78,39 @@ static void test_present_library(void **state)
 	assert_int_equal(errno, ELIBACC);
 }
 
+/*
+ * The absolute path is tried first, then the SONAME; a path that is not
+ * absolute is never tried.
+ */
+static void test_path_first(void **state)
+{
+	Dl_info info;
+	struct sn_lazylib by_path = {
+		.soname = "libsn-no-such-library.so.0",
+		.flags = RTLD_NOW | RTLD_LOCAL,
+	};
+	struct sn_lazylib path_missing = {
+		.path = "/nonexistent/libsn-no-such-library.so.0",
+		.soname = "libc.so.6",
+		.flags = RTLD_NOW | RTLD_LOCAL,
+	};
+	struct sn_lazylib relative = {
+		.path = "libc.so.6",
+		.soname = "libsn-no-such-library.so.0",
+		.flags = RTLD_NOW | RTLD_LOCAL,
+	};
+
+	(void)state;
+	assert_true(dladdr((void *)strlen, &info) && info.dli_fname);
+	assert_int_equal(info.dli_fname[0], '/');
+	by_path.path = info.dli_fname; /* libc's own file */
+	assert_non_null(sn_lazylib_sym(&by_path, "strlen"));
+	assert_non_null(sn_lazylib_sym(&path_missing, "strlen"));
+	errno = 0;
+	assert_null(sn_lazylib_sym(&relative, "strlen"));
+	assert_int_equal(errno, ELIBACC);
+}
+
 /* Whether /proc/self/maps names libyaml. */
 static bool yaml_mapped(void)
 {
@@ -113,6 +147,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_missing_library),
 		cmocka_unit_test(test_present_library),
+		cmocka_unit_test(test_path_first),
 		cmocka_unit_test(test_yaml_on_first_use),
 	};
 
