@@ -7,6 +7,7 @@
 /* The one caller of spank_getenv() (sn_spank.h poisons it elsewhere). */
 #define SN_SPANK_GETENV_WRAPPER
 #include <stdlib.h>
+#include <string.h>
 
 #include "sn_spank.h"
 
@@ -70,6 +71,10 @@ void env_write(spank_t sp, const char *marker, struct sn_ownership_var *v,
 			spank_unsetenv(sp, v[i].name);
 		if (!sn_ownership_writes(&v[i]))
 			continue;
+		if (sn_ownership_in_place(&v[i])) {
+			v[i].written = true;
+			continue;
+		}
 		rc = spank_setenv(sp, v[i].name, v[i].value, 1);
 		v[i].written = rc == ESPANK_SUCCESS;
 		if (rc != ESPANK_SUCCESS)
@@ -77,7 +82,7 @@ void env_write(spank_t sp, const char *marker, struct sn_ownership_var *v,
 				    v[i].name, spank_strerror(rc));
 	}
 	fresh = sn_ownership_marker(marker, v, n);
-	if (fresh)
+	if (fresh && strcmp(fresh, marker))
 		spank_setenv(sp, SN_ENVMARK_VAR, fresh, 1);
 	free(fresh);
 }

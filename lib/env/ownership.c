@@ -197,6 +197,12 @@ bool sn_ownership_writes(const struct sn_ownership_var *v)
 	return v->action == SN_OWN_SET || v->action == SN_OWN_FORCE;
 }
 
+bool sn_ownership_in_place(const struct sn_ownership_var *v)
+{
+	return sn_ownership_writes(v) && v->value && v->cur &&
+	       v->cur != sn_env_unread && !strcmp(v->cur, v->value);
+}
+
 /* Is the marker entry p (len bytes, "NAME=hash") about one of vars? */
 static bool entry_replaced(const char *p, size_t len,
 			   const struct sn_ownership_var *vars, size_t n)

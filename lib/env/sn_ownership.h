@@ -136,6 +136,15 @@ void sn_ownership_plan(const struct sn_config *cfg, enum sn_env_mode mode,
 bool sn_ownership_writes(const struct sn_ownership_var *v);
 
 /*
+ * sn_ownership_in_place - true when v is to be set and the job already
+ * holds exactly v->value (read whole): setting it again changes nothing,
+ * and the adapter skips the call (Slurm's spank_setenv() clears a 256 KiB
+ * buffer on every call), marking v written all the same.  The steps of a
+ * batch job inherit most of the batch step's values.
+ */
+bool sn_ownership_in_place(const struct sn_ownership_var *v);
+
+/*
  * sn_ownership_marker - the new SN_ENVMARK_VAR: the entries of old whose
  * name is none of vars[].name (malformed entries dropped), then
  * "NAME=hash" of every var with written true.  Returns a malloc()ed

@@ -128,6 +128,29 @@ static void test_marker(void **state)
 }
 
 /*
+ * A value to set that the job holds already, read whole, needs no call;
+ * one that differs, is unread, or is not ours to set does.
+ */
+static void test_in_place(void **state)
+{
+	struct sn_ownership_var v[] = {
+		{ .cur = "sn01", .value = "sn01", .action = SN_OWN_SET },
+		{ .cur = "29500", .value = "29501", .action = SN_OWN_SET },
+		{ .cur = NULL, .value = "0", .action = SN_OWN_SET },
+		{ .cur = sn_env_unread, .value = "x", .action = SN_OWN_FORCE },
+		{ .cur = "mlx5_0", .value = "mlx5_0", .action = SN_OWN_FORCE },
+		{ .cur = "eth0", .value = "eth0", .action = SN_OWN_KEEP },
+		{ .cur = "1", .value = NULL, .action = SN_OWN_UNSET },
+	};
+	static const bool want[] = { true, false, false, false,
+				     true, false, false };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		assert_int_equal(sn_ownership_in_place(&v[i]), want[i]);
+}
+
+/*
  * Step variables (user_init): an inherited value of ours is replaced, the
  * user's stays, and env.force replaces it: the README's "the site can
  * force variables with env.force" holds for MASTER_PORT as for NCCL_*.
@@ -391,6 +414,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_marker),
+		cmocka_unit_test(test_in_place),
 		cmocka_unit_test(test_plan_step),
 		cmocka_unit_test(test_plan_task),
 		cmocka_unit_test(test_mode),
