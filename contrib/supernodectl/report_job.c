@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * supernodectl report JOBID: every node's record of one job, as a table
- * (header line, one row per node and port/accelerator, worst first, then
+ * (header line, the last attempt's when there were several; one row per
+ * node and port/accelerator, worst first, then
  * the drain reasons and the nodes without a record, then one line per
  * attempt when the records say which) or as one JSON document {job_id,
  * worst, nodes: [records], missing: [...], unreadable: [...], attempts:
@@ -94,38 +95,80 @@ static json_object *missing_nodes(const struct sn_config *cfg,
 	return a;
 }
 
-static enum sn_grade set_worst(const struct snctl_set *set)
+/*
+ * Whether record r counts in the header: with several attempts in the
+ * records (last > 0), only the last attempt's do, as sacct shows the last
+ * one unless asked; the attempt lines below the table give each of them.
+ */
+static bool in_header(const struct snctl_record *r, int64_t last)
+{
+	return !last || r->attempt == last;
+}
+
+/* The last attempt's number when the records hold several, else 0. */
+static int64_t last_attempt(const struct snctl_set *set, bool known)
+{
+	int64_t lo = set->recs[0].attempt, hi = lo;
+
+	for (size_t i = 1; known && i < set->n; i++) {
+		if (set->recs[i].attempt < lo)
+			lo = set->recs[i].attempt;
+		if (set->recs[i].attempt > hi)
+			hi = set->recs[i].attempt;
+	}
+	return known && hi != lo ? hi : 0;
+}
+
+static enum sn_grade set_worst(const struct snctl_set *set, int64_t last)
 {
 	enum sn_grade w = SN_OK;
 
 	for (size_t i = 0; i < set->n; i++)
-		w = sn_grade_worse(w, set->recs[i].worst);
+		if (in_header(&set->recs[i], last))
+			w = sn_grade_worse(w, set->recs[i].worst);
 	return w;
 }
 
 /* "exit 0", or "exit mixed" when the nodes disagree, "exit ?" if none. */
-static void exit_text(const struct snctl_set *set, char *buf, size_t size)
+static void exit_text(const struct snctl_set *set, int64_t last, char *buf,
+		      size_t size)
 {
-	int64_t x = set->recs[0].exit_code;
+	int64_t x = INT64_MIN;
+	bool seen = false;
 
-	for (size_t i = 1; i < set->n; i++)
-		if (set->recs[i].exit_code != x) {
+	for (size_t i = 0; i < set->n; i++) {
+		if (!in_header(&set->recs[i], last))
+			continue;
+		if (seen && set->recs[i].exit_code != x) {
 			snprintf(buf, size, "mixed");
 			return;
 		}
+		x = set->recs[i].exit_code;
+		seen = true;
+	}
 	if (x == INT64_MIN)
 		snprintf(buf, size, "?");
 	else
 		snprintf(buf, size, "%lld", (long long)x);
 }
 
+/*
+ * The header line: the job's span, exit, nodes and worst grade; of its
+ * last attempt, named at the end ("attempt 2 of 2"), when the records
+ * hold several.
+ */
 static void header_print(const struct report_args *a,
-			 const struct snctl_set *set, size_t n_missing)
+			 const struct snctl_set *set, size_t n_missing,
+			 int64_t last, size_t n_attempts)
 {
 	int64_t start = INT64_MAX, end = 0;
-	char s[48], e[48], d[32], x[32], nodes[48];
+	char s[48], e[48], d[32], x[32], nodes[48], tail[48] = "";
+	size_t n = 0;
 
 	for (size_t i = 0; i < set->n; i++) {
+		if (!in_header(&set->recs[i], last))
+			continue;
+		n++;
 		if (set->recs[i].start > 0 && set->recs[i].start < start)
 			start = set->recs[i].start;
 		if (set->recs[i].end > end)
@@ -136,16 +179,18 @@ static void header_print(const struct report_args *a,
 	snctl_fmt_time(start, s, sizeof(s));
 	snctl_fmt_time(end, e, sizeof(e));
 	snctl_fmt_duration(start && end ? end - start : -1, d, sizeof(d));
-	exit_text(set, x, sizeof(x));
-	if (n_missing)
-		snprintf(nodes, sizeof(nodes), "%zu of %zu", set->n,
-			 set->n + n_missing);
+	exit_text(set, last, x, sizeof(x));
+	if (n_missing && !last)
+		snprintf(nodes, sizeof(nodes), "%zu of %zu", n, n + n_missing);
 	else
-		snprintf(nodes, sizeof(nodes), "%zu", set->n);
-	printf("job %lld  user %s  start %s  end %s  duration %s  exit %s  nodes %s  worst %s\n",
+		snprintf(nodes, sizeof(nodes), "%zu", n);
+	if (last)
+		snprintf(tail, sizeof(tail), "  attempt %lld of %zu",
+			 (long long)last, n_attempts);
+	printf("job %lld  user %s  start %s  end %s  duration %s  exit %s  nodes %s  worst %s%s\n",
 	       (long long)a->job,
 	       set->recs[0].user[0] ? set->recs[0].user : "?", s, e, d, x,
-	       nodes, sn_grade_name(set_worst(set)));
+	       nodes, sn_grade_name(set_worst(set, last)), tail);
 }
 
 /* A record's integer field, or JSON null when it has none. */
@@ -375,7 +420,9 @@ static int table_print(const struct report_args *a, const struct snctl_set *set,
 			goto out;
 		}
 	report_rows_sort(&rows);
-	header_print(a, set, json_object_array_length(missing));
+	header_print(a, set, json_object_array_length(missing),
+		     last_attempt(set, attempts != NULL),
+		     attempts ? json_object_array_length(attempts) : 0);
 	report_rows_print(stdout, &rows);
 	footer_print(set, missing);
 	if (attempts)
@@ -396,7 +443,7 @@ static void json_print(const struct report_args *a, const struct snctl_set *set,
 	json_object_object_add(doc, "job_id", json_object_new_int64(a->job));
 	json_object_object_add(
 		doc, "worst",
-		json_object_new_string(sn_grade_name(set_worst(set))));
+		json_object_new_string(sn_grade_name(set_worst(set, 0))));
 	json_object_object_add(doc, "nodes", nodes);
 	json_object_object_add(doc, "missing", json_object_get(missing));
 	json_object_object_add(doc, "unreadable", snctl_problems_json(set));

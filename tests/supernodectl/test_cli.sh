@@ -128,6 +128,24 @@ run "${C[@]}" report 4242
 assert_eq "no record: exit 1" 1 "$RC"
 assert_eq "no record: message" "supernodectl: no record of job 4242 in $REC" "$ERR"
 
+# ---- report JOBID of a requeued job: the header is the last attempt's ----
+# 1003: attempt 1 on sna3 (exit 1, OK), attempt 2 on snb3 (exit 0, WARN),
+# made from 1001's records.  Taken across attempts, the header said
+# "exit mixed", attempt 1's start and "nodes 2 of 6".
+run "${C[@]}" report 1003
+assert_eq "report 1003 exit" 0 "$RC"
+assert_eq "report 1003: the header is attempt 2's" \
+	"job 1003  user alice  start 2025-11-29T18:16:40+0000  end 2025-11-29T18:21:40+0000  duration 5m00s  exit 0  nodes 1  worst WARN  attempt 2 of 2" \
+	"$(head -n 1 <<<"$OUT")"
+assert_eq "report 1003: both attempts' rows and lines" "snb3 sna3 sna3
+attempt 1 (restart 0): nodes sna[1-3], ended 2025-11-29T18:14:20+0000, exit 1:0, derived ?, worst OK, 1 records
+attempt 2 (restart 1): nodes snb[1-3], ended 2025-11-29T18:21:40+0000, exit 0:0, derived ?, worst WARN, 1 records" \
+	"$(sed -n '3,5p' <<<"$OUT" | cut -d' ' -f1 | paste -sd' ')
+$(grep '^attempt' <<<"$OUT")"
+run "${C[@]}" report 1003 --json
+assert_eq "report 1003 --json: worst over every attempt, attempts" "WARN [1, 2]" \
+	"$(json 'd["worst"] + " " + str([a["attempt"] for a in d["attempts"]])')"
+
 # ---- report --node: most recent by end, not by job id ----
 run "${C[@]}" report --node sna1 --last 2
 assert_eq "--last 2 exit" 0 "$RC"
