@@ -93,6 +93,8 @@ static int env_option_cb(int val, const char *optarg, int remote)
 	(void)val;
 	if (rc)
 		slurm_error("%s: %s", SN_PLUGIN, err.msg);
+	if (rc > 0) /* remote: slurmd's log alone would leave the job unaware */
+		sn_state.step_refused = err;
 	sn_state.env_mode_given |= rc == 0;
 	return rc < 0 ? -1 : 0;
 }

@@ -49,8 +49,14 @@ struct sn_spank {
 	int option_given;    /* --supernode seen (CLI, #SBATCH, env form) */
 	uint32_t supernodes; /* N, valid when option_given */
 	int env_mode_given;  /* --supernode-env seen */
-	enum sn_env_mode env_mode;	  /* its value; auto unless given */
-	int task_env_ready;		  /* user_init gathered task_node */
+	enum sn_env_mode env_mode; /* its value; auto unless given */
+	int task_env_ready;	   /* user_init gathered task_node */
+	/*
+	 * A value of ours the step refused (remote context: a user's value
+	 * past the client's check), and what it used instead; task 0 of each
+	 * node prints it on the job's stderr.  "" none.
+	 */
+	struct sn_error step_refused;
 	struct sn_taskenv_node task_node; /* this node's ports, topology */
 	struct sn_taskenv_cache_use task_cache; /* where task_node came from */
 };
@@ -122,5 +128,11 @@ int task_env_prepare(spank_t sp);
 
 /* task.c (task_init, remote): set one task's NCCL/UCX/PyTorch variables. */
 int task_env_set(spank_t sp);
+
+/*
+ * task.c (task_init, remote): task 0 of the node prints
+ * sn_state.step_refused, if any, on the task's stderr.
+ */
+void task_refusal_print(spank_t sp);
 
 #endif

@@ -72,6 +72,7 @@ int slurm_spank_task_init(spank_t sp, int ac, char **av)
 	(void)av;
 	if (spank_context() != S_CTX_REMOTE)
 		return 0;
+	task_refusal_print(sp);
 	return task_env_set(sp);
 }
 

@@ -223,6 +223,18 @@ static void cache_show(const char *node)
 		node, ports, u->written ? " (the job's cache written)" : "");
 }
 
+void task_refusal_print(spank_t sp)
+{
+	uint32_t local_rank = 0;
+
+	if (!sn_state.step_refused.msg[0] ||
+	    spank_get_item(sp, S_TASK_ID, &local_rank) != ESPANK_SUCCESS ||
+	    local_rank)
+		return;
+	fprintf(stderr, "%s: %s\n", SN_PLUGIN, sn_state.step_refused.msg);
+	fflush(stderr);
+}
+
 int task_env_set(spank_t sp)
 {
 	/* Task process: the buffers go with the exec that follows. */
