@@ -105,18 +105,21 @@ static bool in_header(const struct snctl_record *r, int64_t last)
 	return !last || r->attempt == last;
 }
 
-/* The last attempt's number when the records hold several, else 0. */
-static int64_t last_attempt(const struct snctl_set *set, bool known)
+/*
+ * The last attempt's number when attempts (attempts_json: first to last)
+ * holds several, else 0.
+ */
+static int64_t last_attempt(json_object *attempts)
 {
-	int64_t lo = set->recs[0].attempt, hi = lo;
+	size_t n = attempts ? json_object_array_length(attempts) : 0;
+	json_object *last, *num;
 
-	for (size_t i = 1; known && i < set->n; i++) {
-		if (set->recs[i].attempt < lo)
-			lo = set->recs[i].attempt;
-		if (set->recs[i].attempt > hi)
-			hi = set->recs[i].attempt;
-	}
-	return known && hi != lo ? hi : 0;
+	if (n < 2)
+		return 0;
+	last = json_object_array_get_idx(attempts, n - 1);
+	return json_object_object_get_ex(last, "attempt", &num) ?
+		       json_object_get_int64(num) :
+		       0;
 }
 
 static enum sn_grade set_worst(const struct snctl_set *set, int64_t last)
@@ -421,7 +424,7 @@ static int table_print(const struct report_args *a, const struct snctl_set *set,
 		}
 	report_rows_sort(&rows);
 	header_print(a, set, json_object_array_length(missing),
-		     last_attempt(set, attempts != NULL),
+		     last_attempt(attempts),
 		     attempts ? json_object_array_length(attempts) : 0);
 	report_rows_print(stdout, &rows);
 	footer_print(set, missing);

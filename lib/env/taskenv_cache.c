@@ -310,14 +310,17 @@ sn_taskenv_cache_read(const char *state_dir,
 	 * second copy (the snapshot is about 50 KB, and every page of memory
 	 * a step touches for the first time is a page fault).
 	 */
-	if (read_exact_at(fd, &h, sizeof(h), 0) ||
-	    read_exact_at(fd, node, sizeof(*node),
-			  (off_t)offsetof(struct cache_file, node))) {
+	if (read_exact_at(fd, &h, sizeof(h), 0)) {
 		sn_error_set(err, "cannot read (truncated?): %s", path);
 		goto out;
 	}
 	if (head_check(&h, key, path, err))
 		goto out;
+	if (read_exact_at(fd, node, sizeof(*node),
+			  (off_t)offsetof(struct cache_file, node))) {
+		sn_error_set(err, "cannot read (truncated?): %s", path);
+		goto out;
+	}
 	if (!strings_ended(node)) {
 		sn_error_set(err, "a count or string out of bounds: %s", path);
 		goto out;
