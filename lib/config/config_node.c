@@ -76,11 +76,11 @@ static yaml_node_t *map_get(yaml_document_t *doc, yaml_node_t *node,
 		return NULL;
 	for (pair = node->data.mapping.pairs.start;
 	     pair < node->data.mapping.pairs.top; pair++) {
-		yaml_node_t *k = yaml_document_get_node(doc, pair->key);
+		yaml_node_t *k = yaml_walk_get(doc, pair->key);
 
 		if (k && k->type == YAML_SCALAR_NODE &&
 		    !strcmp((const char *)k->data.scalar.value, key))
-			return yaml_document_get_node(doc, pair->value);
+			return yaml_walk_get(doc, pair->value);
 	}
 	return NULL;
 }
@@ -571,7 +571,7 @@ static int pairs_check(struct yaml_walk *w, yaml_node_t *v, const char *path,
 		if (pairs && pairs->type == YAML_SEQUENCE_NODE &&
 		    (long)i < pairs->data.sequence.items.top -
 				      pairs->data.sequence.items.start)
-			entry = yaml_document_get_node(
+			entry = yaml_walk_get(
 				w->doc, pairs->data.sequence.items.start[i]);
 		acc = map_get(w->doc, entry, "accelerator");
 		snprintf(sub, sizeof(sub), "%s.topology.pairs[%zu].accelerator",

@@ -44,8 +44,6 @@ SN_LAZY(lazy_yaml, int, yaml_document_initialize,
 	 int ei),
 	(d, v, start, end, si, ei), 0)
 SN_LAZY_VOID(lazy_yaml, yaml_document_delete, (yaml_document_t * d), (d))
-SN_LAZY(lazy_yaml, yaml_node_t *, yaml_document_get_node,
-	(yaml_document_t * d, int index), (d, index), NULL)
 SN_LAZY(lazy_yaml, int, yaml_document_add_scalar,
 	(yaml_document_t * d, const yaml_char_t *tag, const yaml_char_t *value,
 	 int length, yaml_scalar_style_t style),

@@ -29,7 +29,7 @@ int yaml_walk_fail(struct yaml_walk *w, yaml_node_t *node, const char *path,
 
 yaml_node_t *yaml_walk_node(struct yaml_walk *w, int index, const char *path)
 {
-	yaml_node_t *node = yaml_document_get_node(w->doc, index);
+	yaml_node_t *node = yaml_walk_get(w->doc, index);
 	long slot = index - 1;
 
 	if (!node)
@@ -161,8 +161,7 @@ size_t yaml_walk_end(struct yaml_walk *w, yaml_node_t *node)
 		yaml_node_pair_t *p = node->data.mapping.pairs.top;
 
 		if (p > node->data.mapping.pairs.start) {
-			yaml_node_t *v =
-				yaml_document_get_node(w->doc, p[-1].value);
+			yaml_node_t *v = yaml_walk_get(w->doc, p[-1].value);
 
 			if (v)
 				end = yaml_walk_end(w, v);
@@ -174,7 +173,7 @@ size_t yaml_walk_end(struct yaml_walk *w, yaml_node_t *node)
 		yaml_node_item_t *i = node->data.sequence.items.top;
 
 		if (i > node->data.sequence.items.start) {
-			yaml_node_t *v = yaml_document_get_node(w->doc, i[-1]);
+			yaml_node_t *v = yaml_walk_get(w->doc, i[-1]);
 
 			if (v)
 				end = yaml_walk_end(w, v);
@@ -434,14 +433,13 @@ static void load_step(const struct load *ld, char *step, size_t size)
 	if (!ld->depth)
 		return;
 	top = &ld->stack[ld->depth - 1];
-	if (yaml_document_get_node(ld->doc, top->node)->type ==
-	    YAML_SEQUENCE_NODE) {
+	if (yaml_walk_get(ld->doc, top->node)->type == YAML_SEQUENCE_NODE) {
 		snprintf(step, size, "[%zu]", top->items);
 		return;
 	}
 	if (!top->key)
 		return; /* the child is a key: the mapping's path */
-	key = yaml_document_get_node(ld->doc, top->key);
+	key = yaml_walk_get(ld->doc, top->key);
 	if (key->type == YAML_SCALAR_NODE)
 		snprintf(step, size, ".%.64s",
 			 (const char *)key->data.scalar.value);
@@ -515,8 +513,7 @@ static int load_attach(struct load *ld, int id, const yaml_event_t *ev)
 	if (!ld->depth)
 		return 0; /* the root */
 	top = &ld->stack[ld->depth - 1];
-	if (yaml_document_get_node(ld->doc, top->node)->type ==
-	    YAML_SEQUENCE_NODE) {
+	if (yaml_walk_get(ld->doc, top->node)->type == YAML_SEQUENCE_NODE) {
 		top->items++;
 		ok = yaml_document_append_sequence_item(ld->doc, top->node, id);
 	} else if (!top->key) {

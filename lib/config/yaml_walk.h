@@ -63,6 +63,18 @@ struct yaml_key_rule {
 	bool required;
 };
 
+/*
+ * yaml_walk_get - node index of doc (1-based), or NULL when out of range:
+ * libyaml's yaml_document_get_node() without calling libyaml, so a
+ * document built in memory (config_snapshot.c) is walked without loading it.
+ */
+static inline yaml_node_t *yaml_walk_get(yaml_document_t *doc, int index)
+{
+	if (index > 0 && index <= doc->nodes.top - doc->nodes.start)
+		return doc->nodes.start + index - 1;
+	return NULL;
+}
+
 /* yaml_walk_fail - set w->err to "FILE:LINE:COL: PATH: message". */
 int yaml_walk_fail(struct yaml_walk *w, yaml_node_t *node, const char *path,
 		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
