@@ -829,33 +829,66 @@ static void trust_set(const struct sn_config *cfg)
 		sn_safedir_trust_owners(dflt, 1);
 }
 
-struct sn_config *sn_config_load_buffer(const char *path, const char *buf,
-					size_t len, struct sn_error *err)
+/* A config of path's name holding only the defaults; NULL with err set. */
+static struct sn_config *config_new(const char *path, struct sn_error *err)
 {
 	struct sn_config *cfg = calloc(1, sizeof(*cfg));
 
 	if (!cfg || !(cfg->path = strdup(path ? path : "(config)"))) {
 		sn_error_set(err, "%s: out of memory", path);
-		goto fail;
+		free(cfg);
+		return NULL;
 	}
 	defaults_set(cfg);
 	sn_config_node_defaults(cfg);
 	sn_config_bench_defaults(cfg);
+	return cfg;
+}
+
+/* Every check after the walk; 0, or -1 with err set. */
+static int config_finish(struct sn_config *cfg, struct sn_error *err)
+{
+	if (semantics_check(cfg, err) || defaults_paths(cfg, err) ||
+	    sn_config_node_finish(cfg, err) ||
+	    sn_config_epilog_finish(cfg, err))
+		return -1;
+	trust_set(cfg);
+	return 0;
+}
+
+struct sn_config *sn_config_load_buffer(const char *path, const char *buf,
+					size_t len, struct sn_error *err)
+{
+	struct sn_config *cfg = config_new(path, err);
+
+	if (!cfg)
+		return NULL;
 	if (len > SN_CONFIG_MAX_BYTES) {
 		sn_error_set(err, "%s: %zu bytes, more than the limit of %u",
 			     cfg->path, len, SN_CONFIG_MAX_BYTES);
 		goto fail;
 	}
 	if (tabs_check(cfg->path, buf, len, err) ||
-	    yaml_parse(cfg, buf, len, err) || semantics_check(cfg, err) ||
-	    defaults_paths(cfg, err) || sn_config_node_finish(cfg, err) ||
-	    sn_config_epilog_finish(cfg, err))
+	    yaml_parse(cfg, buf, len, err) || config_finish(cfg, err))
 		goto fail;
-	trust_set(cfg);
 	return cfg;
 fail:
 	sn_config_free(cfg);
 	return NULL;
+}
+
+struct sn_config *sn_config_from_doc(const char *path, yaml_document_t *doc,
+				     struct sn_error *err)
+{
+	struct sn_config *cfg = config_new(path, err);
+
+	if (!cfg)
+		return NULL;
+	if (document_walk(cfg, doc, err) || config_finish(cfg, err)) {
+		sn_config_free(cfg);
+		return NULL;
+	}
+	return cfg;
 }
 
 int sn_config_port_warning(const struct sn_config *cfg, const char *procfs,

@@ -6,6 +6,15 @@
 #include "config/sn_config.h"
 #include "config/yaml_walk.h"
 
+/*
+ * config.c: a config from a document already parsed (the job's snapshot,
+ * config_snapshot.c): the walk and every check after it, as
+ * sn_config_load_buffer() does once libyaml has parsed the file; path is
+ * for messages.  doc stays the caller's.  NULL with err set.
+ */
+struct sn_config *sn_config_from_doc(const char *path, yaml_document_t *doc,
+				     struct sn_error *err);
+
 /* config_node.c: node: (the manifest), prolog:, drain: */
 int sn_config_section_node(struct yaml_walk *w, yaml_node_t *v,
 			   const char *path, void *target);

@@ -18,6 +18,7 @@
 
 #include "config/sn_checkctx.h"
 #include "util/sn_safedir.h"
+#include "config/sn_config_snapshot.h"
 #include "env/sn_taskenv_cache.h"
 #include "env/taskenv_private.h"
 
@@ -38,20 +39,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 
 uint64_t sn_taskenv_cache_stamp(const char *config_path)
 {
-	uint64_t h = 1469598103934665603ull, v[7];
-	struct stat st;
-
-	if (!config_path || stat(config_path, &st))
-		return 0;
-	v[0] = (uint64_t)st.st_dev;
-	v[1] = (uint64_t)st.st_ino;
-	v[2] = (uint64_t)st.st_size;
-	v[3] = (uint64_t)st.st_mtim.tv_sec;
-	v[4] = (uint64_t)st.st_mtim.tv_nsec;
-	v[5] = (uint64_t)st.st_ctim.tv_sec;
-	v[6] = (uint64_t)st.st_ctim.tv_nsec;
-	h = fnv(h, v, sizeof(v));
-	return h ? h : 1;
+	return sn_config_stamp(config_path);
 }
 
 uint64_t sn_taskenv_boot_stamp(void)
