@@ -27,6 +27,7 @@
 #include <json-c/json.h>
 #include <slurm/slurm.h>
 
+#include "config/sn_config_snapshot.h"
 #include "env/sn_attempt.h"
 #include "records/sn_baseline.h"
 #include "env/sn_taskenv_cache.h"
@@ -287,12 +288,15 @@ static void epilog_run(const struct sn_config *cfg,
 	if (sn_attempt_remove(ctx.state_dir, job->id, &err))
 		sn_log(LOG_WARNING, "job %u: attempt file not removed: %s",
 		       job->id, err.msg);
-	/* the baseline has served, and the steps' node cache */
+	/* the baseline has served, and the steps' node cache and config */
 	if (sn_baseline_remove(&ctx, job->id, &err))
 		sn_log(LOG_WARNING, "job %u: baseline not removed: %s", job->id,
 		       err.msg);
 	if (sn_taskenv_cache_remove(ctx.state_dir, job->id, job->node, &err))
 		sn_log(LOG_WARNING, "job %u: node cache not removed: %s",
+		       job->id, err.msg);
+	if (sn_config_snapshot_remove(ctx.state_dir, job->id, job->node, &err))
+		sn_log(LOG_WARNING, "job %u: the job's config not removed: %s",
 		       job->id, err.msg);
 	json_object_put(record);
 out:

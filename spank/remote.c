@@ -108,14 +108,11 @@ static void env_apply(spank_t sp, const struct sn_jobenv *env)
  * step_nodelist lives in step_buf.
  */
 static int step_input(spank_t sp, const char *job_nodelist, char *self,
-		      size_t size, struct sn_jobenv_input *in,
-		      struct sn_envbuf *step_buf, struct sn_error *err)
+		      struct sn_jobenv_input *in, struct sn_envbuf *step_buf,
+		      struct sn_error *err)
 {
-	if (self_name(sp, job_nodelist, self, size, err))
-		return -1;
-	if (spank_get_item(sp, S_JOB_ID, &in->job_id) != ESPANK_SUCCESS ||
-	    spank_get_item(sp, S_JOB_STEPID, &in->step_id) != ESPANK_SUCCESS) {
-		sn_error_set(err, "cannot read the job id or step id");
+	if (spank_get_item(sp, S_JOB_STEPID, &in->step_id) != ESPANK_SUCCESS) {
+		sn_error_set(err, "cannot read the step id");
 		return -1;
 	}
 	in->batch = job_is_batch(sp);
@@ -145,11 +142,6 @@ int remote_env_set(spank_t sp)
 	struct sn_error err;
 	char self[SN_HOST_NAME_SIZE];
 
-	if (!config_get()) {
-		slurm_error("%s: job environment not set: %s", SN_PLUGIN,
-			    sn_state.cfg_err.msg);
-		return 0;
-	}
 	if (!(job_nodelist =
 		      job_fact(sp, "SLURM_JOB_NODELIST", &nodelist_buf))) {
 		slurm_error(
@@ -158,8 +150,20 @@ int remote_env_set(spank_t sp)
 		sn_envbuf_free(&nodelist_buf);
 		return 0;
 	}
-	if (step_input(sp, job_nodelist, self, sizeof(self), &in, &step_buf,
-		       &err) ||
+	if (self_name(sp, job_nodelist, self, sizeof(self), &err))
+		goto fail;
+	if (spank_get_item(sp, S_JOB_ID, &in.job_id) != ESPANK_SUCCESS) {
+		sn_error_set(&err, "cannot read the job id");
+		goto fail;
+	}
+	if (!config_get_job(in.job_id, self)) {
+		slurm_error("%s: job environment not set: %s", SN_PLUGIN,
+			    sn_state.cfg_err.msg);
+		sn_envbuf_free(&nodelist_buf);
+		return 0;
+	}
+	job_config_save(in.job_id, self, job_nodelist);
+	if (step_input(sp, job_nodelist, self, &in, &step_buf, &err) ||
 	    sn_jobenv_build(sn_state.cfg, &in, &env, &err))
 		goto fail;
 	notes_log(&env);

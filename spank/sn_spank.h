@@ -23,6 +23,7 @@
 #include "env/sn_ownership.h"
 #include "env/sn_taskenv.h"
 #include "env/sn_taskenv_cache.h"
+#include "placement/sn_option.h"
 
 #define SN_PLUGIN "supernode"
 #define SN_BATCH_STEP 0xfffffffbu /* SLURM_BATCH_SCRIPT in slurm.h */
@@ -42,13 +43,15 @@
  * (sbatch, salloc, srun or slurmstepd), in state.c.
  */
 struct sn_spank {
-	char config_path[PATH_MAX]; /* plugstack config=, or the default */
+	struct sn_plugin_args args; /* plugstack config=, state_dir= */
 	int cfg_tried;		    /* config_get() ran */
 	struct sn_config *cfg;	    /* NULL when it did not load */
-	struct sn_error cfg_err;    /* why it did not load */
-	int option_given;    /* --supernode seen (CLI, #SBATCH, env form) */
-	uint32_t supernodes; /* N, valid when option_given */
-	int env_mode_given;  /* --supernode-env seen */
+	/* cfg is the job's (config/sn_config_snapshot.h), not the file's */
+	bool cfg_of_job;
+	struct sn_error cfg_err; /* why it did not load */
+	int option_given;	 /* --supernode seen (CLI, #SBATCH, env form) */
+	uint32_t supernodes;	 /* N, valid when option_given */
+	int env_mode_given;	 /* --supernode-env seen */
 	enum sn_env_mode env_mode; /* its value; auto unless given */
 	int task_env_ready;	   /* user_init gathered task_node */
 	/*
@@ -69,6 +72,22 @@ extern struct sn_spank sn_state;
  * Returns sn_state.cfg (NULL: sn_state.cfg_err says why).
  */
 const struct sn_config *config_get(void);
+
+/*
+ * state.c: config_get() for a job's step on node self: the job's config
+ * when supernode-prolog left one for it (config/sn_config_snapshot.h),
+ * else the file.  Remote context.
+ */
+const struct sn_config *config_get_job(uint32_t job_id, const char *self);
+
+/*
+ * state.c: after config_get_job() read the whole file, write the job's
+ * config for the job's later steps on this node (job_nodelist: the
+ * job's nodes), when plugstack's state_dir= is the config's
+ * paths.state_dir (the epilog removes it from there).  Logged when not.
+ */
+void job_config_save(uint32_t job_id, const char *self,
+		     const char *job_nodelist);
 
 /* state.c: release the config (slurm_spank_exit). */
 void state_release(void);

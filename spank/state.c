@@ -6,10 +6,13 @@
  */
 /* The one caller of spank_getenv() (sn_spank.h poisons it elsewhere). */
 #define SN_SPANK_GETENV_WRAPPER
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sn_spank.h"
+#include "config/sn_config_snapshot.h"
+#include "util/sn_slurm_env.h"
 
 struct sn_spank sn_state;
 
@@ -18,9 +21,75 @@ const struct sn_config *config_get(void)
 	if (!sn_state.cfg_tried) {
 		sn_state.cfg_tried = 1;
 		sn_state.cfg =
-			sn_config_load(sn_state.config_path, &sn_state.cfg_err);
+			sn_config_load(sn_state.args.config, &sn_state.cfg_err);
 	}
 	return sn_state.cfg;
+}
+
+/*
+ * The job's config that supernode-prolog left for job_id on node self,
+ * under plugstack's state_dir=; NULL when there is none (said in slurmd's
+ * log when one is there but refused: the whole file is loaded then).
+ */
+static struct sn_config *job_config_load(uint32_t job_id, const char *self)
+{
+	struct sn_config_snapshot_key key = { .job_id = job_id, .node = self };
+	char host[SN_HOST_NAME_SIZE], dir[PATH_MAX];
+	struct sn_config *cfg;
+	struct sn_error err;
+
+	sn_slurm_env_host(host, sizeof(host));
+	if (!job_id || sn_path_expand(sn_state.args.state_dir, self, host, dir,
+				      sizeof(dir)))
+		return NULL;
+	key.config_stamp = sn_config_stamp(sn_state.args.config);
+	cfg = sn_config_snapshot_load(dir, sn_state.args.config, &key, &err);
+	if (!cfg && errno != ENOENT)
+		slurm_info("%s: the job's config not taken, reading %s: %s",
+			   SN_PLUGIN, sn_state.args.config, err.msg);
+	return cfg;
+}
+
+void job_config_save(uint32_t job_id, const char *self,
+		     const char *job_nodelist)
+{
+	struct sn_config_snapshot_key key = { .job_id = job_id, .node = self };
+	char host[SN_HOST_NAME_SIZE], dir[PATH_MAX], cfg_dir[PATH_MAX];
+	struct sn_error err;
+	int rc;
+
+	if (sn_state.cfg_of_job || !sn_state.cfg || !job_id)
+		return;
+	sn_slurm_env_host(host, sizeof(host));
+	if (sn_path_expand(sn_state.args.state_dir, self, host, dir,
+			   sizeof(dir)) ||
+	    sn_path_expand(sn_state.cfg->state_dir, self, host, cfg_dir,
+			   sizeof(cfg_dir)))
+		return;
+	/* Only where the epilog removes it, and where later steps look. */
+	if (strcmp(dir, cfg_dir)) {
+		slurm_info(
+			"%s: the job's config not written: plugstack.conf's state_dir=%s is not %s's paths.state_dir %s, so every step reads the whole file",
+			SN_PLUGIN, sn_state.args.state_dir, sn_state.cfg->path,
+			sn_state.cfg->state_dir);
+		return;
+	}
+	key.config_stamp = sn_config_stamp(sn_state.args.config);
+	rc = sn_config_snapshot_save(sn_state.cfg, dir, job_nodelist, &key,
+				     &err);
+	if (rc < 0)
+		slurm_info("%s: the job's config not written: %s", SN_PLUGIN,
+			   err.msg);
+}
+
+const struct sn_config *config_get_job(uint32_t job_id, const char *self)
+{
+	if (!sn_state.cfg_tried) {
+		sn_state.cfg = job_config_load(job_id, self);
+		sn_state.cfg_of_job = sn_state.cfg != NULL;
+		sn_state.cfg_tried = sn_state.cfg_of_job;
+	}
+	return config_get();
 }
 
 void state_release(void)
@@ -28,6 +97,7 @@ void state_release(void)
 	sn_config_free(sn_state.cfg);
 	sn_state.cfg = NULL;
 	sn_state.cfg_tried = 0;
+	sn_state.cfg_of_job = false;
 }
 
 /* spank_getenv() as sn_env_read() wants it. */

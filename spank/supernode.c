@@ -33,8 +33,7 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	default:
 		return 0; /* slurmd, job_script: nothing to do */
 	}
-	if (sn_option_args_parse(ac, av, sn_state.config_path,
-				 sizeof(sn_state.config_path), &err)) {
+	if (sn_option_args_parse(ac, av, &sn_state.args, &err)) {
 		slurm_error("%s: %s", SN_PLUGIN, err.msg);
 		return -1;
 	}

@@ -94,7 +94,7 @@ static enum sn_taskenv_ready node_prepare(spank_t sp, const char *self,
 	keyed = spank_get_item(sp, S_JOB_ID, &key.job_id) == ESPANK_SUCCESS &&
 		key.job_id;
 	snprintf(key.node, sizeof(key.node), "%s", self);
-	key.config_stamp = sn_taskenv_cache_stamp(sn_state.config_path);
+	key.config_stamp = sn_taskenv_cache_stamp(sn_state.args.config);
 	key.boot_stamp = sn_taskenv_boot_stamp();
 	rc = sn_taskenv_node_prepare_cached(
 		sn_state.cfg, self, step_wants_topo(sp), keyed ? &key : NULL,
@@ -188,6 +188,14 @@ static void task_facts(spank_t sp, const char *marker,
 		job_getenv(sp, "CUDA_DEVICE_ORDER", &order));
 }
 
+/* --supernode-env=show: where the config came from. */
+static void config_show(const char *node)
+{
+	fprintf(stderr, SN_TASKENV_SHOW "%s: config: %s %s\n", node,
+		sn_state.cfg_of_job ? "the job's, cut from" : "the whole file",
+		sn_state.cfg->path);
+}
+
 /* --supernode-env=show: where the node facts came from. */
 static void cache_show(const char *node)
 {
@@ -270,6 +278,7 @@ int task_env_set(spank_t sp)
 	if (show) {
 		show_print(sn_taskenv_show_head(node, &task, env.accels_why,
 						marker, step_values(sp)));
+		config_show(node);
 		cache_show(node);
 	}
 	env_write(sp, marker, v, env.count);

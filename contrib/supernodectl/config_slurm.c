@@ -180,8 +180,12 @@ static void print_plugstack(const struct sn_config *cfg, enum topo_kind topo)
 
 	if (realpath(cfg->path, path))
 		config = path;
-	printf("required %s/supernode.so config=%s\n", SN_PLUGIN_FULL_DIR,
+	/* state_dir=: where steps find the job's config before reading any */
+	printf("required %s/supernode.so config=%s", SN_PLUGIN_FULL_DIR,
 	       config);
+	if (strcmp(cfg->state_dir, SN_CONFIG_DEFAULT_STATE_DIR))
+		printf(" state_dir=%s", cfg->state_dir);
+	printf("\n");
 	printf("# slurm.conf\n");
 	printf("JobSubmitPlugins=supernode\n");
 	if (strcmp(config, SN_CONFIG_DEFAULT_PATH))

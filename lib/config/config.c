@@ -755,7 +755,7 @@ static int defaults_paths(struct sn_config *cfg, struct sn_error *err)
 	if ((!cfg->sysfs && !(cfg->sysfs = strdup("/sys"))) ||
 	    (!cfg->dev && !(cfg->dev = strdup("/dev"))) ||
 	    (!cfg->state_dir &&
-	     !(cfg->state_dir = strdup("/var/spool/supernode")))) {
+	     !(cfg->state_dir = strdup(SN_CONFIG_DEFAULT_STATE_DIR)))) {
 		sn_error_set(err, "%s: out of memory", cfg->path);
 		return -1;
 	}

@@ -584,17 +584,11 @@ out:
 	return rc;
 }
 
-/* The header of buf against want (when given) and this build. */
-static int head_check(const struct flat_head *h, size_t len,
-		      const struct flat_head *want, const char *file,
-		      struct sn_error *err)
+/* The header against want: job, node and config stamp. */
+static int head_want(const struct flat_head *h, const struct flat_head *want,
+		     const char *file, struct sn_error *err)
 {
-	if (memcmp(h->magic, SN_CONFIG_SNAPSHOT_MAGIC, sizeof(h->magic)))
-		sn_error_set(err, "not a job config: %s", file);
-	else if (h->version != SN_CONFIG_SNAPSHOT_VERSION)
-		sn_error_set(err, "format version %u, this build reads %u: %s",
-			     h->version, SN_CONFIG_SNAPSHOT_VERSION, file);
-	else if (h->job_id != want->job_id)
+	if (h->job_id != want->job_id)
 		sn_error_set(err, "written for job %u, not %u: %s", h->job_id,
 			     want->job_id, file);
 	else if (!memchr(h->node, '\0', sizeof(h->node)) ||
@@ -606,13 +600,34 @@ static int head_check(const struct flat_head *h, size_t len,
 			err,
 			"written under another config file (changed since): %s",
 			file);
-	else if (!h->n_nodes || h->n_nodes > YAML_WALK_MAX_NODES ||
-		 h->n_nodes > (len - sizeof(*h)) / sizeof(struct flat_node))
-		sn_error_set(err, "%u document nodes, out of bounds: %s",
-			     h->n_nodes, file);
 	else
 		return 0;
 	return -1;
+}
+
+/* The header of len bytes: this build's format, against want if given. */
+static int head_check(const struct flat_head *h, size_t len,
+		      const struct flat_head *want, const char *file,
+		      struct sn_error *err)
+{
+	if (memcmp(h->magic, SN_CONFIG_SNAPSHOT_MAGIC, sizeof(h->magic))) {
+		sn_error_set(err, "not a job config: %s", file);
+		return -1;
+	}
+	if (h->version != SN_CONFIG_SNAPSHOT_VERSION) {
+		sn_error_set(err, "format version %u, this build reads %u: %s",
+			     h->version, SN_CONFIG_SNAPSHOT_VERSION, file);
+		return -1;
+	}
+	if (want && head_want(h, want, file, err))
+		return -1;
+	if (!h->n_nodes || h->n_nodes > YAML_WALK_MAX_NODES ||
+	    h->n_nodes > (len - sizeof(*h)) / sizeof(struct flat_node)) {
+		sn_error_set(err, "%u document nodes, out of bounds: %s",
+			     h->n_nodes, file);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -659,13 +674,31 @@ static struct sn_config *flat_load(const char *file, const char *path,
 	return cfg;
 }
 
+struct sn_config *sn_config_snapshot_parse(
+	const char *buf, size_t len, const char *config_path, const char *file,
+	const struct sn_config_snapshot_key *key, struct sn_error *err)
+{
+	struct flat_head want = { 0 };
+
+	if (key) {
+		want.job_id = key->job_id;
+		want.config_stamp = key->config_stamp;
+		if (snprintf(want.node, sizeof(want.node), "%s",
+			     key->node ? key->node : "") >=
+		    (int)sizeof(want.node)) {
+			sn_error_set(err, "node name too long: %.64s",
+				     key->node);
+			return NULL;
+		}
+	}
+	return flat_load(file, config_path, buf, len, key ? &want : NULL, err);
+}
+
 struct sn_config *
 sn_config_snapshot_load(const char *state_dir, const char *config_path,
 			const struct sn_config_snapshot_key *key,
 			struct sn_error *err)
 {
-	struct flat_head want = { .job_id = key->job_id,
-				  .config_stamp = key->config_stamp };
 	char name[NAME_MAX + 1], dir[PATH_MAX], shown[PATH_MAX + NAME_MAX + 2];
 	struct sn_config *cfg = NULL;
 	size_t len = 0;
@@ -676,7 +709,6 @@ sn_config_snapshot_load(const char *state_dir, const char *config_path,
 		errno = EINVAL;
 		return NULL;
 	}
-	snprintf(want.node, sizeof(want.node), "%s", key->node);
 	if ((fd = snap_dir(state_dir, false, dir, sizeof(dir), err)) < 0)
 		return NULL;
 	buf = sn_safedir_load(fd, dir, name, SN_CONFIG_SNAPSHOT_MAX_BYTES, &len,
@@ -688,7 +720,7 @@ sn_config_snapshot_load(const char *state_dir, const char *config_path,
 		return NULL;
 	}
 	snprintf(shown, sizeof(shown), "%s/%s", dir, name);
-	cfg = flat_load(shown, config_path, buf, len, &want, err);
+	cfg = sn_config_snapshot_parse(buf, len, config_path, shown, key, err);
 	e = errno;
 	free(buf);
 	errno = e;

@@ -12,6 +12,7 @@
 #include "config/sn_manifest.h"
 
 #define SN_CONFIG_DEFAULT_PATH "/etc/slurm/supernode.yaml"
+#define SN_CONFIG_DEFAULT_STATE_DIR "/var/spool/supernode" /* paths.state_dir */
 #define SN_CONFIG_PROCFS "/proc" /* where supernodectl reads the kernel */
 /* The kernel's ephemeral (outgoing) ports, "LOW\tHIGH", under procfs. */
 #define SN_CONFIG_EPHEMERAL_FILE "sys/net/ipv4/ip_local_port_range"

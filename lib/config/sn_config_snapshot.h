@@ -10,11 +10,12 @@
  * mapped and the file parsed, about 1 ms of CPU per node and step on a
  * small config (a third of the plugin's cost in user_init), and 56-62 ms
  * at 10,000 supernodes of 18 nodes (lib/README.md, "What grows with
- * what").  supernode-prolog has the config loaded already; it keeps the
- * parsed document of the file, cut to the supernodes holding the job's
- * nodes (and any other supernode sharing an identity with one of them:
- * the task environment compares identities), and writes that document in
- * a flat form.  A step reads it back into a document and walks it with
+ * what").  The first step of a job on a node still does (the batch step,
+ * or the first srun of an allocation); it then keeps the parsed document
+ * of the file, cut to the supernodes holding the job's nodes (and any
+ * other supernode sharing an identity with one of them: the task
+ * environment compares identities), and writes that document in a flat
+ * form.  Each later step reads it back into a document and walks it with
  * the loader's own rules (sn_config_from_doc), so every setting means
  * what the file says, no libyaml is mapped and the cost grows with the
  * job, not the cluster.
@@ -88,6 +89,17 @@ struct sn_config *
 sn_config_snapshot_load(const char *state_dir, const char *config_path,
 			const struct sn_config_snapshot_key *key,
 			struct sn_error *err);
+
+/*
+ * sn_config_snapshot_parse - the job's config from the bytes of its file
+ * (len bytes at buf, header included), checked as sn_config_snapshot_load()
+ * checks them; key NULL takes any job, node and stamp (the fuzzer).
+ * config_path names the config (cfg->path, its lines); file names the
+ * bytes in messages.  Returns a config, or NULL with err set.
+ */
+struct sn_config *sn_config_snapshot_parse(
+	const char *buf, size_t len, const char *config_path, const char *file,
+	const struct sn_config_snapshot_key *key, struct sn_error *err);
 
 /*
  * sn_config_snapshot_remove - remove the job's config of job_id and node

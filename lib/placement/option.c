@@ -234,36 +234,68 @@ bool sn_option_env_forged(const char *entry)
 	return entry && !strncmp(entry, "SPANK_SUPERNODE=", 16);
 }
 
-int sn_option_args_parse(int ac, char *const *av, char *path, size_t size,
+/* One PATH argument into dst (PATH_MAX); 0 or -1 with err set. */
+static int arg_path(const char *arg, size_t key_len, int *given, char *dst,
+		    struct sn_error *err)
+{
+	const char *val = arg + key_len + 1;
+	char probe[PATH_MAX];
+
+	if ((*given)++) {
+		sn_error_set(err, "plugstack.conf: %.*s= given twice",
+			     (int)key_len, arg);
+		return -1;
+	}
+	if (val[0] != '/') {
+		sn_error_set(err,
+			     "plugstack.conf: %.64s: expected an absolute path",
+			     arg);
+		return -1;
+	}
+	if ((size_t)snprintf(dst, PATH_MAX, "%s", val) >= PATH_MAX) {
+		sn_error_set(err,
+			     "plugstack.conf: %.64s...: longer than %d bytes",
+			     arg, PATH_MAX - 1);
+		return -1;
+	}
+	/* state_dir may name the node; the same rule as the config's paths */
+	if (!strncmp(arg, "state_dir=", 10) &&
+	    sn_path_expand(val, "n", "h", probe, sizeof(probe))) {
+		sn_error_set(
+			err,
+			"plugstack.conf: %.64s: only %%n, %%h and %%%% may follow a %%",
+			arg);
+		return -1;
+	}
+	return 0;
+}
+
+int sn_option_args_parse(int ac, char *const *av, struct sn_plugin_args *out,
 			 struct sn_error *err)
 {
-	int have_config = 0;
+	int have_config = 0, have_state = 0;
 
-	snprintf(path, size, "%s", SN_CONFIG_DEFAULT_PATH);
+	snprintf(out->config, sizeof(out->config), "%s",
+		 SN_CONFIG_DEFAULT_PATH);
+	snprintf(out->state_dir, sizeof(out->state_dir), "%s",
+		 SN_CONFIG_DEFAULT_STATE_DIR);
 	for (int i = 0; i < ac; i++) {
-		const char *val;
+		int rc;
 
-		if (strncmp(av[i], "config=", 7)) {
+		if (!strncmp(av[i], "config=", 7))
+			rc = arg_path(av[i], 6, &have_config, out->config, err);
+		else if (!strncmp(av[i], "state_dir=", 10))
+			rc = arg_path(av[i], 9, &have_state, out->state_dir,
+				      err);
+		else {
 			sn_error_set(
 				err,
-				"plugstack.conf: unknown argument '%s' (allowed: config=PATH)",
+				"plugstack.conf: unknown argument '%.64s' (allowed: config=PATH, state_dir=PATH)",
 				av[i]);
-			return -1;
+			rc = -1;
 		}
-		val = av[i] + 7;
-		if (have_config++) {
-			sn_error_set(err,
-				     "plugstack.conf: config= given twice");
+		if (rc)
 			return -1;
-		}
-		if (val[0] != '/' ||
-		    (size_t)snprintf(path, size, "%s", val) >= size) {
-			sn_error_set(
-				err,
-				"plugstack.conf: config=%s: expected an absolute path",
-				val);
-			return -1;
-		}
 	}
 	return 0;
 }

@@ -2,6 +2,7 @@
 #ifndef SN_OPTION_H
 #define SN_OPTION_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -134,14 +135,27 @@ bool sn_option_env_forged(const char *entry);
 bool sn_option_env_applies(const char *value, bool option_given,
 			   const char *cmdline, struct sn_error *err);
 
+/* supernode.so's plugstack.conf arguments (sn_option_args_parse). */
+struct sn_plugin_args {
+	char config[PATH_MAX]; /* config=PATH; else SN_CONFIG_DEFAULT_PATH */
+	/*
+	 * state_dir=PATH: where the job's steps find the job's config
+	 * (config/sn_config_snapshot.h) before they have read any config, so
+	 * it must be the config's paths.state_dir; may hold %n and %h.  Else
+	 * SN_CONFIG_DEFAULT_STATE_DIR, the config's default.
+	 */
+	char state_dir[PATH_MAX];
+};
+
 /*
  * sn_option_args_parse - supernode.so's plugstack.conf arguments, strictly:
- * "config=PATH" at most once, PATH absolute and shorter than size.  path
- * gets PATH, or SN_CONFIG_DEFAULT_PATH when there is none.  Returns 0, or
- * -1 with err set (an unknown argument, config= twice, a relative, empty
- * or too long path).
+ * "config=PATH" and "state_dir=PATH", each at most once, PATH absolute and
+ * shorter than PATH_MAX; state_dir's % sequences only %n, %h and %%.
+ * Returns 0 with out filled (defaults for what is not given), or -1 with
+ * err set (an unknown argument, one given twice, a relative, empty or too
+ * long path).
  */
-int sn_option_args_parse(int ac, char *const *av, char *path, size_t size,
+int sn_option_args_parse(int ac, char *const *av, struct sn_plugin_args *out,
 			 struct sn_error *err);
 
 #endif

@@ -173,10 +173,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		env_option_cb(SN_OPT_ENV_VAL, parts[1], remote);
 		FZ_ASSERT((unsigned)sn_state.env_mode <= SN_ENV_SHOW);
 	}
-	if (n > 2 &&
-	    !sn_option_args_parse((int)(n - 2), parts + 2, sn_state.config_path,
-				  sizeof(sn_state.config_path), &err))
-		FZ_ASSERT(sn_state.config_path[0] == '/');
+	if (n > 2 && !sn_option_args_parse((int)(n - 2), parts + 2,
+					   &sn_state.args, &err))
+		FZ_ASSERT(sn_state.args.config[0] == '/' &&
+			  sn_state.args.state_dir[0] == '/');
 	free(copy);
 	return 0;
 }

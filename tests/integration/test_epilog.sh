@@ -62,6 +62,10 @@ c=$fx/\${nodes[0]}/sys/class/infiniband/mlx5_0/ports/1/counters
 echo 107 >\$c/symbol_error; echo 1250 >\$c/port_xmit_data
 c=$fx/\${nodes[1]}/sys/class/infiniband/mlx5_0/ports/1/counters
 echo 5100 >\$c/symbol_error; echo 1250 >\$c/port_xmit_data
+# a step on both nodes: each writes the job's config (the batch host's is
+# the batch step's), which the epilog removes
+srun -N2 true
+ls $fx/\${nodes[1]}/state/jobconfig/ >$fx/jobconfig.during
 SH
 j=$(sbatch --parsable -o /dev/null job.sh)
 wait_state "$j" COMPLETED
@@ -93,6 +97,11 @@ if command -v promtool >/dev/null; then
 	assert_eq "promtool check metrics on $n1's textfile (exit; output: $out)" 0 "$rc"
 fi
 assert_eq "baseline removed after the epilog" "" "$(ls "$fx/$n1/state/baseline/")"
+assert_eq "the job's config of $n1 there while the job ran" "$j.$n1" "$(cat "$fx/jobconfig.during")"
+for n in "$n0" "$n1"; do
+	assert_eq "the job's config and node cache of $n removed after the epilog" "" \
+		"$(ls "$fx/$n/state/jobconfig/" "$fx/$n/state/taskenv/" | grep "^$j\.")"
+done
 
 # supernodectl report: both nodes, the CRIT one first.
 out=$("$CTL" report "$j")

@@ -50,7 +50,7 @@ for _ in $(seq 1 150); do
 	sleep 0.2
 done
 assert_contains "Slurm $ver: slurmd's log names the bad argument" \
-	"plugstack.conf: unknown argument 'bogus=1' (allowed: config=PATH)" "$(cat "$D"/log/slurmd-*.log)"
+	"plugstack.conf: unknown argument 'bogus=1' (allowed: config=PATH, state_dir=PATH)" "$(cat "$D"/log/slurmd-*.log)"
 if at_least 25.05; then
 	assert_contains "Slurm $ver: srun under a failing init" "Spank plugin failure, job failed" "$msg"
 	assert_eq "Slurm $ver: srun's exit under a failing init" 1 "$((rc != 0))"

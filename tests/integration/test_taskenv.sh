@@ -200,6 +200,40 @@ for n in $(scontrol show hostnames "$nodes"); do
 	assert_contains "next job's first step on $n: the topology from the node's file" \
 		"supernode: --supernode-env=show: $n: node facts: the ports $ports, the topology from the node's topology file (the job's cache written)" "$(cat next-first.err)"
 done
+# The job's config (lib/config/sn_config_snapshot.h): the batch step read
+# the whole file and wrote STATE_DIR/jobconfig/JOBID.NODE on the batch host;
+# the first srun read it there and wrote its own on the other node; the
+# second srun read the job's config on both.
+conf=$SUPERNODE_CLUSTER_DIR/etc/supernode.yaml
+bh=$(job_field "$j" BatchHost)
+for n in $(scontrol show hostnames "$nodes"); do
+	how="the whole file"
+	[[ $n == "$bh" ]] && how="the job's, cut from"
+	assert_contains "first step on $n: config: $how" \
+		"supernode: --supernode-env=show: $n: config: $how $conf" "$(cat first.err)"
+	assert_contains "second step on $n: the job's config" \
+		"supernode: --supernode-env=show: $n: config: the job's, cut from $conf" "$(cat second.err)"
+	assert_eq "the job's config of $n: root's, 0600" "600 root" "$(stat -c '%a %U' "$fx/$n/state/jobconfig/$j.$n")"
+done
+# A job's config not ours (here: cut short) is refused, said in slurmd's
+# log, and the step reads the whole file and sets the same values.
+cat >bad.sh <<'SH'
+#!/bin/bash
+f=$1/$SLURMD_NODENAME/state/jobconfig/$SLURM_JOB_ID.$SLURMD_NODENAME
+printf 'not ours' >"$f"
+srun -N1 -n1 -w "$SLURMD_NODENAME" --supernode-env=show -l env 2>bad.err | grep '^0: NCCL_IB_HCA=' >bad.env
+SH
+j3=$(sbatch --parsable --supernode=1 -N2 -o bad.out bad.sh "$fx")
+wait_state "$j3" COMPLETED
+bh3=$(job_field "$j3" BatchHost)
+assert_contains "a job's config cut short: the whole file read" \
+	"supernode: --supernode-env=show: $bh3: config: the whole file $conf" "$(cat bad.err)"
+assert_contains "a job's config cut short: said in slurmd's log" \
+	"supernode: the job's config not taken, reading $conf: 8 bytes, shorter than its header: $fx/$bh3/state/jobconfig/$j3.$bh3" \
+	"$(cat "$SUPERNODE_CLUSTER_DIR/log/slurmd-$bh3.log")"
+hca="=mlx5_0:1,mlx5_1:1"
+[[ $bh3 == *2 ]] && hca="=mlx5_0:1"
+assert_eq "a job's config cut short: the same NCCL_IB_HCA" "0: NCCL_IB_HCA=$hca" "$(cat bad.env)"
 assert_eq "next job: the same values as the gathered ones" "$(cat first.env)" "$(cat next-first.env)"
 assert_eq "cached step: the same values as the gathered one" "$(cat first.env)" "$(cat second.env)"
 

@@ -483,49 +483,64 @@ static void test_env_applies(void **state)
 		"cannot open /nonexistent: No such file or directory: taking --supernode for given on the command line");
 }
 
-/* sn_option_args_parse: plugstack.conf's config=PATH, strictly. */
+/* sn_option_args_parse: plugstack.conf's config= and state_dir=, strictly. */
 static void args_refused(int ac, char **av, const char *msg)
 {
-	char path[32];
+	static struct sn_plugin_args args;
 	struct sn_error err;
 
 	err_reset(&err);
-	assert_int_equal(sn_option_args_parse(ac, av, path, sizeof(path), &err),
-			 -1);
+	assert_int_equal(sn_option_args_parse(ac, av, &args, &err), -1);
 	assert_string_equal(err.msg, msg);
 }
 
+#define AAA8 "aaaaaaaa"
+#define AAA56 AAA8 AAA8 AAA8 AAA8 AAA8 AAA8 AAA8
+
 static void test_args(void **state)
 {
+	static char long_arg[PATH_MAX + 16];
+	static struct sn_plugin_args args;
 	char *none[] = { NULL };
-	char *one[] = { "config=/etc/x.yaml" };
+	char *both[] = { "state_dir=/var/x/%n", "config=/etc/x.yaml" };
 	char *unknown[] = { "conf=/x" };
 	char *twice[] = { "config=/a", "config=/b" };
+	char *twice_state[] = { "state_dir=/a", "state_dir=/b" };
 	char *relative[] = { "config=x.yaml" };
+	char *relative_state[] = { "state_dir=var/x" };
 	char *empty[] = { "config=" };
-	char *long_path[] = { "config=/0123456789/0123456789/0123456789" };
-	char path[32];
+	char *bad_escape[] = { "state_dir=/var/%j" };
+	char *long_path[] = { long_arg };
 	struct sn_error err;
 
 	(void)state;
-	assert_int_equal(
-		sn_option_args_parse(0, none, path, sizeof(path), &err), 0);
-	assert_string_equal(path, "/etc/slurm/supernode.yaml");
-	assert_int_equal(sn_option_args_parse(1, one, path, sizeof(path), &err),
-			 0);
-	assert_string_equal(path, "/etc/x.yaml");
+	assert_int_equal(sn_option_args_parse(0, none, &args, &err), 0);
+	assert_string_equal(args.config, "/etc/slurm/supernode.yaml");
+	assert_string_equal(args.state_dir, "/var/spool/supernode");
+	assert_int_equal(sn_option_args_parse(2, both, &args, &err), 0);
+	assert_string_equal(args.config, "/etc/x.yaml");
+	assert_string_equal(args.state_dir, "/var/x/%n");
 	args_refused(
 		1, unknown,
-		"plugstack.conf: unknown argument 'conf=/x' (allowed: config=PATH)");
+		"plugstack.conf: unknown argument 'conf=/x' (allowed: config=PATH, state_dir=PATH)");
 	args_refused(2, twice, "plugstack.conf: config= given twice");
+	args_refused(2, twice_state, "plugstack.conf: state_dir= given twice");
 	args_refused(
 		1, relative,
 		"plugstack.conf: config=x.yaml: expected an absolute path");
+	args_refused(
+		1, relative_state,
+		"plugstack.conf: state_dir=var/x: expected an absolute path");
 	args_refused(1, empty,
 		     "plugstack.conf: config=: expected an absolute path");
 	args_refused(
-		1, long_path,
-		"plugstack.conf: config=/0123456789/0123456789/0123456789: expected an absolute path");
+		1, bad_escape,
+		"plugstack.conf: state_dir=/var/%j: only %n, %h and %% may follow a %");
+	memcpy(long_arg, "config=/", 8);
+	memset(long_arg + 8, 'a', PATH_MAX);
+	args_refused(1, long_path,
+		     "plugstack.conf: config=/" AAA56
+		     "...: longer than 4095 bytes");
 }
 
 int main(void)
