@@ -405,7 +405,10 @@ int sn_config_snapshot_save(const struct sn_config *cfg, const char *state_dir,
 	c.doc = &doc;
 	c.keep = keep;
 	if (!(c.list = list_find(&doc, cfg))) {
-		sn_error_set(err, "%s changed since it was loaded", cfg->path);
+		sn_error_set(
+			err,
+			"%s: its supernodes: list is not the one loaded (the file changed since?)",
+			cfg->path);
 		goto out;
 	}
 	memcpy(hd.magic, SN_CONFIG_SNAPSHOT_MAGIC, sizeof(hd.magic));

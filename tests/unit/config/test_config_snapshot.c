@@ -255,8 +255,11 @@ static void test_every_byte(void **state)
 
 static void test_none_needed_and_remove(void **state)
 {
+	static const char other[] =
+		"supernodes:\n  - {name: sn09, nodes: 'a[1-2]'}\n";
 	struct fx *f = *state;
 	struct sn_error err;
+	char want[512];
 
 	err_reset(&err);
 	assert_int_equal(sn_config_snapshot_save(whole(f), f->state, "x[1-9]",
@@ -276,6 +279,19 @@ static void test_none_needed_and_remove(void **state)
 						 &f->key, &err),
 			 -1);
 	assert_contains(err.msg, "changed since it was loaded");
+	assert_int_equal(access(f->file, F_OK), -1);
+	/* rewritten with other supernodes, stamp and all: not cfg's file */
+	assert_int_equal(unit_write_file(f->yaml, other, strlen(other), 0644),
+			 0);
+	f->key.config_stamp = sn_config_stamp(f->yaml);
+	assert_int_equal(sn_config_snapshot_save(f->cfg, f->state, JOB_NODES,
+						 &f->key, &err),
+			 -1);
+	snprintf(
+		want, sizeof(want),
+		"%s: its supernodes: list is not the one loaded (the file changed since?)",
+		f->yaml);
+	assert_string_equal(err.msg, want);
 	assert_int_equal(access(f->file, F_OK), -1);
 }
 
