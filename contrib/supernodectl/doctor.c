@@ -27,6 +27,7 @@
 #include "config/sn_checkctx.h"
 #include "config/sn_vendor.h"
 #include "inventory/sn_nvml.h"
+#include "placement/sn_option.h"
 #include "util/sn_child.h"
 #include "util/sn_plugstack.h"
 #include "util/sn_plugin_version.h"
@@ -198,12 +199,56 @@ static void config_check(struct doctor_run *r, const struct doctor_args *a)
 			"%s", err.msg);
 }
 
-static void plugins_check(struct doctor_run *r)
+/*
+ * Our plugstack line's arguments, as supernode.so reads them: a line
+ * slurmd refuses fails every step's init (CRIT); a state_dir= that is not
+ * the config's paths.state_dir makes every step read the whole config
+ * (WARN; spank/README.md, "The job's config").  node names %n.
+ */
+static void plugstack_args_check(struct doctor_run *r,
+				 const struct sn_plugstack_hit *hit,
+				 const char *node)
+{
+	char *copy = strdup(hit->args ? hit->args : ""), *av[16], *save = NULL;
+	char host[SN_HOST_NAME_SIZE], mine[PATH_MAX], want[PATH_MAX];
+	struct sn_plugin_args args;
+	struct sn_error err;
+	int ac = 0;
+
+	if (!copy)
+		return;
+	for (char *t = strtok_r(copy, " \t", &save); t && ac < 16;
+	     t = strtok_r(NULL, " \t", &save))
+		av[ac++] = t;
+	if (sn_option_args_parse(ac, av, &args, &err)) {
+		sn_doctor_add(
+			&r->d, SN_CRIT, "plugstack-args",
+			"write the line as supernodectl config slurm --section plugstack prints it, then restart slurmd",
+			"%s:%u: %s: supernode.so's init fails in every step",
+			hit->file, hit->line, err.msg);
+		goto out;
+	}
+	sn_slurm_env_host(host, sizeof(host));
+	if (!r->cfg || !node ||
+	    sn_path_expand(args.state_dir, node, host, mine, sizeof(mine)) ||
+	    sn_path_expand(r->cfg->state_dir, node, host, want, sizeof(want)) ||
+	    !strcmp(mine, want))
+		goto out;
+	sn_doctor_add(
+		&r->d, SN_WARN, "plugstack-args",
+		"give the line state_dir= as paths.state_dir (supernodectl config slurm --section plugstack prints it), then restart slurmd",
+		"%s:%u: state_dir %s is not paths.state_dir %s: every step reads the whole config, none the job's",
+		hit->file, hit->line, args.state_dir, r->cfg->state_dir);
+out:
+	free(copy);
+}
+
+static void plugins_check(struct doctor_run *r, const char *node)
 {
 	const struct sn_slurm_view *v = &r->view;
 	struct sn_plugstack_hit hit;
 	struct sn_error err;
-	char *path, fix[2 * PATH_MAX];
+	char *path, fix[3 * PATH_MAX], state[PATH_MAX + 16] = "";
 	int found;
 
 	path = sn_plugin_find(v->plugindir, "job_submit_supernode.so");
@@ -215,10 +260,13 @@ static void plugins_check(struct doctor_run *r)
 	free(path);
 	found = sn_plugstack_find(v->plugstack, v->plugindir, "supernode.so",
 				  &hit, &err);
+	if (r->cfg && strcmp(r->cfg->state_dir, SN_CONFIG_DEFAULT_STATE_DIR))
+		snprintf(state, sizeof(state), " state_dir=%s",
+			 r->cfg->state_dir);
 	snprintf(
 		fix, sizeof(fix),
-		"add the line \"required %s/supernode.so config=%s\" to %s (or a file it includes, such as plugstack.conf.d/supernode.conf), then restart slurmd",
-		SN_PLUGIN_FULL_DIR, r->config,
+		"add the line \"required %s/supernode.so config=%s%s\" to %s (or a file it includes, such as plugstack.conf.d/supernode.conf), then restart slurmd",
+		SN_PLUGIN_FULL_DIR, r->config, state,
 		v->plugstack ? v->plugstack : "plugstack.conf");
 	if (found < 0) {
 		sn_doctor_add(&r->d, SN_CRIT, "plugstack", fix,
@@ -238,6 +286,7 @@ static void plugins_check(struct doctor_run *r)
 	sn_doctor_plugin(&r->d, "version-spank", "supernode.so", hit.path,
 			 v->plugindir ? v->plugindir : "PluginDir", "slurmd",
 			 r->slurmd[0] ? r->slurmd : NULL, true);
+	plugstack_args_check(r, &hit, node);
 	sn_plugstack_hit_free(&hit);
 }
 
@@ -413,7 +462,7 @@ int snctl_doctor(const struct snctl_global *g, int argc, char **argv)
 	slurmd_version(r);
 	config_check(r, &a);
 	if (r->have_view) {
-		plugins_check(r);
+		plugins_check(r, a.node);
 		sn_doctor_slurm_conf(&r->d, &r->view, r->cfg, SN_SBIN_FULL_DIR);
 	}
 	if (r->cfg)

@@ -50,8 +50,9 @@ static int line_check(struct walk *w, const char *conf, unsigned lineno,
 {
 	char kind[16], so[PATH_MAX];
 	const char *base;
+	int end = 0;
 
-	if (sscanf(line, " %15s %4095s", kind, so) != 2)
+	if (sscanf(line, " %15s %4095s%n", kind, so, &end) != 2)
 		return 0;
 	if (!strcmp(kind, "include"))
 		return include_walk(w, conf, so, depth, err);
@@ -64,6 +65,7 @@ static int line_check(struct walk *w, const char *conf, unsigned lineno,
 				      sn_plugin_find(w->plugindir, so);
 	w->hit->file = strdup(conf);
 	w->hit->line = lineno;
+	w->hit->args = strdup(line + end + strspn(line + end, " \t"));
 	return 1;
 }
 
@@ -112,5 +114,6 @@ void sn_plugstack_hit_free(struct sn_plugstack_hit *hit)
 {
 	free(hit->path);
 	free(hit->file);
+	free(hit->args);
 	memset(hit, 0, sizeof(*hit));
 }

@@ -23,6 +23,7 @@ struct sn_plugstack_hit {
 	/* NULL when the line names a file no PluginDir holds */
 	char *file;    /* the plugstack file holding the line */
 	unsigned line; /* its 1-based line */
+	char *args; /* the plugin's arguments: the rest of the line, "" none */
 };
 
 /*

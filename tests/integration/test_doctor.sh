@@ -157,13 +157,26 @@ echo "# nothing of ours" >"$PSTACK"
 doctor --node sna1
 expect "plugstack without our line" 2 plugstack \
 	"CRIT plugstack: no line of $PSTACK or its includes names supernode.so: srun, sbatch and salloc have no --supernode option" \
-	"  fix: add the line \"required $PLUGDIR/supernode.so config=$CONF\" to $PSTACK (or a file it includes, such as plugstack.conf.d/supernode.conf), then restart slurmd"
+	"  fix: add the line \"required $PLUGDIR/supernode.so config=$CONF state_dir=$fx/%n/state\" to $PSTACK (or a file it includes, such as plugstack.conf.d/supernode.conf), then restart slurmd"
 # ... and our line in an included plugstack.conf.d/*.conf is found.
 mkdir -p "$SUPERNODE_CLUSTER_DIR/etc/plugstack.conf.d"
 grep supernode.so "$fx/plugstack.conf.good" >"$SUPERNODE_CLUSTER_DIR/etc/plugstack.conf.d/supernode.conf"
 echo "include plugstack.conf.d/*.conf" >>"$PSTACK"
 doctor --node sna1
 assert_contains "plugstack include: line" "OK plugstack: $SUPERNODE_CLUSTER_DIR/etc/plugstack.conf.d/supernode.conf:1 names $COPY/spank/supernode.so" "$OUT"
+cp "$fx/plugstack.conf.good" "$PSTACK"
+
+# ---- our line's arguments: state_dir= not the config's, one slurmd refuses ----
+sed -i 's# state_dir=[^ ]*##' "$PSTACK"
+doctor --node sna1
+expect "plugstack without state_dir=" 1 plugstack-args \
+	"WARN plugstack-args: $PSTACK:2: state_dir /var/spool/supernode is not paths.state_dir $fx/%n/state: every step reads the whole config, none the job's" \
+	"  fix: give the line state_dir= as paths.state_dir (supernodectl config slurm --section plugstack prints it), then restart slurmd"
+sed -i 's#config=#bogus=1 config=#' "$PSTACK"
+doctor --node sna1
+expect "plugstack with an argument slurmd refuses" 2 plugstack-args \
+	"CRIT plugstack-args: $PSTACK:2: plugstack.conf: unknown argument 'bogus=1' (allowed: config=PATH, state_dir=PATH): supernode.so's init fails in every step" \
+	"  fix: write the line as supernodectl config slurm --section plugstack prints it, then restart slurmd"
 cp "$fx/plugstack.conf.good" "$PSTACK"
 
 # ---- slurm.conf without Prolog, Epilog, JobSubmitPlugins, PrologFlags=Alloc ----
