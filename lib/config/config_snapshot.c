@@ -735,18 +735,14 @@ int sn_config_snapshot_remove(const char *state_dir, uint32_t job_id,
 {
 	char name[NAME_MAX + 1], dir[PATH_MAX];
 	const char *prefixes[] = { name, NULL };
-	int fd, rc = 0;
+	int fd, rc;
 
 	if (file_name(job_id, node, name, sizeof(name), err))
 		return -1;
 	fd = snap_dir(state_dir, false, dir, sizeof(dir), err);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
-	if (unlinkat(fd, name, 0) && errno != ENOENT) {
-		sn_error_set(err, "cannot remove: %s: %s/%s", strerror(errno),
-			     dir, name);
-		rc = -1;
-	}
+	rc = sn_safedir_remove(fd, dir, name, err);
 	sn_safedir_sweep(fd, prefixes);
 	close(fd);
 	return rc;

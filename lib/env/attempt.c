@@ -126,22 +126,18 @@ int sn_attempt_failed_load(const char *state_dir, uint32_t job_id, char *buf,
 int sn_attempt_remove(const char *state_dir, uint32_t job_id,
 		      struct sn_error *err)
 {
-	char name[2][32];
+	char name[2][32], dir[PATH_MAX];
 	int fd, rc = 0;
 
 	fd = attempt_dir(state_dir, false, err);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
+	snprintf(dir, sizeof(dir), "%s/" SN_ATTEMPT_DIR, state_dir);
 	snprintf(name[0], sizeof(name[0]), "%u", job_id);
 	snprintf(name[1], sizeof(name[1]), "%u.failed", job_id);
 	for (int i = 0; i < 2; i++)
-		if (unlinkat(fd, name[i], 0) && errno != ENOENT) {
-			sn_error_set(err,
-				     "cannot remove: %s: %s/" SN_ATTEMPT_DIR
-				     "/%s",
-				     strerror(errno), state_dir, name[i]);
+		if (sn_safedir_remove(fd, dir, name[i], err))
 			rc = -1;
-		}
 	close(fd);
 	return rc;
 }

@@ -341,11 +341,7 @@ int sn_taskenv_cache_remove(const char *state_dir, uint32_t job_id,
 	fd = cache_dir(state_dir, false, dir, sizeof(dir), err);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
-	if (unlinkat(fd, name, 0) && errno != ENOENT) {
-		sn_error_set(err, "cannot remove: %s: %s/%s", strerror(errno),
-			     dir, name);
-		rc = -1;
-	}
+	rc = sn_safedir_remove(fd, dir, name, err);
 	sn_safedir_sweep(fd, prefixes);
 	close(fd);
 	return rc;

@@ -324,11 +324,7 @@ int sn_baseline_remove(const struct sn_check_ctx *ctx, uint32_t job_id,
 	fd = baseline_dir(ctx, false, dir, sizeof(dir), err);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
-	if (unlinkat(fd, name, 0) && errno != ENOENT) {
-		sn_error_set(err, "cannot remove: %s: %s/%s", strerror(errno),
-			     dir, name);
-		rc = -1;
-	}
+	rc = sn_safedir_remove(fd, dir, name, err);
 	close(fd);
 	return rc;
 }

@@ -796,6 +796,17 @@ static pid_t tmp_pid(const char *name, const char *const *prefixes)
 	return v <= INT_MAX ? (pid_t)v : 0;
 }
 
+int sn_safedir_remove(int dirfd, const char *dir, const char *name,
+		      struct sn_error *err)
+{
+	if (unlinkat(dirfd, name, 0) && errno != ENOENT) {
+		sn_error_set(err, "cannot remove: %s: %s/%s", strerror(errno),
+			     dir, name);
+		return -1;
+	}
+	return 0;
+}
+
 size_t sn_safedir_sweep(int dirfd, const char *const *prefixes)
 {
 	size_t seen = 0, removed = 0;

@@ -146,6 +146,15 @@ int sn_safedir_lock(int dirfd, const char *dir, const char *name,
 		    unsigned wait_ms, struct sn_error *err);
 
 /*
+ * sn_safedir_remove - remove the file name from the trusted folder dirfd
+ * (dir: its path, for the message); a file already gone is no error.
+ * Returns 0, or -1 with err set ("cannot remove: Permission denied:
+ * DIR/NAME").
+ */
+int sn_safedir_remove(int dirfd, const char *dir, const char *name,
+		      struct sn_error *err);
+
+/*
  * sn_safedir_sweep - remove the stale temporaries of sn_safedir_write() in
  * dirfd: names "BASE.PID.tmp" (BASE starting with one of prefixes, a
  * NULL-terminated list, when prefixes is not NULL; PID 1 to 2^31-1 in
