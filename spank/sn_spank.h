@@ -48,6 +48,7 @@ struct sn_spank {
 	struct sn_config *cfg;	    /* NULL when it did not load */
 	/* cfg is the job's (config/sn_config_snapshot.h), not the file's */
 	bool cfg_of_job;
+	uint64_t config_stamp; /* config_stamp(): the file's, once; 0 unread */
 	struct sn_error cfg_err; /* why it did not load */
 	int option_given;	 /* --supernode seen (CLI, #SBATCH, env form) */
 	uint32_t supernodes;	 /* N, valid when option_given */
@@ -74,9 +75,15 @@ extern struct sn_spank sn_state;
 const struct sn_config *config_get(void);
 
 /*
+ * state.c: sn_config_stamp() of the config file, stat()ed once per
+ * process (the job's config and the node cache are both keyed by it).
+ */
+uint64_t config_stamp(void);
+
+/*
  * state.c: config_get() for a job's step on node self: the job's config
- * when supernode-prolog left one for it (config/sn_config_snapshot.h),
- * else the file.  Remote context.
+ * when the job's first step on this node left one
+ * (config/sn_config_snapshot.h), else the file.  Remote context.
  */
 const struct sn_config *config_get_job(uint32_t job_id, const char *self);
 

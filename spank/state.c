@@ -26,8 +26,15 @@ const struct sn_config *config_get(void)
 	return sn_state.cfg;
 }
 
+uint64_t config_stamp(void)
+{
+	if (!sn_state.config_stamp)
+		sn_state.config_stamp = sn_config_stamp(sn_state.args.config);
+	return sn_state.config_stamp;
+}
+
 /*
- * The job's config that supernode-prolog left for job_id on node self,
+ * The job's config the job's first step left for job_id on node self,
  * under plugstack's state_dir=; NULL when there is none (said in slurmd's
  * log when one is there but refused: the whole file is loaded then).
  */
@@ -42,7 +49,7 @@ static struct sn_config *job_config_load(uint32_t job_id, const char *self)
 	if (!job_id || sn_path_expand(sn_state.args.state_dir, self, host, dir,
 				      sizeof(dir)))
 		return NULL;
-	key.config_stamp = sn_config_stamp(sn_state.args.config);
+	key.config_stamp = config_stamp();
 	cfg = sn_config_snapshot_load(dir, sn_state.args.config, &key, &err);
 	if (!cfg && errno != ENOENT)
 		slurm_info("%s: the job's config not taken, reading %s: %s",
@@ -74,7 +81,7 @@ void job_config_save(uint32_t job_id, const char *self,
 			sn_state.cfg->state_dir);
 		return;
 	}
-	key.config_stamp = sn_config_stamp(sn_state.args.config);
+	key.config_stamp = config_stamp();
 	rc = sn_config_snapshot_save(sn_state.cfg, dir, job_nodelist, &key,
 				     &err);
 	if (rc < 0)
@@ -98,6 +105,7 @@ void state_release(void)
 	sn_state.cfg = NULL;
 	sn_state.cfg_tried = 0;
 	sn_state.cfg_of_job = false;
+	sn_state.config_stamp = 0;
 }
 
 /* spank_getenv() as sn_env_read() wants it. */

@@ -94,7 +94,7 @@ static enum sn_taskenv_ready node_prepare(spank_t sp, const char *self,
 	keyed = spank_get_item(sp, S_JOB_ID, &key.job_id) == ESPANK_SUCCESS &&
 		key.job_id;
 	snprintf(key.node, sizeof(key.node), "%s", self);
-	key.config_stamp = sn_taskenv_cache_stamp(sn_state.args.config);
+	key.config_stamp = config_stamp();
 	key.boot_stamp = sn_taskenv_boot_stamp();
 	rc = sn_taskenv_node_prepare_cached(
 		sn_state.cfg, self, step_wants_topo(sp), keyed ? &key : NULL,

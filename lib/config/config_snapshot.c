@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The job's config (sn_config_snapshot.h): the parsed document of
- * supernode.yaml cut to the job's supernodes, written flat by the prolog
- * and read back into a document by the job's steps.
+ * supernode.yaml cut to the job's supernodes, written flat by the job's
+ * first step on a node and read back into a document by its later steps.
  *
  * The flat form, in host byte order (the file never leaves the node): the
  * header below, then each document node in preorder (the root first, a
@@ -24,6 +24,7 @@
 #include "config/yaml_walk.h"
 #include "util/sn_file.h"
 #include "util/sn_hostlist.h"
+#include "util/sn_number.h"
 #include "util/sn_safedir.h"
 #include "util/sn_strbuf.h"
 
@@ -46,18 +47,9 @@ struct flat_node {
 	uint64_t start[3], end[3]; /* marks: index, line, column */
 };
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ull;
-	return h;
-}
-
 uint64_t sn_config_stamp(const char *path)
 {
-	uint64_t h = 1469598103934665603ull, v[7];
+	uint64_t h = SN_FNV64_BASIS, v[7];
 	struct stat st;
 
 	if (!path || stat(path, &st))
@@ -69,7 +61,7 @@ uint64_t sn_config_stamp(const char *path)
 	v[4] = (uint64_t)st.st_mtim.tv_nsec;
 	v[5] = (uint64_t)st.st_ctim.tv_sec;
 	v[6] = (uint64_t)st.st_ctim.tv_nsec;
-	h = fnv(h, v, sizeof(v));
+	h = sn_fnv64(h, v, sizeof(v));
 	return h ? h : 1;
 }
 

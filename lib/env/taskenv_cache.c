@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "config/sn_checkctx.h"
+#include "util/sn_number.h"
 #include "util/sn_safedir.h"
 #include "config/sn_config_snapshot.h"
 #include "env/sn_taskenv_cache.h"
@@ -27,15 +28,6 @@ struct cache_file {
 	struct sn_taskenv_cache_head head;
 	struct sn_taskenv_node node;
 };
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ull;
-	return h;
-}
 
 uint64_t sn_taskenv_cache_stamp(const char *config_path)
 {
@@ -56,7 +48,7 @@ uint64_t sn_taskenv_boot_stamp(void)
 	close(fd);
 	if (n < 32) /* a UUID: 36 characters and a newline */
 		return 0;
-	h = fnv(1469598103934665603ull, id, (size_t)n);
+	h = sn_fnv64(SN_FNV64_BASIS, id, (size_t)n);
 	return h ? h : 1;
 }
 
@@ -405,10 +397,10 @@ static void topo_key(const struct sn_taskenv_cache_key *key,
 	*tk = *key;
 	tk->job_id = 0;
 	if (hwloc_xml && *hwloc_xml)
-		tk->config_stamp =
-			fnv(key->config_stamp ^ 0x9e3779b97f4a7c15ull,
-			    &(uint64_t){ sn_taskenv_cache_stamp(hwloc_xml) },
-			    sizeof(uint64_t));
+		tk->config_stamp = sn_fnv64(
+			key->config_stamp ^ 0x9e3779b97f4a7c15ull,
+			&(uint64_t){ sn_taskenv_cache_stamp(hwloc_xml) },
+			sizeof(uint64_t));
 }
 
 /* The topology of t into node, as a gather that loaded it leaves it. */

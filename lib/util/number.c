@@ -26,3 +26,12 @@ bool sn_number_parse(const char *s, long long *out)
 	*out = v;
 	return true;
 }
+
+uint64_t sn_fnv64(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
